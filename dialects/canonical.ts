@@ -1,0 +1,215 @@
+/**
+ * The canonical model: one shape for a request and one for a reply, whatever
+ * the dialect. Readers (wire -> canonical) and writers (canonical -> wire) meet here,
+ * and the lens compares two canonical values field by field.
+ *
+ * Rules every reader follows:
+ * - Values are kept as sent (0.3 stays 0.3, a stop string stays one string in an array).
+ * - A field the wire did not carry is `undefined`, never a default.
+ * - Keys the reader does not understand go to `extras` raw, never discarded.
+ * - Tool-call arguments stay the raw string the wire carried (Anthropic/Gemini objects
+ *   are serialized with JSON.stringify), so "{}" vs "" vs '{"a":1}' is visible.
+ */
+import type { Dialect } from "./dialect.ts";
+
+/** Anthropic-style prompt cache marker (`cache_control`); `raw` keeps the object as sent. */
+export interface CacheMarker {
+  type: string;
+  ttl?: string;
+  raw: unknown;
+}
+
+export type MediaSource =
+  | { kind: "base64"; mediaType?: string; data: string }
+  | { kind: "url"; url: string; mediaType?: string }
+  | { kind: "file-id"; fileId: string };
+
+export type Part =
+  | { type: "text"; text: string; cache?: CacheMarker; extras?: Record<string, unknown> }
+  | { type: "image"; source: MediaSource; detail?: string; cache?: CacheMarker }
+  | { type: "document"; source: MediaSource; title?: string; cache?: CacheMarker }
+  | { type: "audio"; source: MediaSource; format?: string }
+  | {
+      type: "tool-call";
+      id: string;
+      name: string;
+      /** Raw argument string as carried on the wire (objects are JSON.stringify'd). */
+      arguments: string;
+      /** Gemini thoughtSignature or similar opaque token riding on the call. */
+      signature?: string;
+      cache?: CacheMarker;
+    }
+  | {
+      type: "tool-result";
+      callId: string;
+      content: Part[];
+      isError?: boolean;
+      name?: string;
+      cache?: CacheMarker;
+    }
+  /** Private reasoning with its signature (Anthropic thinking, Gemini thought parts). */
+  | { type: "thinking"; text: string; signature?: string; redacted?: boolean }
+  /** Reasoning text carried beside content (DeepSeek/Moonshot `reasoning_content`, Ollama `thinking`). */
+  | { type: "reasoning"; text: string }
+  | { type: "refusal"; text: string }
+  /** A part the reader does not understand, kept whole. */
+  | { type: "unknown"; raw: unknown };
+
+export type PartType = Part["type"];
+
+export type Role = "system" | "developer" | "user" | "assistant" | "tool";
+
+export interface Message {
+  role: Role;
+  parts: Part[];
+  name?: string;
+  /** Per-message keys the reader does not map (kept raw). */
+  extras?: Record<string, unknown>;
+}
+
+export interface Tool {
+  name: string;
+  description?: string;
+  /** JSON schema of the parameters, as sent. */
+  schema?: unknown;
+  strict?: boolean;
+  /** "function" for ordinary tools; server tools keep their own type (e.g. "web_search_20250305"). */
+  kind: string;
+  cache?: CacheMarker;
+  extras?: Record<string, unknown>;
+}
+
+export type ToolChoice =
+  | { mode: "auto" }
+  | { mode: "none" }
+  /** Chat "required", Anthropic "any", Gemini mode ANY. */
+  | { mode: "required" }
+  | { mode: "tool"; name: string };
+
+export interface Sampling {
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  maxTokens?: number;
+  stop?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  n?: number;
+}
+
+export interface ResponseFormat {
+  type: "text" | "json_object" | "json_schema";
+  name?: string;
+  schema?: unknown;
+  strict?: boolean;
+}
+
+export interface ReasoningConfig {
+  /** enabled = explicit budget, adaptive = provider decides, disabled = off. */
+  mode?: "enabled" | "adaptive" | "disabled";
+  budgetTokens?: number;
+  /** Effort level as sent ("low", "medium", "high", "minimal", ...). */
+  effort?: string;
+  /** Responses reasoning.summary. */
+  summary?: string;
+}
+
+export interface CanonicalRequest {
+  dialect: Dialect;
+  model?: string;
+  /** Top-level system prompt (Anthropic `system`, Responses `instructions`, Gemini `systemInstruction`). */
+  system: Part[];
+  messages: Message[];
+  tools: Tool[];
+  toolChoice?: ToolChoice;
+  /** false = one tool call at most (Anthropic disable_parallel_tool_use: true). */
+  parallelToolCalls?: boolean;
+  sampling: Sampling;
+  responseFormat?: ResponseFormat;
+  reasoning?: ReasoningConfig;
+  metadata?: Record<string, unknown>;
+  user?: string;
+  stream?: boolean;
+  streamOptions?: { includeUsage?: boolean };
+  serviceTier?: string;
+  /** Top-level cache_control (Anthropic automatic caching). */
+  cache?: CacheMarker;
+  /** Request keys the reader does not map, kept raw. */
+  extras: Record<string, unknown>;
+}
+
+/**
+ * Canonical stop reasons. Each dialect's table maps its own vocabulary onto these
+ * (see dialects/<dialect>/stop-reason.ts).
+ */
+export const STOP_REASONS = [
+  "stop",
+  "length",
+  "tool_calls",
+  "content_filter",
+  "stop_sequence",
+  "refusal",
+  "pause",
+  "error",
+  "other",
+] as const;
+
+export type StopReason = (typeof STOP_REASONS)[number];
+
+/**
+ * Usage in one meaning for all dialects: `inputTokens` counts every prompt token,
+ * cached or not (OpenAI's prompt_tokens meaning). The Anthropic reader therefore adds
+ * cache_read_input_tokens and cache_creation_input_tokens to input_tokens.
+ */
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  reasoningTokens?: number;
+  totalTokens?: number;
+}
+
+export interface ReplyError {
+  status?: number;
+  type?: string;
+  message?: string;
+  /** The error body as received (object, string, or undefined when there was none). */
+  raw?: unknown;
+}
+
+/** What a stream reader saw, beyond the content it assembled. */
+export interface StreamLifecycle {
+  /** Ended with its dialect's terminal event ([DONE], message_stop, response.completed, done:true, finishReason). */
+  complete: boolean;
+  /** The terminal event seen, if any. */
+  terminalEvent?: string;
+  /** Number of events (SSE events or NDJSON lines). */
+  events: number;
+  /** Events that could not be parsed or did not fit the dialect, with why. */
+  malformed: string[];
+  /** Tool-call fragments that could not be attached to a call (unknown index/id). */
+  orphanFragments: number;
+  /** An error event seen mid-stream. */
+  error?: ReplyError;
+}
+
+export interface CanonicalReply {
+  dialect: Dialect;
+  id?: string;
+  model?: string;
+  /** Text, tool-call, thinking, reasoning and refusal parts, in order. */
+  parts: Part[];
+  stopReason?: StopReason;
+  /** The stop/finish reason exactly as the wire spelled it. */
+  rawStopReason?: string;
+  /** Which stop sequence matched, where the dialect says so. */
+  stopSequence?: string;
+  usage?: Usage;
+  /** Set when the reply is an error (non-2xx, or an error object in a 2xx body). */
+  error?: ReplyError;
+  /** Present only for streamed replies. */
+  stream?: StreamLifecycle;
+  extras: Record<string, unknown>;
+}
