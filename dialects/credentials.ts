@@ -1,0 +1,155 @@
+/**
+ * Credentials on the wire: which header, query and body names carry them in each dialect,
+ * which string shapes look like provider keys, and how they are redacted. Redaction keeps a
+ * short hash, `[REDACTED:<first 8 hex of sha256>]`, so two records can still be compared
+ * for equality and a leak check can match a known canary without the secret touching disk.
+ */
+import { createHash } from "node:crypto";
+
+/** Header names (lower case) that carry a credential in some dialect or gateway. */
+export const CREDENTIAL_HEADERS = [
+  "authorization",
+  "proxy-authorization",
+  "x-api-key",
+  "api-key",
+  "x-goog-api-key",
+  "openai-organization",
+  "openai-project",
+  "x-portkey-api-key",
+  "cookie",
+] as const;
+
+/** Query parameter names that carry a credential (`?key=` is Gemini's). */
+export const CREDENTIAL_QUERY_PARAMS = ["key", "api_key", "api-key", "access_token"] as const;
+
+/** Body keys (any depth) whose string value is a credential. */
+export const CREDENTIAL_BODY_KEYS = ["api_key", "apiKey", "api-key", "x-api-key", "authorization"];
+
+/**
+ * Key-shaped strings, found anywhere in text. Order matters: the Anthropic shape is
+ * checked before the generic `sk-` one so both become one tag, not two.
+ */
+export const KEY_SHAPES: readonly RegExp[] = [
+  /sk-ant-[A-Za-z0-9_-]{8,}/g,
+  /sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}/g,
+  /AIza[0-9A-Za-z_-]{20,}/g,
+  /pk-[A-Za-z0-9_-]{16,}/g,
+  /gsk_[A-Za-z0-9]{20,}/g,
+];
+
+const TAG = /\[REDACTED:[0-9a-f]{8}\]/;
+
+/** The tag that stands in for a secret; the same secret always gives the same tag. */
+export function redactionTag(secret: string): string {
+  const hex = createHash("sha256").update(secret).digest("hex").slice(0, 8);
+  return `[REDACTED:${hex}]`;
+}
+
+export function isRedactionTag(value: string): boolean {
+  return TAG.test(value);
+}
+
+/** Replace every key-shaped substring (and every extra secret given) by its tag. */
+export function redactText(text: string, extraSecrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of extraSecrets) {
+    if (secret.length >= 6) out = out.split(secret).join(redactionTag(secret));
+  }
+  for (const shape of KEY_SHAPES) out = out.replace(shape, (m) => redactionTag(m));
+  return out;
+}
+
+/**
+ * A credential header's value, redacted. `Bearer sk-...` keeps its scheme so a reader can
+ * see the header was a bearer token.
+ */
+export function redactCredentialValue(value: string): string {
+  const bearer = /^(Bearer|Basic|Token)\s+(.+)$/i.exec(value);
+  if (bearer) return `${bearer[1]} ${redactionTag(bearer[2] ?? "")}`;
+  return redactionTag(value);
+}
+
+export function isCredentialHeader(name: string): boolean {
+  return (CREDENTIAL_HEADERS as readonly string[]).includes(name.toLowerCase());
+}
+
+/** Headers as ordered pairs, names and order kept, credential values redacted. */
+export function redactHeaderPairs(
+  pairs: readonly (readonly [string, string])[],
+  extraSecrets: readonly string[] = [],
+): [string, string][] {
+  return pairs.map(([name, value]) => [
+    name,
+    isCredentialHeader(name) ? redactCredentialValue(value) : redactText(value, extraSecrets),
+  ]);
+}
+
+/** A query string (without `?`), credential parameters redacted, order kept. */
+export function redactQuery(query: string, extraSecrets: readonly string[] = []): string {
+  if (!query) return query;
+  return query
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      if (eq < 0) return pair;
+      const name = decodeURIComponent(pair.slice(0, eq));
+      const value = pair.slice(eq + 1);
+      if ((CREDENTIAL_QUERY_PARAMS as readonly string[]).includes(name.toLowerCase())) {
+        return `${pair.slice(0, eq)}=${redactionTag(decodeURIComponent(value))}`;
+      }
+      return `${pair.slice(0, eq)}=${redactText(value, extraSecrets)}`;
+    })
+    .join("&");
+}
+
+/** A JSON value with credential-named keys' string values and key-shaped strings redacted. */
+export function redactJson(value: unknown, extraSecrets: readonly string[] = []): unknown {
+  if (typeof value === "string") return redactText(value, extraSecrets);
+  if (Array.isArray(value)) return value.map((v) => redactJson(v, extraSecrets));
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const named =
+        CREDENTIAL_BODY_KEYS.includes(k) || isCredentialHeader(k) || /^(bearer|token)$/i.test(k);
+      out[k] =
+        named && typeof v === "string" ? redactCredentialValue(v) : redactJson(v, extraSecrets);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** String values under credential-named keys, at any depth. */
+export function credentialValuesInJson(value: unknown, found: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) credentialValuesInJson(v, found);
+  else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      const named =
+        CREDENTIAL_BODY_KEYS.includes(k) || isCredentialHeader(k) || /^(bearer|token)$/i.test(k);
+      if (named && typeof v === "string") found.push(v.replace(/^(Bearer|Basic|Token)\s+/i, ""));
+      else credentialValuesInJson(v, found);
+    }
+  }
+  return found;
+}
+
+/**
+ * Redact a raw body in place, keeping its bytes otherwise exact: secrets found under
+ * credential-named JSON keys, the extra secrets given, and key-shaped strings are replaced
+ * where they stand in the text. A secret that JSON escaping changed on the wire is caught by
+ * a structural pass as a fallback, which re-serializes.
+ */
+export function redactBody(raw: string, extraSecrets: readonly string[] = []): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return redactText(raw, extraSecrets);
+  }
+  const secrets = [...credentialValuesInJson(parsed), ...extraSecrets];
+  const out = redactText(raw, secrets);
+  const leftover = secrets.some(
+    (s) => s.length >= 6 && JSON.stringify(JSON.parse(out)).includes(s),
+  );
+  return leftover ? JSON.stringify(redactJson(JSON.parse(out), extraSecrets)) : out;
+}
