@@ -1,6 +1,15 @@
 import type { Command } from "commander";
+import { registerDiff } from "./diff.ts";
+import { registerMerge } from "./merge.ts";
+import { registerQuery } from "./query.ts";
+import { registerReport } from "./report.ts";
 
 /** One entry per subcommand file; each registers itself on the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [];
+export const commands: RegisterCommand[] = [
+  registerQuery,
+  registerReport,
+  registerDiff,
+  registerMerge,
+];

@@ -1,0 +1,191 @@
+/**
+ * Canonical -> Anthropic Messages request body.
+ * @see https://docs.anthropic.com/en/api/messages
+ *
+ * What Anthropic cannot express is left out (the lens's no-equivalent table names each):
+ * seed, penalties, n, json_object format, response-format name/strict, metadata other than
+ * user_id, stream_options, reasoning summary, audio parts, refusal parts, `reasoning` text
+ * without a signature. System and developer messages are lifted into `system`, in order.
+ */
+import type { CacheMarker, CanonicalRequest, MediaSource, Message, Part, Tool } from "../canonical.ts";
+import type { JsonRecord } from "../json.ts";
+import { argumentsObject, compact, mergeExtras, nonEmpty } from "../openai-chat/request-fields.ts";
+import { isPlainText } from "../openai-chat/request-write.ts";
+
+function cacheControl(cache: CacheMarker | undefined): unknown {
+  return cache === undefined ? undefined : (cache.raw ?? compact({ type: cache.type, ttl: cache.ttl }));
+}
+
+function writeSource(source: MediaSource): JsonRecord {
+  switch (source.kind) {
+    case "base64":
+      return compact({ type: "base64", media_type: source.mediaType, data: source.data });
+    case "url":
+      return { type: "url", url: source.url };
+    case "file-id":
+      return { type: "file", file_id: source.fileId };
+  }
+}
+
+/**
+ * Tool-call arguments go out as the `input` object. Empty arguments are `{}`; a string that
+ * is not a JSON object is written as it is, so the mismatch stays visible (Anthropic rejects it).
+ */
+function toolInput(args: string): unknown {
+  return argumentsObject(args) ?? args;
+}
+
+export function writeAnthropicBlock(part: Part, same: boolean): unknown {
+  switch (part.type) {
+    case "text":
+      return compact({
+        ...(same ? part.extras : undefined),
+        type: "text",
+        text: part.text,
+        cache_control: cacheControl(part.cache),
+      });
+    case "image":
+      return compact({ type: "image", source: writeSource(part.source), cache_control: cacheControl(part.cache) });
+    case "document":
+      return compact({
+        type: "document",
+        source: writeSource(part.source),
+        title: part.title,
+        cache_control: cacheControl(part.cache),
+      });
+    case "tool-call":
+      return compact({
+        type: "tool_use",
+        id: part.id,
+        name: part.name,
+        input: toolInput(part.arguments),
+        cache_control: cacheControl(part.cache),
+      });
+    case "tool-result":
+      return compact({
+        type: "tool_result",
+        tool_use_id: part.callId,
+        content: part.content.length > 0 ? writeContent(part.content, same) : undefined,
+        is_error: part.isError,
+        cache_control: cacheControl(part.cache),
+      });
+    case "thinking":
+      return part.redacted
+        ? { type: "redacted_thinking", data: part.signature ?? "" }
+        : compact({ type: "thinking", thinking: part.text, signature: part.signature });
+    case "unknown":
+      return same ? part.raw : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** A string when the content is one plain text part, else blocks. */
+function writeContent(parts: Part[], same: boolean): unknown {
+  const only = parts[0];
+  if (parts.length === 1 && only && isPlainText(only)) return only.text;
+  return parts.map((p) => writeAnthropicBlock(p, same)).filter((b) => b !== undefined);
+}
+
+/**
+ * Anthropic has two roles. Tool messages become user turns of tool_result blocks, and
+ * consecutive tool messages share one user turn (all results of one assistant turn must
+ * arrive together).
+ */
+function writeMessages(messages: Message[], same: boolean): JsonRecord[] {
+  const out: JsonRecord[] = [];
+  let toolParts: Part[] | undefined;
+  for (const message of messages) {
+    if (message.role === "system" || message.role === "developer") continue;
+    if (message.role === "tool") {
+      if (toolParts) {
+        toolParts.push(...message.parts);
+        continue;
+      }
+      toolParts = [...message.parts];
+      out.push({ role: "user", parts: toolParts });
+      continue;
+    }
+    toolParts = undefined;
+    out.push({ role: message.role, parts: message.parts, extras: same ? message.extras : undefined });
+  }
+  return out.map((m) =>
+    mergeExtras(
+      { role: m.role, content: writeContent(m.parts as Part[], same) },
+      m.extras as JsonRecord | undefined,
+    ),
+  );
+}
+
+function writeTool(tool: Tool, same: boolean): JsonRecord | undefined {
+  if (tool.kind !== "function") {
+    if (!same) return undefined;
+    return compact({
+      type: tool.kind,
+      name: tool.name === "" ? undefined : tool.name,
+      cache_control: cacheControl(tool.cache),
+      ...tool.extras,
+    });
+  }
+  const body = compact({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.schema,
+    strict: tool.strict,
+    cache_control: cacheControl(tool.cache),
+  });
+  return same ? mergeExtras(body, tool.extras) : body;
+}
+
+function writeToolChoice(request: CanonicalRequest): JsonRecord | undefined {
+  const choice = request.toolChoice;
+  const disable =
+    request.parallelToolCalls === undefined ? undefined : !request.parallelToolCalls;
+  if (!choice) return disable === undefined ? undefined : { type: "auto", disable_parallel_tool_use: disable };
+  const base =
+    choice.mode === "tool"
+      ? { type: "tool", name: choice.name }
+      : { type: choice.mode === "required" ? "any" : choice.mode };
+  return compact({ ...base, disable_parallel_tool_use: choice.mode === "none" ? undefined : disable });
+}
+
+function writeThinking(request: CanonicalRequest): JsonRecord | undefined {
+  const r = request.reasoning;
+  if (!r?.mode) return undefined;
+  return r.mode === "enabled"
+    ? compact({ type: "enabled", budget_tokens: r.budgetTokens })
+    : { type: r.mode };
+}
+
+export function writeAnthropicRequest(request: CanonicalRequest, same: boolean): JsonRecord {
+  const s = request.sampling;
+  // System and developer messages have no place in `messages`: lifted into `system`, in order.
+  const lifted = request.messages
+    .filter((m) => m.role === "system" || m.role === "developer")
+    .flatMap((m) => m.parts);
+  const system = [...request.system, ...lifted];
+  const tools = request.tools.map((t) => writeTool(t, same)).filter((t) => t !== undefined);
+  const format = request.responseFormat;
+  return compact({
+    model: request.model,
+    system: system.length > 0 ? writeContent(system, same) : undefined,
+    messages: writeMessages(request.messages, same),
+    max_tokens: s.maxTokens,
+    tools: tools.length > 0 ? tools : undefined,
+    tool_choice: writeToolChoice(request),
+    temperature: s.temperature,
+    top_p: s.topP,
+    top_k: s.topK,
+    stop_sequences: s.stop,
+    thinking: writeThinking(request),
+    output_config: nonEmpty({
+      effort: request.reasoning?.effort,
+      format:
+        format?.type === "json_schema" ? compact({ type: "json_schema", schema: format.schema }) : undefined,
+    }),
+    metadata: request.user === undefined ? undefined : { user_id: request.user },
+    stream: request.stream,
+    service_tier: request.serviceTier,
+    cache_control: cacheControl(request.cache),
+  });
+}

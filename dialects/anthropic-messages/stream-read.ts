@@ -1,0 +1,147 @@
+/**
+ * Anthropic Messages stream → canonical reply. Content blocks are assembled by their
+ * `index`; usage is message_start's, updated by message_delta's (which carries the final
+ * output_tokens and, in newer API versions, the input counts too); message_stop is terminal.
+ * The `event:` name and the data's `type` must agree; a mismatch is malformed.
+ *
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
+ */
+import {
+  asNumber,
+  asRecord,
+  asString,
+  type JsonRecord,
+  tryParseJson,
+  unknownKeys,
+} from "../json.ts";
+import { type StreamReader, StreamState } from "../openai-chat/stream-parts.ts";
+import type { ReceivedEvent } from "../sse.ts";
+import { readAnthropicError } from "./error-body.ts";
+import { anthropicPart } from "./reply-read.ts";
+import { anthropicStopFromWire } from "./stop-reason.ts";
+import { readAnthropicUsage } from "./usage.ts";
+
+export function createAnthropicStreamReader(): StreamReader {
+  const state = new StreamState("anthropic-messages");
+  const { assembler: parts, reply } = state;
+  let usage: JsonRecord = {};
+  const key = (index: unknown) => `block:${asNumber(index) ?? "?"}`;
+
+  const onStart = (data: JsonRecord) => {
+    const block = asRecord(data.content_block);
+    const k = key(data.index);
+    if (!block) return;
+    const part = anthropicPart(block);
+    if (part.type === "tool-call") {
+      // The start carries `input: {}`; the arguments are the input_json_delta fragments.
+      parts.openTool(k, part.id, part.name);
+    } else if (part.type === "thinking") {
+      parts.text(k, "thinking", part.text);
+      if (part.signature) parts.signature(k, part.signature, part.redacted === true);
+    } else if (part.type === "text") {
+      parts.text(k, "text", part.text);
+    } else {
+      state.malformed(`content_block_start ${k}: unknown block type ${JSON.stringify(block.type)}`);
+    }
+  };
+
+  const onDelta = (data: JsonRecord, n: number) => {
+    const delta = asRecord(data.delta);
+    const k = key(data.index);
+    switch (delta?.type) {
+      case "text_delta":
+        parts.text(k, "text", asString(delta.text) ?? "");
+        break;
+      case "thinking_delta":
+        parts.text(k, "thinking", asString(delta.thinking) ?? "");
+        break;
+      case "signature_delta":
+        parts.signature(k, asString(delta.signature) ?? "");
+        break;
+      case "input_json_delta":
+        parts.toolArgs(k, asString(delta.partial_json) ?? "");
+        break;
+      case "citations_delta":
+        // Citations have no canonical place yet; a documented delta is not malformed.
+        break;
+      default:
+        state.malformed(`event ${n}: unknown delta type ${JSON.stringify(delta?.type)}`);
+    }
+  };
+
+  return {
+    malformed: (why) => state.malformed(why),
+    push(event: ReceivedEvent) {
+      const n = state.count();
+      const parsed = tryParseJson(event.data);
+      const data = parsed.ok ? asRecord(parsed.value) : undefined;
+      if (!data) {
+        state.malformed(
+          `event ${n}: ${parsed.ok ? "not a JSON object" : `not JSON (${parsed.error})`}`,
+        );
+        return;
+      }
+      const type = asString(data.type);
+      if (event.event !== undefined && event.event !== type) {
+        state.malformed(`event ${n}: event name ${event.event} but data type ${type}`);
+      }
+      switch (type) {
+        case "message_start": {
+          const message = asRecord(data.message) ?? {};
+          reply.extras = unknownKeys(message, [
+            "id",
+            "type",
+            "role",
+            "model",
+            "content",
+            "stop_reason",
+            "stop_sequence",
+            "usage",
+          ]);
+          const id = asString(message.id);
+          if (id !== undefined) reply.id = id;
+          const model = asString(message.model);
+          if (model !== undefined) reply.model = model;
+          usage = { ...usage, ...(asRecord(message.usage) ?? {}) };
+          break;
+        }
+        case "content_block_start":
+          onStart(data);
+          break;
+        case "content_block_delta":
+          onDelta(data, n);
+          break;
+        case "content_block_stop":
+        case "ping":
+          break;
+        case "message_delta": {
+          const delta = asRecord(data.delta);
+          const stop = asString(delta?.stop_reason);
+          if (stop !== undefined) {
+            reply.rawStopReason = stop;
+            reply.stopReason = anthropicStopFromWire(stop);
+          }
+          const sequence = asString(delta?.stop_sequence);
+          if (sequence !== undefined) reply.stopSequence = sequence;
+          usage = { ...usage, ...(asRecord(data.usage) ?? {}) };
+          break;
+        }
+        case "message_stop":
+          state.terminal("message_stop");
+          break;
+        case "error": {
+          const error = readAnthropicError(data);
+          state.error({ ...(error ?? {}), raw: data.error });
+          break;
+        }
+        default:
+          state.malformed(`event ${n}: unknown event type ${JSON.stringify(type)}`);
+      }
+    },
+    finish() {
+      const read = readAnthropicUsage(usage);
+      if (read && Object.keys(read).length) reply.usage = read;
+      return state.finish();
+    },
+  };
+}

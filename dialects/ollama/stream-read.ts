@@ -1,0 +1,68 @@
+/**
+ * Ollama NDJSON stream → canonical reply. Each line is a chat object with a piece of
+ * `message.content` or `message.thinking`, or whole tool calls; the line with `done: true`
+ * is terminal and carries done_reason and the counts. An `{"error": "..."}` line is a
+ * mid-stream error.
+ *
+ * @see https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-streaming
+ */
+import { asArray, asRecord, asString, tryParseJson } from "../json.ts";
+import { type StreamReader, StreamState } from "../openai-chat/stream-parts.ts";
+import type { ReceivedEvent } from "../sse.ts";
+import { readOllamaError } from "./error-body.ts";
+import { ollamaToolCallPart } from "./reply-read.ts";
+import { ollamaStopFromWire } from "./stop-reason.ts";
+import { readOllamaUsage } from "./usage.ts";
+
+export function createOllamaStreamReader(): StreamReader {
+  const state = new StreamState("ollama");
+  const { assembler: parts, reply } = state;
+  let calls = 0;
+  return {
+    malformed: (why) => state.malformed(why),
+    push(event: ReceivedEvent) {
+      const n = state.count();
+      const parsed = tryParseJson(event.data);
+      const line = parsed.ok ? asRecord(parsed.value) : undefined;
+      if (!line) {
+        state.malformed(
+          `line ${n}: ${parsed.ok ? "not a JSON object" : `not JSON (${parsed.error})`}`,
+        );
+        return;
+      }
+      const error = readOllamaError(line);
+      if (error) {
+        state.error({ ...error, raw: line.error });
+        return;
+      }
+      const model = asString(line.model);
+      if (model !== undefined) reply.model = model;
+      if (typeof line.created_at === "string" && reply.extras.created_at === undefined) {
+        reply.extras.created_at = line.created_at;
+      }
+      const message = asRecord(line.message);
+      const thinking = asString(message?.thinking);
+      if (thinking) parts.text("reasoning", "reasoning", thinking);
+      const content = asString(message?.content);
+      if (content) parts.text("text", "text", content);
+      for (const raw of asArray(message?.tool_calls) ?? []) {
+        const call = ollamaToolCallPart(raw);
+        if (call.type === "tool-call")
+          parts.openTool(`call:${calls++}`, call.id, call.name, call.arguments);
+      }
+      if (line.done === true) {
+        const reason = asString(line.done_reason);
+        if (reason !== undefined) reply.rawStopReason = reason;
+        const usage = readOllamaUsage(line);
+        if (usage) reply.usage = usage;
+        state.terminal("done");
+      }
+    },
+    finish() {
+      if (reply.rawStopReason !== undefined) {
+        reply.stopReason = ollamaStopFromWire(reply.rawStopReason, parts.hasToolCalls());
+      }
+      return state.finish();
+    },
+  };
+}

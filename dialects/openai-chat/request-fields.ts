@@ -1,0 +1,145 @@
+/**
+ * Helpers every request reader and writer shares: a field reader that never loses a key,
+ * object compaction for writers, the deep merge that writes extras back, and data URLs.
+ * (They live here because this room has no shared request folder; see docs/dialects-requests.md.)
+ */
+import { isRecord, type JsonRecord } from "../json.ts";
+
+/**
+ * Reads a wire object key by key. A key that is taken but whose value does not parse,
+ * and every key never taken, end up in `rest()`: nothing the wire carried is discarded.
+ */
+export class FieldReader {
+  private readonly extras: JsonRecord = {};
+  private readonly taken = new Set<string>();
+
+  constructor(readonly record: JsonRecord) {}
+
+  has(key: string): boolean {
+    return Object.hasOwn(this.record, key);
+  }
+
+  /** The value of `key` if `parse` accepts it; otherwise the raw value is kept in extras. */
+  take<T>(key: string, parse: (value: unknown) => T | undefined): T | undefined {
+    this.taken.add(key);
+    if (!this.has(key)) return undefined;
+    const value = this.record[key];
+    const parsed = parse(value);
+    if (parsed === undefined) this.extras[key] = value;
+    return parsed;
+  }
+
+  /** Marks `key` as handled and keeps `leftover` (a raw value or a partial object) in extras. */
+  keep(key: string, leftover: unknown): void {
+    this.taken.add(key);
+    if (leftover !== undefined) this.extras[key] = leftover;
+  }
+
+  /**
+   * Reads the nested object under `key` with `read`. Its unread keys are kept as a partial
+   * object; when `read` finds nothing (undefined) or the value is not an object, the whole
+   * raw value is kept.
+   */
+  nested<T>(key: string, read: (nested: FieldReader) => T | undefined): T | undefined {
+    const parsed = readNested(this.record[key], read);
+    if (!parsed || parsed.value === undefined) return this.take(key, () => undefined);
+    this.keep(key, parsed.leftover);
+    return parsed.value;
+  }
+
+  /** The extras: unparsed values, leftovers, and every key never taken. */
+  rest(): JsonRecord {
+    for (const [key, value] of Object.entries(this.record)) {
+      if (!this.taken.has(key)) this.extras[key] = value;
+    }
+    return { ...this.extras };
+  }
+}
+
+/** Reads a nested object: the parsed value, plus its unread keys as a partial object (or undefined). */
+export function readNested<T>(
+  value: unknown,
+  read: (f: FieldReader) => T,
+): { value: T; leftover: JsonRecord | undefined } | undefined {
+  if (!isRecord(value)) return undefined;
+  const f = new FieldReader(value);
+  const parsed = read(f);
+  const rest = f.rest();
+  return { value: parsed, leftover: Object.keys(rest).length > 0 ? rest : undefined };
+}
+
+/** True when `record` has only keys from `allowed` (a part with other keys is kept raw). */
+export function onlyKeys(record: JsonRecord, allowed: readonly string[]): boolean {
+  return Object.keys(record).every((key) => allowed.includes(key));
+}
+
+/** Drops keys whose value is undefined, so written bodies and canonical values carry no holes. */
+export function compact<T extends object>(value: T): T {
+  const out: JsonRecord = {};
+  for (const [key, v] of Object.entries(value)) if (v !== undefined) out[key] = v;
+  return out as T;
+}
+
+/** Same as compact, but also drops empty objects and arrays (for optional containers). */
+export function nonEmpty<T extends object>(value: T): T | undefined {
+  const out = compact(value);
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * Writes extras back over a written body: nested objects merge key by key (a reader keeps
+ * `generationConfig.responseModalities` as `{generationConfig: {responseModalities}}`).
+ * Otherwise the extra wins: it holds a value the reader could not map, so whatever the
+ * writer put under that key is a placeholder (a Chat message of role "function" is read
+ * as role "user" with `extras.role = "function"`).
+ */
+export function mergeExtras(body: JsonRecord, extras: JsonRecord | undefined): JsonRecord {
+  if (!extras) return body;
+  const out: JsonRecord = { ...body };
+  for (const [key, value] of Object.entries(extras)) {
+    const current = out[key];
+    out[key] = isRecord(current) && isRecord(value) ? mergeExtras(current, value) : value;
+  }
+  return out;
+}
+
+/**
+ * Google's JSON accepts snake_case spellings of every field (`system_instruction`,
+ * `inline_data`). Renames one object's snake_case keys to lowerCamelCase, one level only,
+ * so schemas and arguments underneath are untouched; a key whose camel spelling is also
+ * present is left as it is (and ends up in extras).
+ * @see https://protobuf.dev/programming-guides/json/ (parsers accept both names)
+ */
+export function camelKeys(record: JsonRecord): JsonRecord {
+  const out: JsonRecord = {};
+  for (const [key, value] of Object.entries(record)) {
+    const camel = key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+    if (camel !== key && !Object.hasOwn(record, camel) && !Object.hasOwn(out, camel)) out[camel] = value;
+    else out[key] = value;
+  }
+  return out;
+}
+
+const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
+
+/** `data:<type>;base64,<data>` split into its parts; any other URL is undefined. */
+export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
+  const match = DATA_URL.exec(url);
+  if (!match) return undefined;
+  return { mediaType: match[1] ?? "", data: match[2] ?? "" };
+}
+
+export function toDataUrl(mediaType: string, data: string): string {
+  return `data:${mediaType};base64,${data}`;
+}
+
+/** Parses tool-call arguments for dialects that carry an object; undefined when not an object. */
+export function argumentsObject(args: string): JsonRecord | undefined {
+  if (args.trim() === "") return {};
+  try {
+    const parsed: unknown = JSON.parse(args);
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * Canonical -> OpenAI Chat Completions request body.
+ * @see https://platform.openai.com/docs/api-reference/chat/create
+ *
+ * What Chat cannot express is left out (the lens's no-equivalent table names each):
+ * thinking parts and their signatures, tool-result isError, cache markers, top-level
+ * system cache, Anthropic thinking budgets, tool-call signatures.
+ */
+import type {
+  CanonicalRequest,
+  MediaSource,
+  Message,
+  Part,
+  ResponseFormat,
+  Tool,
+  ToolChoice,
+} from "../canonical.ts";
+import type { JsonRecord } from "../json.ts";
+import { compact, mergeExtras, nonEmpty, toDataUrl } from "./request-fields.ts";
+
+/** A plain text part (no extras, no cache) can be written as a bare string. */
+export function isPlainText(part: Part): part is { type: "text"; text: string } {
+  return part.type === "text" && part.extras === undefined && part.cache === undefined;
+}
+
+/** One Chat content part, or undefined when Chat has no such part. */
+export function writeChatPart(part: Part, same: boolean): unknown {
+  switch (part.type) {
+    case "text":
+      return { ...(same ? part.extras : undefined), type: "text", text: part.text };
+    case "refusal":
+      return { type: "refusal", refusal: part.text };
+    case "image": {
+      const url = mediaUrl(part.source);
+      return url === undefined
+        ? undefined
+        : { type: "image_url", image_url: compact({ url, detail: part.detail }) };
+    }
+    case "audio":
+      return part.source.kind === "base64"
+        ? { type: "input_audio", input_audio: { data: part.source.data, format: part.format } }
+        : undefined;
+    case "document": {
+      const s = part.source;
+      if (s.kind === "file-id") {
+        return { type: "file", file: compact({ file_id: s.fileId, filename: part.title }) };
+      }
+      if (s.kind === "base64") {
+        const data = s.mediaType === undefined ? s.data : toDataUrl(s.mediaType, s.data);
+        return { type: "file", file: compact({ file_data: data, filename: part.title }) };
+      }
+      return undefined;
+    }
+    case "unknown":
+      return same ? part.raw : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function mediaUrl(source: MediaSource): string | undefined {
+  if (source.kind === "url") return source.url;
+  if (source.kind === "base64") return toDataUrl(source.mediaType ?? "", source.data);
+  return undefined;
+}
+
+/** Content as a bare string when it is one plain text part, else an array of parts. */
+export function writeChatContent(parts: Part[], same: boolean): unknown {
+  const only = parts[0];
+  if (parts.length === 1 && only && isPlainText(only)) return only.text;
+  return parts.map((p) => writeChatPart(p, same)).filter((p) => p !== undefined);
+}
+
+function writeToolResult(
+  part: Part & { type: "tool-result" },
+  same: boolean,
+  name: string | undefined,
+): JsonRecord {
+  return compact({
+    role: "tool",
+    name,
+    tool_call_id: part.callId,
+    content: part.content.length > 0 ? writeChatContent(part.content, same) : undefined,
+  });
+}
+
+function writeAssistant(message: Message, same: boolean): JsonRecord {
+  const reasoning = message.parts.filter((p) => p.type === "reasoning");
+  const calls = message.parts.filter((p) => p.type === "tool-call");
+  const refusals = message.parts.filter((p) => p.type === "refusal");
+  // One trailing refusal goes in the `refusal` field; several stay in the content array.
+  const refusalField = refusals.length === 1 ? refusals[0] : undefined;
+  const content = message.parts.filter(
+    (p) =>
+      p.type !== "reasoning" &&
+      p.type !== "tool-call" &&
+      p.type !== "thinking" &&
+      p.type !== "tool-result" &&
+      p !== refusalField,
+  );
+  return compact({
+    role: "assistant",
+    name: message.name,
+    reasoning_content: reasoning.length > 0 ? reasoning.map((p) => p.text).join("") : undefined,
+    // An assistant tool-call turn with no content is written as null, as OpenAI replies carry it.
+    content:
+      content.length > 0 ? writeChatContent(content, same) : calls.length > 0 ? null : undefined,
+    refusal: refusalField?.text,
+    tool_calls:
+      calls.length > 0
+        ? calls.map((c) => ({
+            id: c.id,
+            type: "function",
+            function: { name: c.name, arguments: c.arguments },
+          }))
+        : undefined,
+  });
+}
+
+/**
+ * One canonical message can become several Chat messages: tool results (which Anthropic and
+ * Gemini carry inside a user turn) each become a `tool` message, in order.
+ */
+export function writeChatMessages(message: Message, same: boolean): JsonRecord[] {
+  const extras = same ? message.extras : undefined;
+  if (message.role === "assistant") return [mergeExtras(writeAssistant(message, same), extras)];
+  const out: JsonRecord[] = [];
+  let pending: Part[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const role = message.role === "tool" ? "tool" : message.role;
+    out.push(compact({ role, name: message.name, content: writeChatContent(pending, same) }));
+    pending = [];
+  };
+  for (const part of message.parts) {
+    if (part.type === "tool-result") {
+      flush();
+      out.push(writeToolResult(part, same, message.role === "tool" ? message.name : undefined));
+    } else if (part.type !== "thinking" && part.type !== "reasoning" && part.type !== "tool-call") {
+      pending.push(part);
+    }
+  }
+  flush();
+  if (out.length === 0) out.push(compact({ role: message.role, name: message.name }));
+  const first = out[0];
+  if (first && extras) out[0] = mergeExtras(first, extras);
+  return out;
+}
+
+export function writeChatTool(tool: Tool, same: boolean): JsonRecord | undefined {
+  if (tool.kind !== "function") {
+    return same ? compact({ type: tool.kind, ...tool.extras }) : undefined;
+  }
+  const body = {
+    type: "function",
+    function: compact({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.schema,
+      strict: tool.strict,
+    }),
+  };
+  return same ? mergeExtras(body, tool.extras) : body;
+}
+
+function writeToolChoice(choice: ToolChoice): unknown {
+  if (choice.mode === "tool") return { type: "function", function: { name: choice.name } };
+  return choice.mode;
+}
+
+function writeResponseFormat(format: ResponseFormat): JsonRecord {
+  if (format.type !== "json_schema") return { type: format.type };
+  return {
+    type: "json_schema",
+    json_schema: compact({ name: format.name, schema: format.schema, strict: format.strict }),
+  };
+}
+
+export function writeChatRequest(request: CanonicalRequest, same: boolean): JsonRecord {
+  const s = request.sampling;
+  const system: JsonRecord[] =
+    request.system.length > 0
+      ? [{ role: "system", content: writeChatContent(request.system, same) }]
+      : [];
+  const tools = request.tools.map((t) => writeChatTool(t, same)).filter((t) => t !== undefined);
+  return compact({
+    model: request.model,
+    messages: [...system, ...request.messages.flatMap((m) => writeChatMessages(m, same))],
+    tools: tools.length > 0 ? tools : undefined,
+    tool_choice: request.toolChoice && writeToolChoice(request.toolChoice),
+    parallel_tool_calls: request.parallelToolCalls,
+    temperature: s.temperature,
+    top_p: s.topP,
+    top_k: same ? s.topK : undefined,
+    max_tokens: s.maxTokens,
+    stop: s.stop,
+    seed: s.seed,
+    presence_penalty: s.presencePenalty,
+    frequency_penalty: s.frequencyPenalty,
+    n: s.n,
+    response_format: request.responseFormat && writeResponseFormat(request.responseFormat),
+    reasoning_effort: request.reasoning?.effort,
+    metadata: request.metadata,
+    user: request.user,
+    stream: request.stream,
+    stream_options:
+      request.streamOptions && (nonEmpty({ include_usage: request.streamOptions.includeUsage }) ?? {}),
+    service_tier: request.serviceTier,
+  });
+}

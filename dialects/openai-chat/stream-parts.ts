@@ -1,0 +1,162 @@
+/**
+ * Assembling canonical parts from stream deltas, shared by the five stream readers: text
+ * and thinking slots keyed by the dialect's block identity, tool calls keyed by id and by
+ * index (so two interleaved calls never mix), and the lifecycle every reader reports.
+ */
+import type { CanonicalReply, Part, ReplyError, StreamLifecycle } from "../canonical.ts";
+import type { Dialect } from "../dialect.ts";
+import type { ReceivedEvent } from "../sse.ts";
+
+type TextKind = "text" | "refusal" | "reasoning" | "thinking";
+
+type Slot =
+  | { kind: TextKind; text: string; signature?: string; redacted?: boolean }
+  | { kind: "tool-call"; id: string; name: string; args: string; signature?: string };
+
+export class PartsAssembler {
+  private readonly slots: Slot[] = [];
+  private readonly byKey = new Map<string, Slot>();
+  orphanFragments = 0;
+
+  /** Append a text-like delta to the slot `key`, opening it on first sight. */
+  text(key: string, kind: TextKind, delta: string): void {
+    let slot = this.byKey.get(key);
+    if (!slot || slot.kind === "tool-call") {
+      slot = { kind, text: "" };
+      this.open(key, slot);
+    }
+    if ("text" in slot) slot.text += delta;
+  }
+
+  /** Set the signature (or the redacted flag) of a thinking slot. */
+  signature(key: string, signature: string, redacted = false): void {
+    let slot = this.byKey.get(key);
+    if (!slot) {
+      slot = { kind: "thinking", text: "" };
+      this.open(key, slot);
+    }
+    slot.signature = (slot.signature ?? "") + signature;
+    if (redacted && slot.kind === "thinking") slot.redacted = true;
+  }
+
+  /** Open a tool call under `key` (replacing what the key pointed to), or update its id/name. */
+  openTool(key: string, id: string | undefined, name: string | undefined, args = ""): void {
+    const existing = this.byKey.get(key);
+    if (
+      existing?.kind === "tool-call" &&
+      (id === undefined || id === existing.id || existing.id === "")
+    ) {
+      if (id !== undefined) existing.id = id;
+      if (name !== undefined && existing.name === "") existing.name = name;
+      existing.args += args;
+      return;
+    }
+    this.open(key, { kind: "tool-call", id: id ?? "", name: name ?? "", args });
+  }
+
+  hasTool(key: string): boolean {
+    return this.byKey.get(key)?.kind === "tool-call";
+  }
+
+  /** Append an argument fragment; a fragment for no open call is counted as an orphan. */
+  toolArgs(key: string, delta: string): void {
+    const slot = this.byKey.get(key);
+    if (slot?.kind !== "tool-call") {
+      this.orphanFragments++;
+      return;
+    }
+    slot.args += delta;
+  }
+
+  /** Replace a tool call's arguments with the final value a `done` event states, if it differs. */
+  toolArgsFinal(key: string, args: string): void {
+    const slot = this.byKey.get(key);
+    if (slot?.kind === "tool-call" && slot.args === "") slot.args = args;
+  }
+
+  toolSignature(key: string, signature: string): void {
+    const slot = this.byKey.get(key);
+    if (slot?.kind === "tool-call") slot.signature = signature;
+  }
+
+  hasToolCalls(): boolean {
+    return this.slots.some((s) => s.kind === "tool-call");
+  }
+
+  parts(): Part[] {
+    return this.slots.flatMap((s): Part[] => {
+      if (s.kind === "tool-call") {
+        const call: Part = { type: "tool-call", id: s.id, name: s.name, arguments: s.args };
+        if (s.signature !== undefined) call.signature = s.signature;
+        return [call];
+      }
+      if (s.kind === "thinking") {
+        const part: Part = { type: "thinking", text: s.text };
+        if (s.signature !== undefined) part.signature = s.signature;
+        if (s.redacted) part.redacted = true;
+        return [part];
+      }
+      return s.text === "" ? [] : [{ type: s.kind, text: s.text }];
+    });
+  }
+
+  private open(key: string, slot: Slot): void {
+    this.slots.push(slot);
+    this.byKey.set(key, slot);
+  }
+}
+
+/** What every stream reader does with each event, and what it returns at the end. */
+export interface StreamReader {
+  push(event: ReceivedEvent): void;
+  /** A framing problem seen by the frame reader. */
+  malformed(why: string): void;
+  finish(): CanonicalReply;
+}
+
+/** The lifecycle bookkeeping shared by the readers. */
+export class StreamState {
+  readonly assembler = new PartsAssembler();
+  readonly reply: CanonicalReply;
+  readonly lifecycle: StreamLifecycle = {
+    complete: false,
+    events: 0,
+    malformed: [],
+    orphanFragments: 0,
+  };
+
+  constructor(dialect: Dialect) {
+    this.reply = { dialect, parts: [], extras: {} };
+  }
+
+  malformed(why: string): void {
+    this.lifecycle.malformed.push(why);
+  }
+
+  /** Count an event; one that arrives after the terminal event is malformed. */
+  count(): number {
+    this.lifecycle.events++;
+    if (this.lifecycle.complete) {
+      this.malformed(
+        `event ${this.lifecycle.events}: after the terminal event ${this.lifecycle.terminalEvent}`,
+      );
+    }
+    return this.lifecycle.events;
+  }
+
+  /** Record the terminal event. */
+  terminal(name: string): void {
+    this.lifecycle.complete = true;
+    this.lifecycle.terminalEvent = name;
+  }
+
+  error(error: ReplyError): void {
+    this.lifecycle.error = error;
+    this.reply.error = error;
+  }
+
+  finish(): CanonicalReply {
+    this.lifecycle.orphanFragments = this.assembler.orphanFragments;
+    return { ...this.reply, parts: this.assembler.parts(), stream: this.lifecycle };
+  }
+}

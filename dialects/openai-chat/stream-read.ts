@@ -1,0 +1,104 @@
+/**
+ * OpenAI Chat Completions stream → canonical reply. Chunks are `chat.completion.chunk`
+ * objects; the stream ends with `data: [DONE]`. Tool-call deltas are assembled by `index`,
+ * and a delta carrying a new `id` opens a new call even at a reused index (some servers send
+ * every call at index 0), so interleaved calls never mix.
+ *
+ * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
+ */
+import { asArray, asNumber, asRecord, asString, tryParseJson, unknownKeys } from "../json.ts";
+import type { ReceivedEvent } from "../sse.ts";
+import { readOpenAiError } from "./error-body.ts";
+import { chatStopFromWire } from "./stop-reason.ts";
+import { type StreamReader, StreamState } from "./stream-parts.ts";
+import { readChatUsage } from "./usage.ts";
+
+export function createChatStreamReader(): StreamReader {
+  const state = new StreamState("openai-chat");
+  const { assembler: parts, reply } = state;
+  const keyByIndex = new Map<number, string>();
+  const keyById = new Map<string, string>();
+  let calls = 0;
+  let lastKey: string | undefined;
+  let first = true;
+
+  const toolDelta = (value: unknown) => {
+    const tc = asRecord(value);
+    if (!tc) return;
+    const id = asString(tc.id) || undefined;
+    const index = asNumber(tc.index);
+    const fn = asRecord(tc.function);
+    const name = asString(fn?.name);
+    const args = asString(fn?.arguments) ?? "";
+    let key = id !== undefined ? keyById.get(id) : undefined;
+    if (key === undefined && id === undefined) {
+      key = index !== undefined ? keyByIndex.get(index) : lastKey;
+    }
+    if (key === undefined && id !== undefined) {
+      key = `tool:${calls++}`;
+      keyById.set(id, key);
+      parts.openTool(key, id, name, args);
+    } else if (key !== undefined) {
+      if (name !== undefined) parts.openTool(key, undefined, name);
+      parts.toolArgs(key, args);
+    } else {
+      parts.toolArgs("orphan", args);
+      return;
+    }
+    if (index !== undefined) keyByIndex.set(index, key);
+    lastKey = key;
+  };
+
+  return {
+    malformed: (why) => state.malformed(why),
+    push(event: ReceivedEvent) {
+      const n = state.count();
+      if (event.data === "[DONE]") {
+        state.terminal("[DONE]");
+        return;
+      }
+      const parsed = tryParseJson(event.data);
+      const chunk = parsed.ok ? asRecord(parsed.value) : undefined;
+      if (!chunk) {
+        state.malformed(
+          `event ${n}: ${parsed.ok ? "not a JSON object" : `not JSON (${parsed.error})`}`,
+        );
+        return;
+      }
+      const error = readOpenAiError(chunk);
+      if (error) {
+        state.error({ ...error, raw: chunk.error });
+        return;
+      }
+      if (first) {
+        first = false;
+        reply.extras = unknownKeys(chunk, ["id", "object", "model", "choices", "usage"]);
+        const id = asString(chunk.id);
+        if (id !== undefined) reply.id = id;
+        const model = asString(chunk.model);
+        if (model !== undefined) reply.model = model;
+      }
+      const choice = asRecord(asArray(chunk.choices)?.[0]);
+      const delta = asRecord(choice?.delta);
+      if (delta) {
+        const reasoning = asString(delta.reasoning_content) ?? asString(delta.reasoning);
+        if (reasoning) parts.text("reasoning", "reasoning", reasoning);
+        if (typeof delta.content === "string" && delta.content !== "") {
+          parts.text("text", "text", delta.content);
+        }
+        if (typeof delta.refusal === "string" && delta.refusal !== "") {
+          parts.text("refusal", "refusal", delta.refusal);
+        }
+        for (const tc of asArray(delta.tool_calls) ?? []) toolDelta(tc);
+      }
+      const finish = asString(choice?.finish_reason);
+      if (finish !== undefined) {
+        reply.rawStopReason = finish;
+        reply.stopReason = chatStopFromWire(finish);
+      }
+      const usage = readChatUsage(chunk.usage);
+      if (usage) reply.usage = usage;
+    },
+    finish: () => state.finish(),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * OpenAI Chat usage ↔ canonical usage. The canonical meaning is OpenAI's own:
+ * prompt_tokens counts cached tokens too, completion_tokens counts reasoning tokens too.
+ *
+ * @see https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage
+ */
+import type { Usage } from "../canonical.ts";
+import { asNumber, asRecord } from "../json.ts";
+
+export function readChatUsage(value: unknown): Usage | undefined {
+  const u = asRecord(value);
+  if (!u) return undefined;
+  const prompt = asRecord(u.prompt_tokens_details);
+  const completion = asRecord(u.completion_tokens_details);
+  return dropUndefined({
+    inputTokens: asNumber(u.prompt_tokens),
+    outputTokens: asNumber(u.completion_tokens),
+    totalTokens: asNumber(u.total_tokens),
+    cacheReadTokens: asNumber(prompt?.cached_tokens),
+    reasoningTokens: asNumber(completion?.reasoning_tokens),
+  });
+}
+
+export function writeChatUsage(usage: Usage): Record<string, unknown> {
+  const input = usage.inputTokens ?? 0;
+  const output = usage.outputTokens ?? 0;
+  const out: Record<string, unknown> = {
+    prompt_tokens: input,
+    completion_tokens: output,
+    total_tokens: usage.totalTokens ?? input + output,
+  };
+  if (usage.cacheReadTokens !== undefined) {
+    out.prompt_tokens_details = { cached_tokens: usage.cacheReadTokens };
+  }
+  if (usage.reasoningTokens !== undefined) {
+    out.completion_tokens_details = { reasoning_tokens: usage.reasoningTokens };
+  }
+  return out;
+}
+
+/** Usage with the absent fields removed, so absent stays absent (never a default 0). */
+export function dropUndefined(usage: Usage): Usage {
+  const out: Usage = {};
+  for (const [k, v] of Object.entries(usage)) if (v !== undefined) out[k as keyof Usage] = v;
+  return out;
+}

@@ -1,0 +1,251 @@
+/**
+ * OpenAI Responses request -> canonical.
+ * @see https://platform.openai.com/docs/api-reference/responses/create
+ * @see https://platform.openai.com/docs/guides/function-calling?api-mode=responses
+ * @see https://platform.openai.com/docs/guides/reasoning (reasoning items, encrypted_content)
+ *
+ * Every input item becomes one canonical message, so item order and item ids survive:
+ * a message item keeps its role; a function_call is an assistant message with one
+ * tool-call part; a function_call_output is a tool message with one tool-result part; a
+ * reasoning item is an assistant message of reasoning (summary) and thinking (content,
+ * encrypted_content) parts. Item keys beside those (`id`, `status`, the optional message
+ * `type`) stay in message.extras; an item type this reader does not know is one unknown part.
+ */
+import type {
+  CanonicalRequest,
+  Message,
+  Part,
+  ReasoningConfig,
+  ResponseFormat,
+  Role,
+  Tool,
+  ToolChoice,
+} from "../canonical.ts";
+import { asBoolean, asNumber, asRecord, asString, isRecord, type JsonRecord } from "../json.ts";
+import { FieldReader, compact, nonEmpty, onlyKeys, parseDataUrl, readNested } from "../openai-chat/request-fields.ts";
+import { asRecords } from "../openai-chat/request-read.ts";
+
+const MESSAGE_ROLES = ["system", "developer", "user", "assistant"] as const satisfies Role[];
+
+function readSourceUrl(url: string) {
+  const inline = parseDataUrl(url);
+  return inline
+    ? ({ kind: "base64", mediaType: inline.mediaType, data: inline.data } as const)
+    : ({ kind: "url", url } as const);
+}
+
+/** One content part of a message item; an unknown shape is kept whole. */
+export function readResponsesPart(raw: unknown): Part {
+  const part = asRecord(raw);
+  if (!part) return { type: "unknown", raw };
+  const t = part.type;
+  if ((t === "input_text" || t === "output_text") && typeof part.text === "string") {
+    const { type: _t, text, ...extras } = part;
+    return compact({ type: "text" as const, text, extras: nonEmpty(extras) });
+  }
+  if (t === "refusal" && typeof part.refusal === "string" && onlyKeys(part, ["type", "refusal"])) {
+    return { type: "refusal", text: part.refusal };
+  }
+  if (t === "input_image" && onlyKeys(part, ["type", "image_url", "file_id", "detail"])) {
+    const detail = part.detail;
+    if (detail === undefined || typeof detail === "string") {
+      if (typeof part.image_url === "string" && part.file_id === undefined) {
+        return compact({ type: "image" as const, source: readSourceUrl(part.image_url), detail });
+      }
+      if (typeof part.file_id === "string" && part.image_url === undefined) {
+        return compact({ type: "image" as const, source: { kind: "file-id" as const, fileId: part.file_id }, detail });
+      }
+    }
+  }
+  if (t === "input_file" && onlyKeys(part, ["type", "file_id", "file_data", "file_url", "filename"])) {
+    const title = part.filename;
+    const sources = [part.file_id, part.file_data, part.file_url].filter((s) => s !== undefined);
+    if ((title === undefined || typeof title === "string") && sources.length === 1) {
+      if (typeof part.file_id === "string") {
+        return compact({ type: "document" as const, source: { kind: "file-id" as const, fileId: part.file_id }, title });
+      }
+      if (typeof part.file_url === "string") {
+        return compact({ type: "document" as const, source: { kind: "url" as const, url: part.file_url }, title });
+      }
+      if (typeof part.file_data === "string") {
+        const inline = parseDataUrl(part.file_data);
+        const source = inline
+          ? ({ kind: "base64", mediaType: inline.mediaType, data: inline.data } as const)
+          : ({ kind: "base64", data: part.file_data } as const);
+        return compact({ type: "document" as const, source, title });
+      }
+    }
+  }
+  const audio = asRecord(part.input_audio);
+  if (t === "input_audio" && audio && onlyKeys(part, ["type", "input_audio"])) {
+    if (typeof audio.data === "string" && typeof audio.format === "string" && onlyKeys(audio, ["data", "format"])) {
+      return { type: "audio", source: { kind: "base64", data: audio.data }, format: audio.format };
+    }
+  }
+  return { type: "unknown", raw };
+}
+
+function readContent(value: unknown): Part[] | undefined {
+  if (typeof value === "string") return [{ type: "text", text: value }];
+  return Array.isArray(value) ? value.map(readResponsesPart) : undefined;
+}
+
+function message(role: Role, parts: Part[], f: FieldReader): Message {
+  return compact({ role, parts, extras: nonEmpty(f.rest()) });
+}
+
+/** The reasoning item's summary and content lists, or undefined when either is odd. */
+function readReasoningParts(item: FieldReader): Part[] | undefined {
+  const summary = item.take("summary", asRecords);
+  const content = item.has("content") ? item.take("content", asRecords) : [];
+  if (!summary || !content) return undefined;
+  const parts: Part[] = [];
+  for (const entry of summary) {
+    if (entry.type !== "summary_text" || typeof entry.text !== "string" || !onlyKeys(entry, ["type", "text"])) {
+      return undefined;
+    }
+    parts.push({ type: "reasoning", text: entry.text });
+  }
+  for (const entry of content) {
+    if (entry.type !== "reasoning_text" || typeof entry.text !== "string" || !onlyKeys(entry, ["type", "text"])) {
+      return undefined;
+    }
+    parts.push({ type: "thinking", text: entry.text });
+  }
+  const encrypted = item.take("encrypted_content", asString);
+  if (encrypted !== undefined) parts.push({ type: "thinking", text: "", signature: encrypted, redacted: true });
+  return parts;
+}
+
+function readItem(raw: JsonRecord): Message {
+  const f = new FieldReader(raw);
+  const type = raw.type;
+  if (type === undefined || type === "message") {
+    f.keep("type", type);
+    const role = f.take("role", (v) => (MESSAGE_ROLES as readonly unknown[]).includes(v) ? (v as Role) : undefined);
+    const parts = f.take("content", readContent);
+    if (role && parts) return message(role, parts, f);
+  }
+  if (
+    type === "function_call" &&
+    typeof raw.call_id === "string" &&
+    typeof raw.name === "string" &&
+    typeof raw.arguments === "string"
+  ) {
+    f.keep("type", undefined);
+    const id = f.take("call_id", asString) ?? "";
+    const name = f.take("name", asString) ?? "";
+    const args = f.take("arguments", asString) ?? "";
+    return message("assistant", [{ type: "tool-call", id, name, arguments: args }], f);
+  }
+  if (type === "function_call_output" && typeof raw.call_id === "string") {
+    const content = readContent(raw.output);
+    if (content) {
+      f.keep("type", undefined);
+      f.keep("output", undefined);
+      const callId = f.take("call_id", asString) ?? "";
+      return message("tool", [{ type: "tool-result", callId, content }], f);
+    }
+  }
+  if (type === "reasoning") {
+    const g = new FieldReader(raw);
+    g.keep("type", type);
+    const parts = readReasoningParts(g);
+    if (parts) return message("assistant", parts, g);
+  }
+  // Built-in tool calls, item references, and future item types: kept whole.
+  const role = typeof type === "string" && type.endsWith("_output") ? "tool" : "assistant";
+  return compact({
+    role,
+    parts: [{ type: "unknown" as const, raw }],
+    extras: typeof type === "string" ? { type } : undefined,
+  });
+}
+
+function readTool(raw: JsonRecord): Tool {
+  if (raw.type === "function" && typeof raw.name === "string") {
+    const f = new FieldReader(raw);
+    f.keep("type", undefined);
+    return compact({
+      kind: "function",
+      name: f.take("name", asString) ?? "",
+      description: f.take("description", asString),
+      schema: f.has("parameters") ? f.take("parameters", (v) => v) : undefined,
+      strict: f.take("strict", asBoolean),
+      extras: nonEmpty(f.rest()),
+    });
+  }
+  // Built-in tools (web_search, file_search, mcp, ...): their own type, everything else raw.
+  const { type, name, ...rest } = raw;
+  return compact({
+    kind: typeof type === "string" ? type : "",
+    name: typeof name === "string" ? name : "",
+    extras: nonEmpty(typeof name === "string" ? rest : { ...rest, name }),
+  });
+}
+
+function readToolChoice(value: unknown): ToolChoice | undefined {
+  if (value === "auto" || value === "none" || value === "required") return { mode: value };
+  const choice = asRecord(value);
+  if (choice?.type === "function" && typeof choice.name === "string" && onlyKeys(choice, ["type", "name"])) {
+    return { mode: "tool", name: choice.name };
+  }
+  return undefined;
+}
+
+function readFormat(value: unknown): { format: ResponseFormat; leftover?: JsonRecord } | undefined {
+  const raw = asRecord(value);
+  if ((raw?.type === "text" || raw?.type === "json_object") && onlyKeys(raw, ["type"])) {
+    return { format: { type: raw.type } };
+  }
+  if (raw?.type !== "json_schema") return undefined;
+  const parsed = readNested(raw, (g) => {
+    g.keep("type", undefined);
+    return compact({
+      type: "json_schema" as const,
+      name: g.take("name", asString),
+      schema: g.has("schema") ? g.take("schema", (v) => v) : undefined,
+      strict: g.take("strict", asBoolean),
+    });
+  });
+  return parsed && { format: parsed.value, leftover: parsed.leftover };
+}
+
+export function readResponsesRequest(body: JsonRecord): CanonicalRequest {
+  const f = new FieldReader(body);
+  const model = f.take("model", asString);
+  const input = f.take("input", (v) =>
+    typeof v === "string" ? [{ role: "user" as const, parts: [{ type: "text" as const, text: v }] }] : asRecords(v)?.map(readItem),
+  );
+  const instructions = f.take("instructions", asString);
+  const tools = f.take("tools", asRecords)?.map(readTool) ?? [];
+  const responseFormat = f.nested("text", (g) => {
+    const format = readFormat(g.record.format);
+    if (format) g.keep("format", format.leftover);
+    return format?.format;
+  });
+  const reasoning = f.nested("reasoning", (g) =>
+    nonEmpty<ReasoningConfig>({ effort: g.take("effort", asString), summary: g.take("summary", asString) }),
+  );
+  return compact({
+    dialect: "openai-responses",
+    model,
+    system: instructions === undefined ? [] : [{ type: "text" as const, text: instructions }],
+    messages: input ?? [],
+    tools,
+    toolChoice: f.take("tool_choice", readToolChoice),
+    parallelToolCalls: f.take("parallel_tool_calls", asBoolean),
+    sampling: compact({
+      temperature: f.take("temperature", asNumber),
+      topP: f.take("top_p", asNumber),
+      maxTokens: f.take("max_output_tokens", asNumber),
+    }),
+    responseFormat,
+    reasoning,
+    metadata: f.take("metadata", (v) => (isRecord(v) ? v : undefined)),
+    user: f.take("user", asString),
+    stream: f.take("stream", asBoolean),
+    serviceTier: f.take("service_tier", asString),
+    extras: f.rest(),
+  });
+}

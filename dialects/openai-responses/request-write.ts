@@ -1,0 +1,182 @@
+/**
+ * Canonical -> OpenAI Responses request body.
+ * @see https://platform.openai.com/docs/api-reference/responses/create
+ *
+ * What Responses cannot express is left out (the lens's no-equivalent table names each):
+ * stop sequences, seed, penalties, n, top_k, stream_options.include_usage, Anthropic thinking
+ * budgets and modes, cache markers, tool-result isError, tool-call signatures. Several
+ * system parts are joined into `instructions` with a blank line.
+ */
+import type { CanonicalRequest, Message, Part, Tool, ToolChoice } from "../canonical.ts";
+import type { JsonRecord } from "../json.ts";
+import { compact, mergeExtras, nonEmpty, toDataUrl } from "../openai-chat/request-fields.ts";
+import { isPlainText } from "../openai-chat/request-write.ts";
+
+function writePart(part: Part, role: string, same: boolean): unknown {
+  switch (part.type) {
+    case "text":
+      return {
+        ...(same ? part.extras : undefined),
+        type: role === "assistant" ? "output_text" : "input_text",
+        text: part.text,
+      };
+    case "refusal":
+      return { type: "refusal", refusal: part.text };
+    case "image": {
+      const s = part.source;
+      const where =
+        s.kind === "file-id"
+          ? { file_id: s.fileId }
+          : { image_url: s.kind === "url" ? s.url : toDataUrl(s.mediaType ?? "", s.data) };
+      return compact({ type: "input_image", ...where, detail: part.detail });
+    }
+    case "document": {
+      const s = part.source;
+      const where =
+        s.kind === "file-id"
+          ? { file_id: s.fileId }
+          : s.kind === "url"
+            ? { file_url: s.url }
+            : { file_data: s.mediaType === undefined ? s.data : toDataUrl(s.mediaType, s.data) };
+      return compact({ type: "input_file", ...where, filename: part.title });
+    }
+    case "audio":
+      return part.source.kind === "base64"
+        ? { type: "input_audio", input_audio: { data: part.source.data, format: part.format } }
+        : undefined;
+    case "unknown":
+      return same ? part.raw : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function writeContent(parts: Part[], role: string, same: boolean): unknown {
+  const only = parts[0];
+  if (parts.length === 1 && only && isPlainText(only)) return only.text;
+  return parts.map((p) => writePart(p, role, same)).filter((p) => p !== undefined);
+}
+
+function reasoningItem(parts: Part[]): JsonRecord {
+  const summary = parts.filter((p) => p.type === "reasoning").map((p) => ({ type: "summary_text", text: p.text }));
+  const thinking = parts.filter((p) => p.type === "thinking");
+  const content = thinking
+    .filter((p) => !p.redacted && (p.text !== "" || p.signature === undefined))
+    .map((p) => ({ type: "reasoning_text", text: p.text }));
+  const encrypted = thinking.find((p) => p.signature !== undefined)?.signature;
+  return compact({
+    type: "reasoning",
+    summary,
+    content: content.length > 0 ? content : undefined,
+    encrypted_content: encrypted,
+  });
+}
+
+type Run = { kind: "message" | "reasoning" | "call" | "result" | "unknown"; parts: Part[] };
+
+function kindOf(part: Part): Run["kind"] {
+  switch (part.type) {
+    case "reasoning":
+    case "thinking":
+      return "reasoning";
+    case "tool-call":
+      return "call";
+    case "tool-result":
+      return "result";
+    default:
+      return "message";
+  }
+}
+
+/**
+ * A canonical message becomes one item per run of parts: content parts make a message item,
+ * reasoning and thinking parts a reasoning item, each tool call a function_call, each tool
+ * result a function_call_output. The message's extras go on its first item.
+ */
+function writeItems(message: Message, same: boolean): JsonRecord[] {
+  const extras = same ? message.extras : undefined;
+  const wireType = typeof extras?.type === "string" ? extras.type : undefined;
+  const known = wireType === undefined || ["message", "reasoning", "function_call", "function_call_output"].includes(wireType);
+  if (!known) return message.parts.flatMap((p) => (p.type === "unknown" && same ? [p.raw as JsonRecord] : []));
+  if (wireType === "reasoning") return [mergeExtras(reasoningItem(message.parts), extras)];
+  const runs: Run[] = [];
+  for (const part of message.parts) {
+    const kind = kindOf(part);
+    const last = runs.at(-1);
+    if (last && last.kind === kind && (kind === "message" || kind === "reasoning")) last.parts.push(part);
+    else runs.push({ kind, parts: [part] });
+  }
+  if (runs.length === 0) runs.push({ kind: "message", parts: [] });
+  const items = runs.map((run): JsonRecord => {
+    const only = run.parts[0];
+    if (run.kind === "call" && only?.type === "tool-call") {
+      return { type: "function_call", call_id: only.id, name: only.name, arguments: only.arguments };
+    }
+    if (run.kind === "result" && only?.type === "tool-result") {
+      return { type: "function_call_output", call_id: only.callId, output: writeContent(only.content, "tool", same) };
+    }
+    if (run.kind === "reasoning") return reasoningItem(run.parts);
+    const role = message.role === "tool" ? "user" : message.role;
+    return { role, content: writeContent(run.parts, role, same) };
+  });
+  const first = items[0];
+  if (first && extras) items[0] = mergeExtras(first, extras);
+  return items;
+}
+
+function writeTool(tool: Tool, same: boolean): JsonRecord | undefined {
+  if (tool.kind !== "function") {
+    if (!same) return undefined;
+    return compact({ type: tool.kind, name: tool.name === "" ? undefined : tool.name, ...tool.extras });
+  }
+  const body = compact({
+    type: "function",
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.schema,
+    strict: tool.strict,
+  });
+  return same ? mergeExtras(body, tool.extras) : body;
+}
+
+function writeToolChoice(choice: ToolChoice): unknown {
+  return choice.mode === "tool" ? { type: "function", name: choice.name } : choice.mode;
+}
+
+/** The bare-string `input` form: one user message of one plain text part and nothing else. */
+function inputString(messages: Message[]): string | undefined {
+  const only = messages[0];
+  const part = only?.parts[0];
+  if (messages.length !== 1 || !only || only.role !== "user" || only.parts.length !== 1) return undefined;
+  if (only.name !== undefined || only.extras !== undefined || !part || !isPlainText(part)) return undefined;
+  return part.text;
+}
+
+export function writeResponsesRequest(request: CanonicalRequest, same: boolean): JsonRecord {
+  const s = request.sampling;
+  const system = request.system.filter((p) => p.type === "text").map((p) => p.text);
+  const tools = request.tools.map((t) => writeTool(t, same)).filter((t) => t !== undefined);
+  const format = request.responseFormat;
+  return compact({
+    model: request.model,
+    instructions: system.length > 0 ? system.join("\n\n") : undefined,
+    input: inputString(request.messages) ?? request.messages.flatMap((m) => writeItems(m, same)),
+    tools: tools.length > 0 ? tools : undefined,
+    tool_choice: request.toolChoice && writeToolChoice(request.toolChoice),
+    parallel_tool_calls: request.parallelToolCalls,
+    temperature: s.temperature,
+    top_p: s.topP,
+    max_output_tokens: s.maxTokens,
+    text: format && {
+      format:
+        format.type === "json_schema"
+          ? compact({ type: "json_schema", name: format.name, schema: format.schema, strict: format.strict })
+          : { type: format.type },
+    },
+    reasoning: request.reasoning && nonEmpty({ effort: request.reasoning.effort, summary: request.reasoning.summary }),
+    metadata: request.metadata,
+    user: request.user,
+    stream: request.stream,
+    service_tier: request.serviceTier,
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * OpenAI Responses has no single stop field: `status` (completed, incomplete, failed,
+ * cancelled) and, when incomplete, `incomplete_details.reason` (max_output_tokens,
+ * content_filter). The wire value here is `status` or `status/reason`. A tool turn is not a
+ * status at all: the reader infers it from function_call items in `output`.
+ * One table read in both directions; every canonical value is written by exactly one row.
+ */
+import type { StopReason } from "../canonical.ts";
+
+const RESPONSE_OBJECT = "https://platform.openai.com/docs/api-reference/responses/object";
+const INCOMPLETE =
+  "https://platform.openai.com/docs/api-reference/responses/object#responses/object-incomplete_details";
+
+export const OPENAI_RESPONSES_STOP_REASONS = [
+  {
+    wire: "completed",
+    reads: "stop",
+    // Tool turns, stop sequences, refusals (a refusal content part) and pauses all end "completed".
+    writes: ["stop", "stop_sequence", "tool_calls", "refusal", "pause", "other"],
+    see: RESPONSE_OBJECT,
+  },
+  { wire: "incomplete/max_output_tokens", reads: "length", writes: ["length"], see: INCOMPLETE },
+  {
+    wire: "incomplete/content_filter",
+    reads: "content_filter",
+    writes: ["content_filter"],
+    see: INCOMPLETE,
+  },
+  { wire: "incomplete", reads: "other", writes: [], see: INCOMPLETE },
+  { wire: "failed", reads: "error", writes: ["error"], see: RESPONSE_OBJECT },
+  { wire: "cancelled", reads: "other", writes: [], see: RESPONSE_OBJECT },
+] as const satisfies readonly {
+  wire: string;
+  reads: StopReason;
+  writes: readonly StopReason[];
+  see: string;
+}[];
+
+/** The wire spelling of a status and incomplete reason: `completed`, `incomplete/max_output_tokens`. */
+export function responsesStopWire(status: string, reason: string | undefined): string {
+  return reason === undefined ? status : `${status}/${reason}`;
+}
+
+export function responsesStopFromWire(wire: string, hasFunctionCalls: boolean): StopReason {
+  const reads = OPENAI_RESPONSES_STOP_REASONS.find((r) => r.wire === wire)?.reads ?? "other";
+  return reads === "stop" && hasFunctionCalls ? "tool_calls" : reads;
+}
+
+export function responsesStopToWire(reason: StopReason): { status: string; reason?: string } {
+  const wire =
+    OPENAI_RESPONSES_STOP_REASONS.find((r) => (r.writes as readonly StopReason[]).includes(reason))
+      ?.wire ?? "completed";
+  const [status, incomplete] = wire.split("/");
+  return incomplete === undefined
+    ? { status: status ?? wire }
+    : { status: status ?? wire, reason: incomplete };
+}

@@ -1,0 +1,342 @@
+/**
+ * Replies in the five dialects: write a canonical reply as a dialect's JSON body, stream
+ * events or wire bytes, write a dialect's error response, and read any of them back into
+ * the canonical model. The per-dialect knowledge lives in `dialects/<dialect>/`; this file
+ * only dispatches and applies what every dialect shares (the stream plan's faults, the
+ * error-body variants that break adapters).
+ */
+
+import { readAnthropicError, writeAnthropicErrorObject } from "./anthropic-messages/error-body.ts";
+import { readAnthropicReply } from "./anthropic-messages/reply-read.ts";
+import { writeAnthropicReply } from "./anthropic-messages/reply-write.ts";
+import { createAnthropicStreamReader } from "./anthropic-messages/stream-read.ts";
+import {
+  anthropicErrorEvent,
+  anthropicPing,
+  writeAnthropicEvents,
+} from "./anthropic-messages/stream-write.ts";
+import type { CanonicalReply, ReplyError } from "./canonical.ts";
+import type { Dialect, Mode } from "./dialect.ts";
+import { readGeminiError, writeGeminiErrorObject } from "./gemini/error-body.ts";
+import { readGeminiReply } from "./gemini/reply-read.ts";
+import { writeGeminiReply } from "./gemini/reply-write.ts";
+import { createGeminiStreamReader } from "./gemini/stream-read.ts";
+import { geminiErrorEvent, writeGeminiEvents } from "./gemini/stream-write.ts";
+import { tryParseJson } from "./json.ts";
+import { readOllamaError, writeOllamaErrorObject } from "./ollama/error-body.ts";
+import { readOllamaReply } from "./ollama/reply-read.ts";
+import { writeOllamaReply } from "./ollama/reply-write.ts";
+import { createOllamaStreamReader } from "./ollama/stream-read.ts";
+import { ollamaErrorEvent, writeOllamaEvents } from "./ollama/stream-write.ts";
+import { readOpenAiError, writeOpenAiErrorObject } from "./openai-chat/error-body.ts";
+import { readChatReply } from "./openai-chat/reply-read.ts";
+import { writeChatReply } from "./openai-chat/reply-write.ts";
+import type { StreamReader } from "./openai-chat/stream-parts.ts";
+import { createChatStreamReader } from "./openai-chat/stream-read.ts";
+import { chatErrorEvent, writeChatEvents } from "./openai-chat/stream-write.ts";
+import { readResponsesError, writeResponsesErrorObject } from "./openai-responses/error-body.ts";
+import { readResponsesReply } from "./openai-responses/reply-read.ts";
+import { writeResponsesReply } from "./openai-responses/reply-write.ts";
+import { createResponsesStreamReader } from "./openai-responses/stream-read.ts";
+import { responsesErrorEvent, writeResponsesEvents } from "./openai-responses/stream-write.ts";
+import { DIALECT_ROUTES } from "./routes.ts";
+import { createFrameReader, encodeStream, type StreamEvent, type WrittenEvents } from "./sse.ts";
+import type { StreamPlan } from "./stream-plan.ts";
+
+export type { StreamEvent } from "./sse.ts";
+export type { StreamPlan } from "./stream-plan.ts";
+
+interface ReplyWriters {
+  reply(reply: CanonicalReply): Record<string, unknown>;
+  events(reply: CanonicalReply, plan: StreamPlan): WrittenEvents;
+  errorEvent(error: ReplyError, index: number, plan: StreamPlan): StreamEvent;
+  errorObject(status: number, message: string, type?: string): Record<string, unknown>;
+  /** A keep-alive: Anthropic's documented `ping` event; a comment elsewhere. */
+  ping(plan: StreamPlan): StreamEvent;
+}
+
+const comment = (): StreamEvent => ({ comment: "ping", data: "" });
+
+const WRITERS = {
+  "openai-chat": {
+    reply: writeChatReply,
+    events: writeChatEvents,
+    errorEvent: chatErrorEvent,
+    errorObject: writeOpenAiErrorObject,
+    ping: comment,
+  },
+  "openai-responses": {
+    reply: (r) => writeResponsesReply(r),
+    events: writeResponsesEvents,
+    errorEvent: responsesErrorEvent,
+    errorObject: writeResponsesErrorObject,
+    ping: comment,
+  },
+  "anthropic-messages": {
+    reply: writeAnthropicReply,
+    events: writeAnthropicEvents,
+    errorEvent: anthropicErrorEvent,
+    errorObject: writeAnthropicErrorObject,
+    ping: anthropicPing,
+  },
+  gemini: {
+    reply: writeGeminiReply,
+    events: writeGeminiEvents,
+    errorEvent: geminiErrorEvent,
+    errorObject: writeGeminiErrorObject,
+    ping: comment,
+  },
+  ollama: {
+    reply: writeOllamaReply,
+    events: writeOllamaEvents,
+    errorEvent: ollamaErrorEvent,
+    errorObject: writeOllamaErrorObject,
+    ping: comment,
+  },
+} as const satisfies Record<Dialect, ReplyWriters>;
+
+/** The JSON body of a non-streamed reply, exactly as the provider sends it. */
+export function writeReply(dialect: Dialect, reply: CanonicalReply): Record<string, unknown> {
+  return WRITERS[dialect].reply(reply);
+}
+
+/**
+ * The stream events of a reply, cut and shaped by the plan: content events first, then the
+ * plan's faults (an error after K events, the terminal event left out), then keep-alives and
+ * comments slotted in after the given event counts.
+ */
+export function writeReplyEvents(
+  dialect: Dialect,
+  reply: CanonicalReply,
+  plan: StreamPlan = {},
+): StreamEvent[] {
+  const writers: ReplyWriters = WRITERS[dialect];
+  const written = writers.events(reply, plan);
+  let events = written.events;
+  if (plan.errorAfter) {
+    const k = Math.min(plan.errorAfter.afterEvents, events.length);
+    const error: ReplyError = { message: plan.errorAfter.message };
+    if (plan.errorAfter.type !== undefined) error.type = plan.errorAfter.type;
+    if (plan.errorAfter.status !== undefined) error.status = plan.errorAfter.status;
+    events = [...events.slice(0, k), writers.errorEvent(error, k, plan)];
+  } else if (plan.omitTerminal) {
+    events = events.slice(0, events.length - written.terminal);
+  }
+  const inserts = new Map<number, StreamEvent[]>();
+  const add = (after: number, event: StreamEvent) => {
+    const at = Math.min(after, events.length);
+    inserts.set(at, [...(inserts.get(at) ?? []), event]);
+  };
+  for (const after of plan.pingsAfter ?? []) add(after, writers.ping(plan));
+  for (const c of plan.comments ?? []) add(c.after, { comment: c.text, data: "" });
+  if (inserts.size === 0) return events;
+  const out: StreamEvent[] = [...(inserts.get(0) ?? [])];
+  events.forEach((e, i) => {
+    out.push(e, ...(inserts.get(i + 1) ?? []));
+  });
+  return out;
+}
+
+/** The exact wire text of events: SSE for four dialects, NDJSON for Ollama. */
+export function encodeEvents(dialect: Dialect, events: readonly StreamEvent[]): string {
+  return encodeStream(DIALECT_ROUTES[dialect].framing, events);
+}
+
+export type ErrorShape = "object" | "string" | "html" | "empty";
+
+export interface ErrorSpec {
+  status: number;
+  message: string;
+  /** The provider's error type (`invalid_request_error`, `overloaded_error`, `INVALID_ARGUMENT`). */
+  type?: string;
+  /**
+   * `object`: the provider's own body. The variants that break adapters: `string` (`error`
+   * as a bare string), `html` (a proxy's HTML error page), `empty` (no body at all).
+   */
+  shape?: ErrorShape;
+}
+
+export interface ErrorResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const REASON_PHRASES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+  529: "Overloaded",
+};
+
+/** An error response as the provider (or the proxy in front of it) sends it. */
+export function writeError(dialect: Dialect, spec: ErrorSpec): ErrorResponse {
+  const json = {
+    "content-type": dialect === "gemini" ? "application/json; charset=UTF-8" : "application/json",
+  };
+  switch (spec.shape ?? "object") {
+    case "string":
+      return { status: spec.status, headers: json, body: JSON.stringify({ error: spec.message }) };
+    case "html": {
+      // The page nginx sends in front of an unreachable upstream.
+      const title = `${spec.status} ${REASON_PHRASES[spec.status] ?? "Error"}`;
+      const body = `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+      return { status: spec.status, headers: { "content-type": "text/html" }, body };
+    }
+    case "empty":
+      return { status: spec.status, headers: { "content-length": "0" }, body: "" };
+    default:
+      return {
+        status: spec.status,
+        headers: json,
+        body: JSON.stringify(WRITERS[dialect].errorObject(spec.status, spec.message, spec.type)),
+      };
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Readers
+
+interface ReplyReaders {
+  /** A 2xx JSON body, parsed. */
+  reply(body: unknown): CanonicalReply;
+  stream(): StreamReader;
+  /** The error in a parsed body, in the dialect's shape or the `error`-as-string variant. */
+  error(body: unknown): Omit<ReplyError, "status" | "raw"> | undefined;
+}
+
+const READERS = {
+  "openai-chat": { reply: readChatReply, stream: createChatStreamReader, error: readOpenAiError },
+  "openai-responses": {
+    reply: readResponsesReply,
+    stream: createResponsesStreamReader,
+    error: readResponsesError,
+  },
+  "anthropic-messages": {
+    reply: readAnthropicReply,
+    stream: createAnthropicStreamReader,
+    error: readAnthropicError,
+  },
+  gemini: { reply: readGeminiReply, stream: createGeminiStreamReader, error: readGeminiError },
+  ollama: { reply: readOllamaReply, stream: createOllamaStreamReader, error: readOllamaError },
+} as const satisfies Record<Dialect, ReplyReaders>;
+
+export interface WireReply {
+  status: number;
+  headers?: Record<string, string>;
+  body: string;
+}
+
+const isSuccess = (status: number) => status >= 200 && status < 300;
+
+/** The title of an HTML error page, or the start of any other text. */
+function textMessage(body: string): string {
+  const title = /<title>([^<]*)<\/title>/i.exec(body)?.[1];
+  return (title ?? body).trim().slice(0, 200);
+}
+
+/** A reply that is an error: from a non-2xx status, in any of the body shapes. */
+function errorReply(dialect: Dialect, status: number, body: string): CanonicalReply {
+  const error: ReplyError = { status };
+  if (body.trim() !== "") {
+    const parsed = tryParseJson(body);
+    if (parsed.ok) {
+      Object.assign(error, READERS[dialect].error(parsed.value) ?? {});
+      error.raw = parsed.value;
+    } else {
+      error.message = textMessage(body);
+      error.raw = body;
+    }
+  }
+  return { dialect, parts: [], error, extras: {} };
+}
+
+/** A non-streamed body: an error for non-2xx, else the dialect's reader (errors in 2xx kept). */
+function readBody(dialect: Dialect, status: number, body: string): CanonicalReply {
+  if (!isSuccess(status)) return errorReply(dialect, status, body);
+  const parsed = tryParseJson(body);
+  if (!parsed.ok) {
+    return {
+      dialect,
+      parts: [],
+      error: { status, message: `body is not JSON: ${textMessage(body) || "(empty)"}`, raw: body },
+      extras: {},
+    };
+  }
+  const reply = READERS[dialect].reply(parsed.value);
+  if (reply.error) reply.error = { status, ...reply.error };
+  return reply;
+}
+
+/** An incremental reader of a streamed reply: push each read as it arrives, then end. */
+export interface ReplyStreamReader {
+  push(chunk: Uint8Array | string): void;
+  end(): CanonicalReply;
+}
+
+export function createReplyStreamReader(dialect: Dialect, status = 200): ReplyStreamReader {
+  const framing = DIALECT_ROUTES[dialect].framing;
+  const reader = READERS[dialect].stream();
+  const frames = createFrameReader(framing, {
+    onEvent: (e) => reader.push(e),
+    onMalformed: (why) => reader.malformed(why),
+  });
+  return {
+    push: (chunk) => frames.push(chunk),
+    end() {
+      frames.end();
+      if (!isSuccess(status)) {
+        return {
+          ...errorReply(dialect, status, frames.text),
+          stream: { complete: false, events: 0, malformed: [], orphanFragments: 0 },
+        };
+      }
+      const reply = reader.finish();
+      const lifecycle = reply.stream;
+      if (lifecycle && lifecycle.events === 0) {
+        const text = frames.text.trim();
+        if (text.startsWith("{") || text.startsWith("[")) {
+          // A JSON document where a stream was expected: read it, and say so.
+          const body = readBody(dialect, status, text);
+          return {
+            ...body,
+            stream: { ...lifecycle, malformed: ["body is a JSON document, not an event stream"] },
+          };
+        }
+        lifecycle.malformed.push(text === "" ? "empty stream" : "no events in the stream");
+      }
+      return reply;
+    },
+  };
+}
+
+/** Read a reply from its status and whole body. */
+export function readReply(dialect: Dialect, wire: WireReply, mode: Mode): CanonicalReply {
+  if (mode === "non-stream") return readBody(dialect, wire.status, wire.body);
+  const reader = createReplyStreamReader(dialect, wire.status);
+  reader.push(wire.body);
+  return reader.end();
+}
+
+/** Read a reply from the reads as they came off the socket (decoded incrementally). */
+export function readReplyChunks(
+  dialect: Dialect,
+  chunks: readonly Uint8Array[],
+  status: number,
+  mode: Mode,
+): CanonicalReply {
+  if (mode === "non-stream") {
+    const decoder = new TextDecoder();
+    const body = chunks.map((c) => decoder.decode(c, { stream: true })).join("") + decoder.decode();
+    return readBody(dialect, status, body);
+  }
+  const reader = createReplyStreamReader(dialect, status);
+  for (const chunk of chunks) reader.push(chunk);
+  return reader.end();
+}

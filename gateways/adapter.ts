@@ -1,0 +1,193 @@
+/**
+ * The contract between the sweep and every gateway under test.
+ *
+ * One adapter per gateway (one file each). The sweep never calls an adapter's steps by
+ * hand: it calls `startGateway()` from `start.ts`, which installs (cached), writes the
+ * config, launches, waits for readiness and hands back either a `RunningGateway` or a
+ * `NotRun` that says why. A gateway that could not run is never silently missing.
+ *
+ * Lifecycle of one column (`portkey@1.15.2+locked`):
+ *   parseGatewaySpec("portkey@1.15.2+locked") -> GatewaySpec
+ *   adapter.install(spec, installCtx)          -> InstallResult (cached per name@version+variant)
+ *   adapter.launch(launchCtx)                  -> RunningGateway (config written, ready) | throws GatewayError
+ *   adapter.routes(spec)                       -> GatewayRoute[] (what the sweep may send, and how)
+ *   running.stop()                             -> StopResult (group SIGTERM, SIGKILL after grace, verified gone)
+ */
+import type { ClientDialect, Dialect } from "../dialects/dialect.ts";
+
+/** How a gateway is obtained. `attach`: someone else runs it; `none`: no process (direct). */
+export type GatewaySource = "npm" | "binary" | "attach" | "none";
+
+/** One column of a sweep: a gateway at a version, optionally a named install variant. */
+export interface GatewaySpec {
+  name: string;
+  version: string;
+  /** Install variant, e.g. `locked` (dependency overrides); part of the column label. */
+  variant?: string;
+}
+
+/** Context for building a route's request: where the mock is and which key the client sends. */
+export interface RouteContext {
+  /** Base URL (no trailing slash, no `/v1`) of the mock listener serving `backend`. */
+  mockUrl(backend: Dialect): string;
+  /** The provider key the client sends (the sweep's credential canary). */
+  apiKey: string;
+}
+
+/** One way through a gateway: called in `client`, it speaks `backend` to the mock. */
+export interface GatewayRoute {
+  /** Stable id inside the gateway, `<client>-><backend>[:<flavour>]`, e.g. `openai-chat->anthropic-messages`. */
+  id: string;
+  client: ClientDialect;
+  backend: Dialect;
+  /** Path on the gateway's base URL for non-stream requests (`/v1/chat/completions`). */
+  ingressPath: string;
+  /** Path for stream requests when it differs from `ingressPath`. */
+  streamIngressPath?: string;
+  /** Headers the client must send (routing headers, the key in the header this route expects). */
+  headers(ctx: RouteContext): Record<string, string>;
+  /** The model name the client sends so the gateway picks this backend (`mock,gpt-x` for CCR). */
+  model(backendModel: string): string;
+  /** client === backend through the same gateway: the control leg for blame. */
+  native?: boolean;
+  /**
+   * What we found running it offline against the mock (see docs/gateways.md):
+   * `works` answered, `fails` never reached the mock or errored every time, `untested`.
+   */
+  status: "works" | "fails" | "untested";
+  /** Why a route fails or anything a reader of the matrix must know. */
+  notes?: string;
+}
+
+/** A gateway that could not be installed or run, with the evidence. */
+export interface NotRun {
+  status: "not-run";
+  /** One line a user reads in the matrix: `litellm not found on PATH`, `exited 1 before ready`. */
+  reason: string;
+  /** Install or run log on disk. */
+  logPath?: string;
+  exitCode?: number;
+  /** Last lines of the log, for the report. */
+  logTail?: string[];
+}
+
+export type InstallResult =
+  | {
+      status: "ok";
+      /** Folder holding the installed package (npm) or undefined (binary, attach, none). */
+      dir?: string;
+      /** Version actually installed or found. */
+      version?: string;
+      logPath?: string;
+      /** True when the cache already held it. */
+      cached: boolean;
+      /** Resolved versions of dependencies that matter to results (`@hono/node-server`). */
+      dependencies?: Record<string, string>;
+    }
+  | NotRun;
+
+export interface InstallContext {
+  /** Root of the install cache (`<repo>/.gatecheck-cache/gateways` or `$GATECHECK_CACHE/gateways`). */
+  cacheDir: string;
+  signal?: AbortSignal;
+}
+
+export interface LaunchContext {
+  spec: GatewaySpec;
+  /** From a successful install. */
+  install: Extract<InstallResult, { status: "ok" }>;
+  /** Per-run folder: config files, logs, and `HOME` of the gateway. Created if missing. */
+  workdir: string;
+  /** Where each backend dialect's mock listens (base URL, no trailing slash). */
+  mockUrl(backend: Dialect): string;
+  /** Port to listen on (127.0.0.1). Picked free by `startGateway` when not given. */
+  port: number;
+  /** Deadline for readiness. */
+  readyTimeoutMs?: number;
+  /** Abort (e.g. SIGINT): the launch stops its child and rejects with code `interrupted`. */
+  signal?: AbortSignal;
+}
+
+export interface ExitInfo {
+  exitCode?: number;
+  signal?: string;
+}
+
+export interface StopResult {
+  /** The process group is verified gone (always true for attach/none). */
+  gone: boolean;
+  /** How it ended: it was already dead, SIGTERM sufficed, or SIGKILL was needed. */
+  how: "already-exited" | "sigterm" | "sigkill" | "not-owned";
+  exit?: ExitInfo;
+}
+
+export interface RunningGateway {
+  /** Column label: `portkey@1.15.2+locked`. */
+  label: string;
+  /** Base URL of the gateway (`http://127.0.0.1:PORT`), route ingress paths append to it. */
+  baseUrl: string;
+  /** Leader PID of the gateway's process group, when we launched it. */
+  pid?: number;
+  logPath?: string;
+  /** True when we attached to a running gateway (stop() leaves it alone). */
+  attached: boolean;
+  /** Set once the process has exited (crash or stop); undefined while alive. */
+  exited(): ExitInfo | undefined;
+  /** Last `n` lines of the gateway's log. */
+  logTail(n?: number): string[];
+  /** Idempotent. */
+  stop(): Promise<StopResult>;
+}
+
+export interface GatewayAdapter {
+  name: string;
+  /** One line for `gateways list`. */
+  description: string;
+  defaultVersion: string;
+  source: GatewaySource;
+  /** Named install variants (`locked`) with what they change. */
+  variants?: Record<string, string>;
+  /** Binary looked up on PATH (source `binary`). */
+  binary?: string;
+  install(spec: GatewaySpec, ctx: InstallContext): Promise<InstallResult>;
+  /** Version read from the installed package or the binary; undefined when not installed. */
+  version(spec: GatewaySpec, ctx: InstallContext): Promise<string | undefined>;
+  /** Write the gateway's config into `ctx.workdir`; returns the files written (absolute paths). */
+  writeConfig(ctx: LaunchContext): Promise<string[]>;
+  /** Write config, start, wait ready. Throws GatewayError on failure (the child is gone then). */
+  launch(ctx: LaunchContext): Promise<RunningGateway>;
+  routes(spec: GatewaySpec): GatewayRoute[];
+}
+
+export type GatewayErrorCode =
+  | "unknown-gateway"
+  | "bad-spec"
+  | "bad-config"
+  | "not-installed"
+  | "install-failed"
+  | "binary-not-found"
+  | "launch-failed"
+  | "not-ready"
+  | "interrupted"
+  | "stop-failed";
+
+/** The one error class of this room; `details` carries the NotRun evidence. */
+export class GatewayError extends Error {
+  constructor(
+    readonly code: GatewayErrorCode,
+    message: string,
+    readonly details: Omit<NotRun, "status" | "reason"> = {},
+  ) {
+    super(message);
+    this.name = "GatewayError";
+  }
+
+  toNotRun(): NotRun {
+    return { status: "not-run", reason: this.message, ...this.details };
+  }
+}
+
+/** `portkey@1.15.2+locked` */
+export function gatewayLabel(spec: GatewaySpec): string {
+  return `${spec.name}@${spec.version}${spec.variant ? `+${spec.variant}` : ""}`;
+}

@@ -1,0 +1,216 @@
+/**
+ * A gateway process in its own process group: started `detached: true` (so the gateway
+ * and every child it forks share one group id, the leader's PID), stdout and
+ * stderr appended to one log file, the environment given whole (never extended from ours).
+ *
+ * Stop is SIGTERM to the group, SIGKILL after a grace period, then verified: the group is
+ * gone only when `kill(-pid, 0)` answers ESRCH. A detached group does not die with us, so
+ * a reaper kills every live group if this process exits or gets SIGINT/SIGTERM/SIGHUP,
+ * then re-raises the signal when nobody else handles it.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { ExitInfo, StopResult } from "./adapter.ts";
+
+export interface SpawnGroupOptions {
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  env: Record<string, string>;
+  logPath: string;
+}
+
+export interface ManagedProcess {
+  pid: number;
+  logPath: string;
+  exited(): ExitInfo | undefined;
+  /** Resolves when the leader exits (never rejects). */
+  whenExited: Promise<ExitInfo>;
+  stop(graceMs?: number): Promise<StopResult>;
+  logTail(lines?: number): string[];
+}
+
+export const DEFAULT_GRACE_MS = 3000;
+const KILL_WAIT_MS = 5000;
+
+/** True while any process of the group exists (a zombie leader counts until reaped). */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // ESRCH: already gone, which is what we want.
+  }
+}
+
+async function waitGone(pgid: number, withinMs: number): Promise<boolean> {
+  const until = Date.now() + withinMs;
+  while (groupAlive(pgid)) {
+    if (Date.now() >= until) return false;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return true;
+}
+
+export function readLogTail(logPath: string, lines = 20): string[] {
+  try {
+    const text = readFileSync(logPath, "utf8");
+    return text
+      .split(/\r?\n/)
+      .filter((l) => l.trim() !== "")
+      .slice(-lines);
+  } catch {
+    return [];
+  }
+}
+
+// ---- reaper: live groups die with us -------------------------------------------------
+
+const liveGroups = new Set<number>();
+const REAPED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+function killAllNow(): void {
+  for (const pgid of liveGroups) signalGroup(pgid, "SIGKILL");
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  killAllNow();
+  liveGroups.clear();
+  uninstallReaper();
+  // Somebody else handles this signal (a CLI's graceful abort): let them. Otherwise
+  // behave as if we had never been here: the default action ends the process.
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+}
+
+let reaperInstalled = false;
+
+function installReaper(): void {
+  if (reaperInstalled) return;
+  reaperInstalled = true;
+  process.on("exit", killAllNow);
+  for (const s of REAPED_SIGNALS) process.on(s, onSignal);
+}
+
+function uninstallReaper(): void {
+  if (!reaperInstalled) return;
+  reaperInstalled = false;
+  process.off("exit", killAllNow);
+  for (const s of REAPED_SIGNALS) process.off(s, onSignal);
+}
+
+function track(pgid: number): void {
+  liveGroups.add(pgid);
+  installReaper();
+}
+
+function untrack(pgid: number): void {
+  liveGroups.delete(pgid);
+  if (liveGroups.size === 0) uninstallReaper();
+}
+
+/** PIDs of groups this process started and has not seen gone (for leak assertions). */
+export function trackedGroups(): number[] {
+  return [...liveGroups];
+}
+
+// ---- spawn ---------------------------------------------------------------------------
+
+export function spawnGroup(options: SpawnGroupOptions): ManagedProcess {
+  mkdirSync(dirname(options.logPath), { recursive: true });
+  const fd = openSync(options.logPath, "a");
+  let child: ChildProcess;
+  try {
+    // node:child_process rather than execa: execa 9 cannot hand a raw file descriptor to
+    // the child (its `{file}` target is a stream piped through this process), and the
+    // log must be the gateway's own descriptor so its output never depends on us.
+    child = spawn(options.command, [...options.args], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ["ignore", fd, fd],
+      windowsHide: true,
+    });
+  } finally {
+    // The child holds its own copy of the descriptor.
+    closeSync(fd);
+  }
+  let exit: ExitInfo | undefined;
+  const whenExited = new Promise<ExitInfo>((resolve) => {
+    child.once("exit", (code, signal) => {
+      exit = { ...(code !== null && { exitCode: code }), ...(signal && { signal }) };
+      resolve(exit);
+    });
+    child.once("error", (error) => {
+      // Spawn failures (ENOENT, EACCES) emit "error" and never "exit".
+      if (child.pid === undefined) {
+        exit = { exitCode: -1, signal: (error as NodeJS.ErrnoException).code ?? error.message };
+        resolve(exit);
+      }
+    });
+  });
+  const pid = child.pid;
+  if (pid === undefined) {
+    return {
+      pid: -1,
+      logPath: options.logPath,
+      exited: () => exit,
+      whenExited,
+      stop: async () => ({ gone: true, how: "already-exited", exit: await whenExited }),
+      logTail: (n) => readLogTail(options.logPath, n),
+    };
+  }
+  const pgid: number = pid;
+  track(pgid);
+  let stopping: Promise<StopResult> | undefined;
+
+  async function stop(graceMs = DEFAULT_GRACE_MS): Promise<StopResult> {
+    if (!groupAlive(pgid)) {
+      untrack(pgid);
+      return { gone: true, how: "already-exited", exit: await whenExited };
+    }
+    signalGroup(pgid, "SIGTERM");
+    let how: StopResult["how"] = "sigterm";
+    if (!(await waitGone(pgid, graceMs))) {
+      how = "sigkill";
+      signalGroup(pgid, "SIGKILL");
+      await waitGone(pgid, KILL_WAIT_MS);
+    }
+    const gone = !groupAlive(pgid);
+    if (gone) untrack(pgid);
+    const exitInfo = await Promise.race([
+      whenExited,
+      new Promise<undefined>((r) => setTimeout(() => r(undefined), 1000)),
+    ]);
+    return exitInfo ? { gone, how, exit: exitInfo } : { gone, how };
+  }
+
+  return {
+    pid,
+    logPath: options.logPath,
+    exited: () => exit,
+    whenExited,
+    stop: (graceMs) => {
+      stopping ??= stop(graceMs);
+      return stopping;
+    },
+    logTail: (n) => readLogTail(options.logPath, n),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The mock as a Hono app: the control API, then every other request as traffic. Served by
+ * @hono/node-server the reply is written straight to the socket (exact write boundaries,
+ * resets, hangs); through `app.request` it comes back as a web Response.
+ */
+import type { HttpBindings } from "@hono/node-server";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { Hono } from "hono";
+import { mountControlApi } from "./control-api.ts";
+import { MockError } from "./mock-error.ts";
+import { getPersona } from "./personas/index.ts";
+import { DEFAULT_BODY_LIMIT } from "./read-request.ts";
+import { Recorder } from "./recorder.ts";
+import { StageStore } from "./stage-store.ts";
+import { handleTraffic, type TrafficState } from "./traffic.ts";
+import { toWebResponse, writeToNode } from "./wire-writer.ts";
+
+export interface MockAppOptions {
+  /** Listener name written on every record. */
+  name?: string;
+  /** JSONL file the records are appended to. */
+  recordFile?: string;
+  /** A persona name (see mock-upstream/personas/). */
+  persona?: string;
+  /** A mount point stripped before routing, e.g. `/api/v1`. */
+  prefix?: string;
+  /** Bodies over this many bytes are answered 413 (default 32 MiB). */
+  bodyLimitBytes?: number;
+}
+
+export function createMockState(options: MockAppOptions = {}): TrafficState {
+  let persona: TrafficState["persona"];
+  if (options.persona !== undefined) {
+    persona = getPersona(options.persona);
+    if (!persona) throw new MockError("unknown-persona", `unknown persona ${JSON.stringify(options.persona)}`);
+  }
+  return {
+    listener: options.name ?? "mock",
+    prefix: (options.prefix ?? "").replace(/\/+$/, ""),
+    bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
+    recorder: new Recorder(options.recordFile),
+    stages: new StageStore(),
+    ...(persona ? { persona } : {}),
+  };
+}
+
+export function resetState(state: TrafficState): void {
+  state.recorder.clear();
+  state.stages.clear();
+}
+
+/** The app; pass `state` to share records and staged replies with the caller. */
+export function createMockApp(options: MockAppOptions = {}, state = createMockState(options)): Hono {
+  const app = new Hono();
+  mountControlApi(app, state, () => resetState(state));
+  app.all("*", async (c) => {
+    const env = c.env as Partial<HttpBindings> | undefined;
+    const { wire } = await handleTraffic(c.req.raw, env?.incoming, state);
+    if (env?.outgoing) {
+      // Errors here are the client going away; the record is already written.
+      writeToNode(env.outgoing, wire).catch(() => {});
+      return RESPONSE_ALREADY_SENT;
+    }
+    return toWebResponse(wire);
+  });
+  return app;
+}

@@ -1,0 +1,29 @@
+/** Capture and replay of live traffic: the functions the mock app and the CLI call. */
+export { CaptureError, type CaptureErrorCode } from "./capture-error.ts";
+export { CaptureWriter } from "./capture-writer.ts";
+export {
+  decodeBytes,
+  EXCHANGE_FORMAT,
+  Exchange,
+  encodeBytes,
+  type Frame,
+} from "./exchange.ts";
+export { endToEndHeaders, HOP_BY_HOP } from "./hop-by-hop.ts";
+export { type IncomingRequestInfo, incomingFromNode } from "./incoming.ts";
+export {
+  createRecordThrough,
+  parseUpstream,
+  type RecordThroughHandler,
+  type RecordThroughOptions,
+} from "./record-through.ts";
+export {
+  createReplayHandler,
+  loadReplay,
+  type Replay,
+  type ReplayOptions,
+  type ReplayPlan,
+  replayPlan,
+  replayResponse,
+} from "./replay.ts";
+export { loadCaptureFile, parseCapture } from "./replay-file.ts";
+export { MATCH_STRATEGIES, type MatchStrategy, ReplayMatcher } from "./replay-match.ts";

@@ -1,0 +1,248 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CaptureError } from "./capture-error.ts";
+import { decodeBytes, Exchange } from "./exchange.ts";
+import { createRecordThrough, type RecordThroughHandler } from "./record-through.ts";
+import {
+  delay,
+  type LocalServer,
+  rawRequest,
+  SSE_FRAMES,
+  startFront,
+  startUpstream,
+} from "./test-support.ts";
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "gatecheck-capture-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Upstream + record-through + front, all torn down after the test. */
+async function rig(respond: Parameters<typeof startUpstream>[0]): Promise<{
+  upstream: Awaited<ReturnType<typeof startUpstream>>;
+  front: LocalServer;
+  handler: RecordThroughHandler;
+  file: string;
+  exchanges: Exchange[];
+}> {
+  const upstream = await startUpstream(respond);
+  cleanups.push(() => upstream.close());
+  const file = join(dir, `${Math.random().toString(16).slice(2)}.jsonl`);
+  const exchanges: Exchange[] = [];
+  const handler = createRecordThrough({
+    upstream: upstream.url,
+    captureFile: file,
+    onExchange: (e) => exchanges.push(e),
+  });
+  cleanups.push(() => handler.close());
+  const front = await startFront(handler);
+  cleanups.push(() => front.close());
+  return { upstream, front, handler, file, exchanges };
+}
+
+/** The capture file, every line validated by the schema. */
+function readCapture(file: string): Exchange[] {
+  return readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => Exchange.parse(JSON.parse(line)));
+}
+
+const SECRET = "sk-proj-abcdefghijklmnopqrstuvwx";
+
+describe("record-through: JSON", () => {
+  it("forwards method, path, query, end-to-end headers and body exactly; records both sides redacted", async () => {
+    const reply = '{"id":"chatcmpl-1","object":"chat.completion","choices":[]}';
+    const { upstream, front, handler, file } = await rig((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json", "X-Request-Id": "req_42" });
+      res.end(reply);
+    });
+    const body =
+      '{"model":"gpt-4o","messages":[{"role":"user","content":"gc-0123456789abcdef hi"}]}';
+    const client = await rawRequest(front.port, {
+      path: "/v1/chat/completions?api-version=1&key=AIzaSyA-secret-secret-secret-1234",
+      headers: [
+        ["Authorization", `Bearer ${SECRET}`],
+        ["X-Trace-Id", "t-1"],
+        ["Connection", "X-Drop-Me"],
+        ["X-Drop-Me", "hop"],
+        ["Proxy-Authorization", "Basic cHJveHk="],
+        ["Content-Type", "application/json"],
+      ],
+      body,
+    });
+    await handler.flush();
+
+    expect(client.status).toBe(200);
+    expect(client.body.toString()).toBe(reply);
+    expect(client.headers).toContainEqual(["x-request-id", "req_42"]);
+
+    const seen = upstream.seen[0];
+    expect(seen?.method).toBe("POST");
+    expect(seen?.url).toBe(
+      "/v1/chat/completions?api-version=1&key=AIzaSyA-secret-secret-secret-1234",
+    );
+    expect(seen?.body.toString()).toBe(body);
+    const names = seen?.headers.map(([name]) => name) ?? [];
+    expect(names).toContain("X-Trace-Id");
+    expect(names).toContain("Authorization");
+    expect(names.map((n) => n.toLowerCase())).not.toContain("x-drop-me");
+    expect(names.map((n) => n.toLowerCase())).not.toContain("proxy-authorization");
+    expect(seen?.headers).toContainEqual(["Host", `127.0.0.1:${upstream.port}`]);
+
+    const [exchange] = readCapture(file);
+    expect(exchange?.request.nonce).toBe("gc-0123456789abcdef");
+    expect(exchange?.request.model).toBe("gpt-4o");
+    expect(exchange?.request.dialect).toBe("openai-chat");
+    const captured = JSON.stringify(exchange);
+    expect(captured).not.toContain(SECRET);
+    expect(captured).not.toContain("AIzaSyA-secret");
+    expect(exchange?.request.headers).toContainEqual(["X-Trace-Id", "t-1"]);
+    expect(exchange?.response.status).toBe(200);
+    expect(exchange?.response.headers).toContainEqual(["X-Request-Id", "req_42"]);
+    expect(Buffer.concat(exchange?.frames.map(decodeBytes) ?? []).toString()).toBe(reply);
+    expect(exchange?.end.kind).toBe("complete");
+  });
+
+  it("keeps content-encoding honest: gzip bytes are relayed and recorded compressed", async () => {
+    const json = JSON.stringify({ error: { message: "overloaded", type: "overloaded_error" } });
+    const gz = gzipSync(json);
+    const { upstream, front, handler, file } = await rig((req, res) => {
+      const gzip = /gzip/.test(String(req.headers["accept-encoding"]));
+      res.writeHead(529, {
+        "Content-Type": "application/json",
+        ...(gzip ? { "Content-Encoding": "gzip" } : {}),
+      });
+      res.end(gzip ? gz : json);
+    });
+    const client = await rawRequest(front.port, {
+      path: "/v1/messages",
+      headers: [["Accept-Encoding", "gzip"]],
+      body: "{}",
+    });
+    await handler.flush();
+    expect(upstream.seen[0]?.headers).toContainEqual(["Accept-Encoding", "gzip"]);
+    expect(client.status).toBe(529);
+    expect(client.headers).toContainEqual(["content-encoding", "gzip"]);
+    expect(client.body.equals(gz)).toBe(true);
+    expect(gunzipSync(client.body).toString()).toBe(json);
+    const [exchange] = readCapture(file);
+    expect(exchange?.frames.every((f) => f.encoding === "base64")).toBe(true);
+    expect(Buffer.concat(exchange?.frames.map(decodeBytes) ?? []).equals(gz)).toBe(true);
+  });
+});
+
+const GAP_MS = 60;
+
+describe("record-through: streams", () => {
+  it("relays each upstream write as one client chunk, as it arrives, and records the frames", async () => {
+    const { front, handler, file } = await rig(async (_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+      res.socket?.setNoDelay(true);
+      for (const frame of SSE_FRAMES) {
+        res.write(frame);
+        await delay(GAP_MS);
+      }
+      res.end();
+    });
+    const client = await rawRequest(front.port, {
+      path: "/v1/chat/completions",
+      body: '{"stream":true}',
+    });
+    await handler.flush();
+
+    expect(client.complete).toBe(true);
+    expect(client.chunks.map((c) => c.payload.toString("hex"))).toEqual(
+      SSE_FRAMES.map((f) => f.toString("hex")),
+    );
+    // Each frame arrived in its own read, spaced like the upstream wrote them: no buffering.
+    const readsOf = client.chunks.map((c) => c.read);
+    expect(new Set(readsOf).size).toBe(SSE_FRAMES.length);
+    const first = client.chunks[0]?.at ?? 0;
+    const last = client.chunks.at(-1)?.at ?? 0;
+    expect(last - first).toBeGreaterThan(GAP_MS * (SSE_FRAMES.length - 1) * 0.7);
+
+    const [exchange] = readCapture(file);
+    expect(exchange?.frames.map((f) => decodeBytes(f).toString("hex"))).toEqual(
+      SSE_FRAMES.map((f) => f.toString("hex")),
+    );
+    // A frame ending inside é is not UTF-8 on its own: base64 keeps it exact.
+    expect(exchange?.frames.map((f) => f.encoding)).toEqual(["base64", "base64", "utf8", "utf8"]);
+    const times = exchange?.frames.map((f) => f.at) ?? [];
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect((times.at(-1) ?? 0) - (times[0] ?? 0)).toBeGreaterThan(GAP_MS * 3);
+    expect(exchange?.end.kind).toBe("complete");
+  });
+
+  it("an upstream reset mid-stream reaches the client as a dropped connection and is recorded", async () => {
+    const { front, handler, file } = await rig(async (_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/event-stream" });
+      res.socket?.setNoDelay(true);
+      res.write("event: message_start\ndata: {}\n\n");
+      await delay(GAP_MS);
+      res.write("event: content_block_delta\ndata: {");
+      await delay(GAP_MS);
+      res.socket?.resetAndDestroy();
+    });
+    const client = await rawRequest(front.port, { path: "/v1/messages", body: "{}" });
+    await handler.flush();
+
+    expect(client.status).toBe(200);
+    expect(client.complete).toBe(false);
+    expect(client.chunks.map((c) => c.payload.toString())).toEqual([
+      "event: message_start\ndata: {}\n\n",
+      "event: content_block_delta\ndata: {",
+    ]);
+    const [exchange] = readCapture(file);
+    expect(exchange?.end.kind).toBe("reset");
+    expect(exchange?.frames).toHaveLength(2);
+  });
+
+  it("an unreachable upstream gives the client a 502 and records why", async () => {
+    const gone = await startUpstream(() => {});
+    await gone.close();
+    const exchanges: Exchange[] = [];
+    const handler = createRecordThrough({
+      upstream: gone.url,
+      onExchange: (e) => exchanges.push(e),
+    });
+    cleanups.push(() => handler.close());
+    const front = await startFront(handler);
+    cleanups.push(() => front.close());
+    const client = await rawRequest(front.port, { path: "/v1/chat/completions", body: "{}" });
+    expect(client.status).toBe(502);
+    expect(JSON.parse(client.body.toString()).error.type).toBe("gatecheck_upstream_unreachable");
+    expect(exchanges[0]?.end.kind).toBe("upstream-unreachable");
+    expect(exchanges[0]?.response.synthesized).toBe(true);
+  });
+});
+
+describe("record-through: options", () => {
+  it("rejects an upstream that is not an http(s) URL", () => {
+    expect(() => createRecordThrough({ upstream: "ftp://x" })).toThrow(CaptureError);
+    expect(() => createRecordThrough({ upstream: "not a url" })).toThrow(
+      /expected an http\(s\) URL/,
+    );
+  });
+
+  it("prefixes the upstream's own path", async () => {
+    const { upstream } = await rig((_req, res) => {
+      res.end("ok");
+    });
+    const handler = createRecordThrough({ upstream: `${upstream.url}/api/v1/` });
+    cleanups.push(() => handler.close());
+    const front = await startFront(handler);
+    cleanups.push(() => front.close());
+    await rawRequest(front.port, { path: "/chat/completions", body: "{}" });
+    expect(upstream.seen.at(-1)?.url).toBe("/api/v1/chat/completions");
+  });
+});

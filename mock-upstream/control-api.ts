@@ -1,0 +1,97 @@
+/**
+ * The control API under `/__gatecheck/`: stage replies, read records, reset, health. Its
+ * requests are never recorded as traffic. Errors answer `{"error": "..."}` with a message
+ * that says what was wrong and where.
+ */
+import type { Hono } from "hono";
+import { DIALECTS } from "../dialects/dialect.ts";
+import { tryParseJson } from "../dialects/json.ts";
+import { canonicalBody } from "./dialect-replies.ts";
+import { parseStagedReply, type StagedReplySpec } from "./staged-reply-spec.ts";
+import type { TrafficState } from "./traffic.ts";
+
+export const CONTROL_PREFIX = "/__gatecheck";
+
+/**
+ * Render every canonical body once per dialect and mode, so a stream plan that cannot apply
+ * (chunks that do not join to the text) is refused when staged, not when a request comes.
+ */
+export function checkRenderable(specs: readonly StagedReplySpec[]): string | undefined {
+  for (const [i, spec] of specs.entries()) {
+    const steps = spec.sequence ?? (spec.reply ? [spec.reply] : []);
+    for (const [j, step] of steps.entries()) {
+      const body = step.body;
+      if (!body || !("canonical" in body)) continue;
+      const where = `${specs.length > 1 ? `[${i}].` : ""}${spec.sequence ? `sequence[${j}]` : "reply"}.body`;
+      for (const dialect of DIALECTS) {
+        for (const stream of [false, true]) {
+          try {
+            canonicalBody(dialect, body.canonical, { stream, plan: body.plan });
+          } catch (error) {
+            return `invalid staged reply: ${where}: ${(error as Error).message}`;
+          }
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Validate and stage; returns the ids or the error message for a 400. */
+export function stageSpecs(
+  state: TrafficState,
+  input: unknown,
+): { ok: true; ids: string[] } | { ok: false; error: string } {
+  const parsed = parseStagedReply(input);
+  if (!parsed.ok) return parsed;
+  const unrenderable = checkRenderable(parsed.specs);
+  if (unrenderable) return { ok: false, error: unrenderable };
+  return { ok: true, ids: parsed.specs.map((spec) => state.stages.add(spec)) };
+}
+
+export function mountControlApi(app: Hono, state: TrafficState, onReset: () => void): void {
+  const base = CONTROL_PREFIX;
+  app.post(`${base}/replies`, async (c) => {
+    const text = await c.req.text();
+    const json = tryParseJson(text);
+    if (!json.ok) return c.json({ error: `staged reply is not JSON: ${json.error}` }, 400);
+    const staged = stageSpecs(state, json.value);
+    if (!staged.ok) return c.json({ error: staged.error }, 400);
+    return c.json({ staged: staged.ids }, 201);
+  });
+  app.get(`${base}/replies`, (c) =>
+    c.json({
+      replies: state.stages.list().map((e) => ({ id: e.id, served: e.served, spec: e.spec })),
+    }),
+  );
+  app.delete(`${base}/replies`, (c) => {
+    state.stages.clear();
+    return c.json({ ok: true });
+  });
+  app.get(`${base}/records`, (c) => {
+    const nonce = c.req.query("nonce");
+    const sinceText = c.req.query("since");
+    const since = sinceText === undefined ? undefined : Number(sinceText);
+    if (since !== undefined && !Number.isInteger(since)) {
+      return c.json({ error: `since must be an integer record seq, got ${JSON.stringify(sinceText)}` }, 400);
+    }
+    return c.json({ records: state.recorder.list({ nonce, since }) });
+  });
+  app.post(`${base}/reset`, (c) => {
+    onReset();
+    return c.json({ ok: true });
+  });
+  app.get(`${base}/health`, (c) =>
+    c.json({
+      ok: state.recorder.failure === undefined,
+      listener: state.listener,
+      records: state.recorder.count,
+      staged: state.stages.list().length,
+      ...(state.persona ? { persona: state.persona.name } : {}),
+      ...(state.recorder.failure ? { recorderError: state.recorder.failure.message } : {}),
+    }),
+  );
+  app.all(`${base}/*`, (c) =>
+    c.json({ error: `no control endpoint ${c.req.method} ${c.req.path}` }, 404),
+  );
+}

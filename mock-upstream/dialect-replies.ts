@@ -1,0 +1,111 @@
+/**
+ * The seam between the mock and the dialects room: every body the mock sends in a dialect's
+ * own framing (default replies, staged canonical replies, error bodies) comes from
+ * `dialects/reply.ts`; this file only turns them into units (one per stream event, one for a
+ * plain body) so a chunk plan can cut the bytes per event.
+ */
+import type { CanonicalReply, Part } from "../dialects/canonical.ts";
+import type { Dialect } from "../dialects/dialect.ts";
+import {
+  type ErrorSpec,
+  encodeEvents,
+  writeError,
+  writeReply,
+  writeReplyEvents,
+} from "../dialects/reply.ts";
+import { parseStreamPlan } from "../dialects/stream-plan.ts";
+
+export type { ErrorSpec } from "../dialects/reply.ts";
+
+export interface RenderedBody {
+  /** Empty when the body carries no content type (raw bytes, an empty error). */
+  contentType: string;
+  units: Buffer[];
+  stream: boolean;
+}
+
+/**
+ * Content types as the providers send them.
+ * @see https://platform.openai.com/docs/api-reference/chat-streaming
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
+ * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
+ * @see https://github.com/ollama/ollama/blob/main/docs/api.md#response-9
+ */
+const CONTENT_TYPES = {
+  "openai-chat": { json: "application/json", stream: "text/event-stream; charset=utf-8" },
+  "openai-responses": { json: "application/json", stream: "text/event-stream; charset=utf-8" },
+  "anthropic-messages": { json: "application/json", stream: "text/event-stream; charset=utf-8" },
+  gemini: { json: "application/json; charset=UTF-8", stream: "text/event-stream" },
+  ollama: { json: "application/json; charset=utf-8", stream: "application/x-ndjson" },
+} as const satisfies Record<Dialect, { json: string; stream: string }>;
+
+export function jsonBody(value: unknown, contentType = "application/json"): RenderedBody {
+  return { contentType, units: [Buffer.from(JSON.stringify(value))], stream: false };
+}
+
+/** An error body in the dialect's shape, or one of the variants that break adapters. */
+export function errorBody(dialect: Dialect, spec: ErrorSpec): RenderedBody {
+  const written = writeError(dialect, spec);
+  const body = Buffer.from(written.body);
+  return {
+    contentType: written.headers["content-type"] ?? "",
+    units: body.length ? [body] : [],
+    stream: false,
+  };
+}
+
+export interface CanonicalOptions {
+  stream: boolean;
+  /** A stream plan (dialects/stream-plan.ts), validated here. */
+  plan?: unknown;
+}
+
+/** A canonical reply in the dialect's framing: a JSON body, or one unit per stream event. */
+export function canonicalBody(
+  dialect: Dialect,
+  canonical: CanonicalReply | { parts: unknown[]; [key: string]: unknown },
+  options: CanonicalOptions,
+): RenderedBody {
+  const given = canonical as Partial<CanonicalReply>;
+  const reply = { ...given, dialect: given.dialect ?? dialect, extras: given.extras ?? {} } as CanonicalReply;
+  if (!options.stream) return jsonBody(writeReply(dialect, reply), CONTENT_TYPES[dialect].json);
+  const plan = options.plan === undefined ? {} : parseStreamPlan(options.plan, "body.plan");
+  const events = writeReplyEvents(dialect, reply, plan);
+  return {
+    contentType: CONTENT_TYPES[dialect].stream,
+    units: events.map((e) => Buffer.from(encodeEvents(dialect, [e]))),
+    stream: true,
+  };
+}
+
+export interface DefaultReplyContext {
+  model?: string;
+  nonce?: string;
+  stream: boolean;
+}
+
+/**
+ * The reply to an unstaged generate request: one text part that names the nonce (so a
+ * client response can be traced to its upstream request), a plain stop, and usage.
+ */
+export function defaultReply(dialect: Dialect, ctx: DefaultReplyContext): CanonicalReply {
+  const text = ctx.nonce
+    ? `Hello from the gatecheck mock (${ctx.nonce}).`
+    : "Hello from the gatecheck mock.";
+  const parts: Part[] = [{ type: "text", text }];
+  return {
+    dialect,
+    model: ctx.model ?? "gatecheck-mock",
+    parts,
+    stopReason: "stop",
+    usage: { inputTokens: 12, outputTokens: 9, totalTokens: 21 },
+    extras: {},
+  };
+}
+
+export function defaultBody(dialect: Dialect, ctx: DefaultReplyContext): RenderedBody {
+  return canonicalBody(dialect, defaultReply(dialect, ctx), {
+    stream: ctx.stream,
+    plan: ctx.stream ? { textChunkSize: 8 } : undefined,
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * The mock upstream, in process: `startMock()` binds a listener (one per gateway under test,
+ * each recording separately) and returns a handle to read records, stage replies, reset and
+ * close. `createMockApp()` gives the Hono app for in-process tests with `app.request`.
+ */
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import type { Server } from "node:http";
+import { createMockApp, createMockState, resetState } from "./app.ts";
+import { stageSpecs } from "./control-api.ts";
+import { MockError } from "./mock-error.ts";
+import type { MockRecord } from "./record.ts";
+import type { RecordFilter } from "./recorder.ts";
+
+export { createMockApp, createMockState } from "./app.ts";
+export { MockError, type MockErrorCode } from "./mock-error.ts";
+export { findNonce, NONCE_PATTERN, newNonce } from "./nonce.ts";
+export type { MockRecord, RecordReply, RequestKind } from "./record.ts";
+export {
+  type ReplySpec,
+  StagedReplySpec,
+  parseStagedReply,
+} from "./staged-reply-spec.ts";
+export type { WireFrame, WireReply } from "./wire-plan.ts";
+
+export interface MockOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: a free port (the handle says which). */
+  port?: number;
+  /** Listener name on records (default "mock"). */
+  name?: string;
+  /** Append every record to this JSONL file. */
+  recordFile?: string;
+  persona?: string;
+  /** A mount point such as `/api/v1`, stripped before routing. */
+  prefix?: string;
+  /** Default 32 MiB; larger bodies are answered 413. */
+  bodyLimitBytes?: number;
+}
+
+export interface MockHandle {
+  url: string;
+  port: number;
+  host: string;
+  name: string;
+  records(filter?: RecordFilter): MockRecord[];
+  /** Stage a reply (a StagedReplySpec or a list); throws MockError("invalid-spec") with the reason. */
+  stage(spec: unknown): void;
+  /** Forget records in memory and every staged reply. */
+  reset(): void;
+  /** Stop listening, cut open connections (hanging replies too), flush the record file. */
+  close(): Promise<void>;
+}
+
+export async function startMock(options: MockOptions = {}): Promise<MockHandle> {
+  const host = options.host ?? "127.0.0.1";
+  const state = createMockState(options);
+  const app = createMockApp(options, state);
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 0 }) as Server;
+    s.once("listening", () => resolve(s));
+    s.once("error", (error) => {
+      state.recorder.close().catch(() => {});
+      reject(new MockError("listen-failed", `cannot listen on ${host}:${options.port ?? 0}: ${error.message}`));
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    host,
+    name: state.listener,
+    records: (filter) => state.recorder.list(filter),
+    stage(spec) {
+      const staged = stageSpecs(state, spec);
+      if (!staged.ok) throw new MockError("invalid-spec", staged.error);
+    },
+    reset: () => resetState(state),
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }).then(() => state.recorder.close());
+      return closing;
+    },
+  };
+}

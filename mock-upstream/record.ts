@@ -1,0 +1,119 @@
+/**
+ * One recorded request, as it lands in the JSONL file and in `records()`. Everything here is
+ * already redacted: no credential reaches memory that others can read, nor the disk.
+ */
+import { isUtf8 } from "node:buffer";
+import { redactBody, redactHeaderPairs, redactQuery, redactText } from "../dialects/credentials.ts";
+import type { Dialect } from "../dialects/dialect.ts";
+import { tryParseJson } from "../dialects/json.ts";
+import { findNonce } from "./nonce.ts";
+
+export type RequestKind = "generate" | "models" | "unknown";
+
+export interface RecordReply {
+  status: number;
+  /** True when a staged reply (control API or `stage()`) answered. */
+  staged: boolean;
+  /** The persona that judged the request, when one is active. */
+  persona?: string;
+  /** The persona rule that rejected the request, when one did. */
+  personaRule?: string;
+  /** Why the mock answered as it did when not with a reply: `malformed-json`, `body-too-large`, ... */
+  reason?: string;
+  /** The id of the staged spec that answered. */
+  stagedId?: string;
+}
+
+export type MockRecord = {
+  seq: number;
+  receivedAt: string;
+  listener: string;
+  method: string;
+  path: string;
+  /** Query string without `?`, credential parameters redacted. */
+  query: string;
+  /** `rawHeaders` order and case, credential values redacted. */
+  headers: [string, string][];
+  rawBody: string;
+  bodyEncoding: "utf8" | "base64";
+  /** Bytes received; when over the body limit `rawBody` is empty and `bodyTruncated` is set. */
+  bodyBytes: number;
+  bodyTruncated?: boolean;
+  json?: unknown;
+  dialect?: Dialect;
+  kind?: RequestKind;
+  nonce?: string;
+  /** Gemini carries the model in the path; others in the body. */
+  model?: string;
+  stream?: boolean;
+  reply: RecordReply;
+};
+
+export interface RawRequest {
+  method: string;
+  path: string;
+  query: string;
+  headers: readonly (readonly [string, string])[];
+  body: Buffer;
+  bodyBytes: number;
+  bodyTruncated: boolean;
+}
+
+export interface RequestFacts {
+  rawBody: string;
+  bodyEncoding: "utf8" | "base64";
+  json?: unknown;
+  /** Parse failure message when the body is non-empty UTF-8 that is not JSON. */
+  jsonError?: string;
+  nonce?: string;
+}
+
+/**
+ * Redacted body facts. A body that is not UTF-8 is redacted through latin1 (byte-exact both
+ * ways, and every key shape is ASCII) and then stored as base64. The nonce is looked for in
+ * the unredacted text: it is not a secret and redaction could only hide it.
+ */
+export function bodyFacts(body: Buffer): RequestFacts {
+  if (body.length === 0) return { rawBody: "", bodyEncoding: "utf8" };
+  if (isUtf8(body)) {
+    const text = body.toString("utf8");
+    const nonce = findNonce(text);
+    const rawBody = redactBody(text);
+    const parsed = tryParseJson(rawBody);
+    return parsed.ok
+      ? { rawBody, bodyEncoding: "utf8", json: parsed.value, nonce }
+      : { rawBody, bodyEncoding: "utf8", jsonError: parsed.error, nonce };
+  }
+  const latin1 = body.toString("latin1");
+  const redacted = Buffer.from(redactText(latin1), "latin1");
+  return {
+    rawBody: redacted.toString("base64"),
+    bodyEncoding: "base64",
+    jsonError: "body is not valid UTF-8",
+    nonce: findNonce(latin1),
+  };
+}
+
+export function redactedHeaders(headers: RawRequest["headers"]): [string, string][] {
+  return redactHeaderPairs(headers);
+}
+
+export function redactedQuery(query: string): string {
+  return redactQuery(query);
+}
+
+/** Pairs from Node's flat `rawHeaders` list. */
+export function pairsFromRawHeaders(raw: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i] ?? "", raw[i + 1] ?? ""]);
+  return pairs;
+}
+
+/** The first value of a header, case-insensitive. */
+export function headerValue(
+  headers: readonly (readonly [string, string])[],
+  name: string,
+): string | undefined {
+  const lower = name.toLowerCase();
+  return headers.find(([k]) => k.toLowerCase() === lower)?.[1];
+}

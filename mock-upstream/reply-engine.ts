@@ -1,0 +1,195 @@
+/**
+ * The reply engine: a staged reply spec (or a default reply) becomes a wire plan. The body
+ * is rendered in the dialect of the request's path, cut into writes by the chunk plan, given
+ * its delays, keep-alives, compression and ending. Faults are presets over the same knobs.
+ */
+import { encodeStream, type StreamEvent } from "../dialects/sse.ts";
+import type { Dialect } from "../dialects/dialect.ts";
+import { canonicalBody, type RenderedBody, errorBody, jsonBody } from "./dialect-replies.ts";
+import type { Fault, ReplySpec, SseEventSpec, WirePlanSpec } from "./staged-reply-spec.ts";
+import {
+  bodyLength,
+  cutUnits,
+  gzipFrames,
+  truncateFrames,
+  type WireFrame,
+  type WireReply,
+} from "./wire-plan.ts";
+
+export interface ReplyContext {
+  /** Dialect of the path the request came in on (or the best guess for an unknown path). */
+  dialect: Dialect;
+  /** The request asked for a stream (body `stream: true`, Gemini's stream method, Ollama's default). */
+  stream: boolean;
+  acceptsGzip: boolean;
+  /** The body of a 2xx reply that gives none: the dialect's default reply. */
+  defaultBody: () => RenderedBody;
+}
+
+const SSE_CONTENT_TYPE = "text/event-stream; charset=utf-8";
+
+function sseUnits(events: readonly SseEventSpec[]): Buffer[] {
+  return events.map((e) => {
+    if ("raw" in e) return Buffer.from(e.raw);
+    const event: StreamEvent =
+      "comment" in e
+        ? { comment: e.comment, data: "" }
+        : {
+            ...(e.event === undefined ? {} : { event: e.event }),
+            data: typeof e.data === "string" ? e.data : JSON.stringify(e.data),
+          };
+    return Buffer.from(encodeStream("sse", [event]));
+  });
+}
+
+function defaultErrorMessage(status: number): string {
+  return `gatecheck mock: staged HTTP ${status}`;
+}
+
+/** The body a reply spec describes, before wire shaping. */
+export function renderBody(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
+  const body = spec.body;
+  if (!body) {
+    if (spec.status >= 200 && spec.status < 300) return ctx.defaultBody();
+    return errorBody(ctx.dialect, { status: spec.status, message: defaultErrorMessage(spec.status) });
+  }
+  if ("json" in body) return jsonBody(body.json);
+  if ("text" in body) {
+    const contentType = body.contentType ?? "text/plain; charset=utf-8";
+    return { contentType, units: [Buffer.from(body.text)], stream: false };
+  }
+  if ("raw" in body) {
+    const units = [Buffer.from(body.raw, body.encoding)];
+    return { contentType: "", units, stream: false };
+  }
+  if ("sse" in body) {
+    return { contentType: SSE_CONTENT_TYPE, units: sseUnits(body.sse), stream: true };
+  }
+  if ("ndjson" in body) {
+    const units = body.ndjson.map((line) => Buffer.from(`${JSON.stringify(line)}\n`));
+    return { contentType: "application/x-ndjson", units, stream: true };
+  }
+  if ("frames" in body) {
+    const units = body.frames.map((f) => Buffer.from(f.data, f.encoding));
+    return { contentType: "", units, stream: true };
+  }
+  if ("canonical" in body) {
+    return canonicalBody(ctx.dialect, body.canonical, {
+      stream: body.stream ?? ctx.stream,
+      plan: body.plan,
+    });
+  }
+  const message = body.error.message || defaultErrorMessage(spec.status);
+  return errorBody(ctx.dialect, { status: spec.status, ...body.error, message });
+}
+
+/** What each fault changes in the reply it is set on. */
+const FAULT_PRESETS = {
+  reset: { wire: { end: "reset" } },
+  "reset-before-headers": { before: "reset" },
+  "close-mid-body": { wire: { end: "close" } },
+  hang: { before: "hang" },
+  "html-502": { status: 502, html: true },
+  empty: { empty: true },
+  "malformed-chunk": { malformedChunk: true },
+} as const satisfies Record<
+  Fault,
+  {
+    wire?: Pick<WirePlanSpec, "end">;
+    before?: "reset" | "hang";
+    status?: number;
+    html?: true;
+    empty?: true;
+    malformedChunk?: true;
+  }
+>;
+
+function applyFault(spec: ReplySpec): { spec: ReplySpec; before?: "reset" | "hang"; malformed: boolean } {
+  if (!spec.fault) return { spec, malformed: false };
+  const preset: (typeof FAULT_PRESETS)[Fault] = FAULT_PRESETS[spec.fault];
+  let next: ReplySpec = { ...spec };
+  if ("wire" in preset) next.wire = { ...preset.wire, ...spec.wire };
+  if ("html" in preset) {
+    next = { ...next, status: preset.status, body: { error: { message: "", shape: "html" } } };
+  }
+  if ("empty" in preset) next = { ...next, body: { raw: "", encoding: "utf8" } };
+  return {
+    spec: next,
+    before: "before" in preset ? preset.before : undefined,
+    malformed: "malformedChunk" in preset,
+  };
+}
+
+/** A malformed HTTP chunk: a size line that is not hex, written outside chunked framing. */
+const MALFORMED_CHUNK = Buffer.from("zz\r\nnot a chunk\r\n");
+
+/** The wire plan of a reply; `body` overrides the spec's body when the caller rendered it. */
+export async function planReply(
+  input: ReplySpec,
+  ctx: ReplyContext,
+  body?: RenderedBody,
+): Promise<WireReply> {
+  const { spec, before, malformed } = applyFault(input);
+  const wire = spec.wire ?? {};
+  const rendered = body ?? renderBody(spec, ctx);
+  let units = rendered.units;
+  if (wire.keepAlive) {
+    const text = Buffer.from(wire.keepAlive.text ?? ": keep-alive\n\n");
+    const every = wire.keepAlive.every;
+    units = units.flatMap((u, i) => ((i + 1) % every === 0 && i < units.length - 1 ? [u, text] : [u]));
+  }
+  const givenDelays = "frames" in (spec.body ?? {}) ? frameDelays(spec) : undefined;
+  const plan = wire.chunks ?? (rendered.stream ? "event" : "whole");
+  let frames: WireFrame[] = cutUnits(units, plan).map((bytes, i) => ({
+    bytes,
+    delayMs: givenDelays?.[i] ?? (i === 0 ? (wire.firstByteDelayMs ?? 0) : (wire.writeDelayMs ?? 0)),
+  }));
+  if (frames.length === 0 && (wire.firstByteDelayMs ?? 0) > 0) {
+    frames = [{ bytes: Buffer.alloc(0), delayMs: wire.firstByteDelayMs ?? 0 }];
+  }
+  const headers: [string, string][] = [];
+  const staged = normalizeHeaders(spec.headers);
+  const hasType = staged.some(([k]) => k.toLowerCase() === "content-type");
+  if (!hasType && rendered.contentType) headers.push(["content-type", rendered.contentType]);
+  headers.push(...staged);
+  const gzip = wire.gzip ?? "never";
+  if (gzip === "always" || (gzip === "if-accepted" && ctx.acceptsGzip)) {
+    frames = await gzipFrames(frames);
+    headers.push(["content-encoding", "gzip"]);
+  }
+  const fullLength = bodyLength(frames);
+  let ending = wire.end ?? "complete";
+  const cutAt =
+    wire.endAfterBytes ??
+    (ending === "complete" || ending === "hang" ? fullLength : Math.floor(fullLength / 2));
+  if (cutAt < fullLength) frames = truncateFrames(frames, cutAt);
+  if (malformed) {
+    frames.push({ bytes: MALFORMED_CHUNK, delayMs: wire.writeDelayMs ?? 0, raw: true });
+    ending = "close";
+  }
+  const transfer =
+    wire.transfer ?? (rendered.stream || malformed || frames.length > 1 ? "chunked" : "content-length");
+  return {
+    status: spec.status,
+    headers,
+    frames,
+    headersDelayMs: wire.headersDelayMs ?? 0,
+    ending,
+    transfer,
+    ...(before ? { before } : {}),
+    declaredLength: fullLength,
+  };
+}
+
+function frameDelays(spec: ReplySpec): number[] | undefined {
+  const body = spec.body;
+  if (!body || !("frames" in body)) return undefined;
+  const plan = spec.wire?.chunks;
+  if (plan !== undefined && plan !== "event") return undefined;
+  return body.frames.map((f) => f.delayMs ?? 0);
+}
+
+function normalizeHeaders(headers: ReplySpec["headers"]): [string, string][] {
+  if (!headers) return [];
+  return Array.isArray(headers) ? headers.map(([k, v]) => [k, v]) : Object.entries(headers);
+}

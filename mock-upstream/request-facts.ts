@@ -1,0 +1,91 @@
+/**
+ * What the mock reads off a request before answering: the dialect its path implies (or the
+ * best guess for a path no dialect owns), what it asks for (generate, model list), the model,
+ * whether it wants a stream, and whether it accepts gzip.
+ */
+import type { Dialect } from "../dialects/dialect.ts";
+import { asRecord } from "../dialects/json.ts";
+import { dialectOfPath } from "../dialects/routes.ts";
+import { sharedModelsShape } from "./model-lists.ts";
+import { headerValue, type RequestKind } from "./record.ts";
+
+export interface RouteFacts {
+  /** The dialect the path implies; undefined when no dialect owns the path. */
+  dialect?: Dialect;
+  /** The dialect whose error shape answers: the path's, or a guess from headers and path. */
+  answerDialect: Dialect;
+  kind: RequestKind;
+  /** The path with the listener prefix removed. */
+  prefixless: string;
+  /** Gemini's model comes from the path. */
+  pathModel?: string;
+  pathStream?: boolean;
+}
+
+type Headers = readonly (readonly [string, string])[];
+
+/** A path no dialect owns still gets an error in the shape its caller most likely reads. */
+export function guessDialect(path: string, headers: Headers): Dialect {
+  if (headerValue(headers, "anthropic-version") !== undefined) return "anthropic-messages";
+  if (headerValue(headers, "x-goog-api-key") !== undefined || /\/v1(beta|alpha)\/|:\w*generateContent/i.test(path)) {
+    return "gemini";
+  }
+  if (/(^|\/)api\/(chat|generate|tags|show|embed)/.test(path)) return "ollama";
+  if (/\/responses(\/|$)/.test(path)) return "openai-responses";
+  return "openai-chat";
+}
+
+export function routeFacts(path: string, prefix: string, headers: Headers): RouteFacts {
+  const prefixless = prefix && path.startsWith(prefix) ? path.slice(prefix.length) || "/" : path;
+  const match = dialectOfPath(path, prefix);
+  if (!match) return { answerDialect: guessDialect(path, headers), kind: "unknown", prefixless };
+  let dialect = match.dialect;
+  if (match.kind === "models" && dialect === "openai-chat") {
+    if (sharedModelsShape(headers.map(([k]) => k)) === "anthropic") dialect = "anthropic-messages";
+  }
+  return {
+    dialect,
+    answerDialect: dialect,
+    kind: match.kind,
+    prefixless,
+    ...(match.model === undefined ? {} : { pathModel: match.model }),
+    ...(match.stream === undefined ? {} : { pathStream: match.stream }),
+  };
+}
+
+/** The model a request names: Gemini's path, else the body's `model`. */
+export function requestModel(route: RouteFacts, json: unknown): string | undefined {
+  if (route.pathModel !== undefined) return route.pathModel;
+  const model = asRecord(json)?.model;
+  return typeof model === "string" ? model : undefined;
+}
+
+/**
+ * Whether the request asks for a stream. Gemini streams by method; Ollama's `/api/chat`
+ * streams unless `stream: false`; the others only with `stream: true`.
+ * @see https://github.com/ollama/ollama/blob/main/docs/api.md#parameters-1
+ */
+export function wantsStream(route: RouteFacts, json: unknown): boolean {
+  if (route.pathStream !== undefined) return route.pathStream;
+  const stream = asRecord(json)?.stream;
+  if (route.dialect === "ollama") return stream !== false;
+  return stream === true;
+}
+
+/** `accept-encoding` allows gzip (and does not give it q=0). */
+export function acceptsGzip(headers: Headers): boolean {
+  const value = headerValue(headers, "accept-encoding");
+  if (!value) return false;
+  return value.split(",").some((item) => {
+    const [coding, ...params] = item.trim().toLowerCase().split(";");
+    if (coding !== "gzip" && coding !== "*") return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/** JSON content types: `application/json` and `application/*+json`, any parameters. */
+export function isJsonContentType(value: string): boolean {
+  const type = value.split(";")[0]?.trim().toLowerCase() ?? "";
+  return type === "application/json" || /^application\/[\w.-]+\+json$/.test(type);
+}

@@ -1,0 +1,229 @@
+/**
+ * Traffic: every request that is not the control API. It is read whole, judged, recorded,
+ * and only then answered, so a record exists before the client sees a byte of the reply.
+ * Order of judgement for a generate request: method, body limit, empty body, content type,
+ * JSON, persona, staged reply, default reply. Model lists and unknown paths take a staged
+ * reply first, then their list or 404.
+ */
+import type { IncomingMessage } from "node:http";
+import type { Dialect } from "../dialects/dialect.ts";
+import { isRecord } from "../dialects/json.ts";
+import { defaultBody, errorBody, jsonBody, type RenderedBody } from "./dialect-replies.ts";
+import { MODEL_LISTS, type ModelListShape } from "./model-lists.ts";
+import type { Persona } from "./personas/index.ts";
+import { readRequest } from "./read-request.ts";
+import {
+  bodyFacts,
+  headerValue,
+  type MockRecord,
+  type RawRequest,
+  type RecordReply,
+  type RequestFacts,
+  redactedHeaders,
+  redactedQuery,
+} from "./record.ts";
+import type { Recorder } from "./recorder.ts";
+import { planReply, type ReplyContext } from "./reply-engine.ts";
+import {
+  acceptsGzip,
+  isJsonContentType,
+  type RouteFacts,
+  requestModel,
+  routeFacts,
+  wantsStream,
+} from "./request-facts.ts";
+import type { StageStore } from "./stage-store.ts";
+import type { ReplySpec } from "./staged-reply-spec.ts";
+import type { WireReply } from "./wire-plan.ts";
+
+export interface TrafficState {
+  listener: string;
+  prefix: string;
+  bodyLimit: number;
+  recorder: Recorder;
+  stages: StageStore;
+  persona?: Persona;
+}
+
+interface Decision {
+  spec: ReplySpec;
+  reply: RecordReply;
+  /** The body when the decision renders it itself (model lists, persona bodies). */
+  body?: RenderedBody;
+}
+
+const MODEL_SHAPE = {
+  "openai-chat": "openai",
+  "openai-responses": "openai",
+  "anthropic-messages": "anthropic",
+  gemini: "gemini",
+  ollama: "ollama",
+} as const satisfies Record<Dialect, ModelListShape>;
+
+function errorDecision(status: number, reason: string, message: string): Decision {
+  return {
+    spec: { status, body: { error: { message } } },
+    reply: { status, staged: false, reason },
+  };
+}
+
+/** Malformed input, judged as the providers do: one 400 (or 413) per kind of problem. */
+function inputProblem(raw: RawRequest, facts: RequestFacts | undefined, bodyLimit: number): Decision | undefined {
+  if (raw.bodyTruncated) {
+    return errorDecision(
+      413,
+      "body-too-large",
+      `Request body of ${raw.bodyBytes} bytes exceeds the limit of ${bodyLimit} bytes.`,
+    );
+  }
+  if (raw.bodyBytes === 0) {
+    return errorDecision(400, "empty-body", "The request body is empty; a JSON object was expected.");
+  }
+  const contentType = headerValue(raw.headers, "content-type");
+  if (contentType !== undefined && !isJsonContentType(contentType)) {
+    return errorDecision(
+      400,
+      "wrong-content-type",
+      `Unsupported content type ${JSON.stringify(contentType)}; expected application/json.`,
+    );
+  }
+  if (facts?.jsonError !== undefined) {
+    return errorDecision(
+      400,
+      "malformed-json",
+      `We could not parse the JSON body of your request (${facts.jsonError}).`,
+    );
+  }
+  if (!isRecord(facts?.json)) {
+    return errorDecision(400, "body-not-object", "The request body must be a JSON object.");
+  }
+  return undefined;
+}
+
+function decide(
+  raw: RawRequest,
+  route: RouteFacts,
+  facts: RequestFacts | undefined,
+  rawText: string,
+  model: string | undefined,
+  state: TrafficState,
+): Decision {
+  const staged = () => {
+    const taken = state.stages.take({ rawText, model, path: raw.path, prefixless: route.prefixless });
+    return taken
+      ? {
+          spec: taken.reply,
+          reply: { status: taken.reply.status, staged: true, stagedId: taken.id },
+        }
+      : undefined;
+  };
+  if (route.kind === "unknown") {
+    return (
+      staged() ??
+      errorDecision(404, "unknown-route", `Invalid URL (${raw.method} ${raw.path})`)
+    );
+  }
+  if (route.kind === "models") {
+    if (raw.method !== "GET") {
+      return errorDecision(405, "method-not-allowed", `Method ${raw.method} not allowed on ${raw.path}`);
+    }
+    const shape = MODEL_SHAPE[route.answerDialect];
+    return (
+      staged() ?? {
+        spec: { status: 200 },
+        reply: { status: 200, staged: false },
+        body: jsonBody(MODEL_LISTS[shape]()),
+      }
+    );
+  }
+  if (raw.method !== "POST") {
+    return errorDecision(405, "method-not-allowed", `Method ${raw.method} not allowed on ${raw.path}`);
+  }
+  const problem = inputProblem(raw, facts, state.bodyLimit);
+  if (problem) return problem;
+  if (state.persona && route.dialect) {
+    const rejection = state.persona.check({
+      dialect: route.dialect,
+      path: route.prefixless,
+      body: facts?.json,
+      headers: redactedHeaders(raw.headers),
+    });
+    if (rejection) {
+      return {
+        spec: { status: rejection.status },
+        reply: {
+          status: rejection.status,
+          staged: false,
+          persona: state.persona.name,
+          personaRule: rejection.rule,
+        },
+        body: jsonBody(rejection.body),
+      };
+    }
+  }
+  const taken = staged();
+  const persona = state.persona ? { persona: state.persona.name } : {};
+  if (taken) return { ...taken, reply: { ...taken.reply, ...persona } };
+  return { spec: { status: 200 }, reply: { status: 200, staged: false, ...persona } };
+}
+
+export interface TrafficOutcome {
+  record: MockRecord;
+  wire: WireReply;
+}
+
+/** Read, judge, record, and plan the reply of one request. */
+export async function handleTraffic(
+  request: Request,
+  incoming: IncomingMessage | undefined,
+  state: TrafficState,
+): Promise<TrafficOutcome> {
+  const seq = state.recorder.nextSeq();
+  const receivedAt = new Date().toISOString();
+  const raw = await readRequest(request, incoming, state.bodyLimit);
+  const route = routeFacts(raw.path, state.prefix, raw.headers);
+  const facts = raw.bodyTruncated ? undefined : bodyFacts(raw.body);
+  const rawText = raw.body.toString(facts?.bodyEncoding === "base64" ? "latin1" : "utf8");
+  const model = requestModel(route, facts?.json);
+  const stream = wantsStream(route, facts?.json);
+  const dialect = route.answerDialect;
+  const ctx: ReplyContext = {
+    dialect,
+    stream,
+    acceptsGzip: acceptsGzip(raw.headers),
+    defaultBody: () => defaultBody(dialect, { model, nonce: facts?.nonce, stream }),
+  };
+  let decision: Decision;
+  let wire: WireReply;
+  try {
+    decision = decide(raw, route, facts, rawText, model, state);
+    wire = await planReply(decision.spec, ctx, decision.body);
+  } catch (error) {
+    // A staged reply that cannot be rendered (e.g. stream-plan chunks that do not join to
+    // the text) still answers, and the record says why.
+    decision = errorDecision(500, "mock-render-error", `gatecheck mock: ${(error as Error).message}`);
+    wire = await planReply(decision.spec, ctx);
+  }
+  const record: MockRecord = {
+    seq,
+    receivedAt,
+    listener: state.listener,
+    method: raw.method,
+    path: raw.path,
+    query: redactedQuery(raw.query),
+    headers: redactedHeaders(raw.headers),
+    rawBody: facts?.rawBody ?? "",
+    bodyEncoding: facts?.bodyEncoding ?? "utf8",
+    bodyBytes: raw.bodyBytes,
+    ...(raw.bodyTruncated ? { bodyTruncated: true } : {}),
+    ...(facts?.json === undefined ? {} : { json: facts.json }),
+    ...(route.dialect ? { dialect: route.dialect } : {}),
+    kind: route.kind,
+    ...(facts?.nonce ? { nonce: facts.nonce } : {}),
+    ...(model === undefined ? {} : { model }),
+    ...(route.kind === "generate" ? { stream } : {}),
+    reply: decision.reply,
+  };
+  state.recorder.add(record);
+  return { record, wire };
+}

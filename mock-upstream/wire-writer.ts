@@ -1,0 +1,92 @@
+/**
+ * Puts a wire plan on the wire. Under @hono/node-server the plan is written straight to the
+ * Node `ServerResponse`, one `write()` per frame, so with chunked transfer each frame is one
+ * HTTP chunk a raw client can see, and resets and hangs act on the real socket. Without a
+ * socket (Hono's `app.request` in tests) the same plan becomes a web `Response` whose body
+ * stream yields the same frames; a reset becomes a stream error there.
+ */
+import type { ServerResponse } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
+import { bodyLength, type WireReply } from "./wire-plan.ts";
+
+/** Headers the writer sets itself from the plan; a plan's own value for them is kept. */
+function hasHeader(reply: WireReply, name: string): boolean {
+  return reply.headers.some(([k]) => k.toLowerCase() === name);
+}
+
+/**
+ * Write the plan to a Node response. Resolves when the plan is done (for `hang`: when the
+ * headers and frames are out; the connection is left open for the server to close).
+ */
+export async function writeToNode(res: ServerResponse, reply: WireReply): Promise<void> {
+  const declaredLength = reply.declaredLength ?? bodyLength(reply.frames);
+  const socket = res.socket;
+  socket?.setNoDelay(true);
+  if (reply.before === "reset") {
+    socket?.resetAndDestroy();
+    return;
+  }
+  if (reply.before === "hang") return;
+  if (reply.headersDelayMs > 0) await sleep(reply.headersDelayMs);
+  if (res.destroyed) return;
+  res.statusCode = reply.status;
+  for (const [name, value] of reply.headers) res.appendHeader(name, value);
+  if (reply.transfer === "content-length" && !hasHeader(reply, "content-length")) {
+    res.setHeader("content-length", declaredLength);
+  }
+  res.flushHeaders();
+  for (const frame of reply.frames) {
+    if (frame.delayMs > 0) await sleep(frame.delayMs);
+    if (res.destroyed) return;
+    if (frame.raw) socket?.write(frame.bytes);
+    else res.write(frame.bytes);
+  }
+  switch (reply.ending) {
+    case "complete":
+      res.end();
+      return;
+    case "close":
+      // End the socket cleanly without the terminating chunk (or short of content-length).
+      socket?.end();
+      return;
+    case "reset":
+      // Let the frames reach the client first, then RST.
+      if (socket && !socket.destroyed) {
+        await new Promise<void>((resolve) => socket.write("", () => resolve()));
+        socket.resetAndDestroy();
+      }
+      return;
+    case "hang":
+      return;
+  }
+}
+
+/** The plan as a web Response (for `app.request`, where there is no socket). */
+export async function toWebResponse(reply: WireReply): Promise<Response> {
+  const declaredLength = reply.declaredLength ?? bodyLength(reply.frames);
+  if (reply.before === "reset") throw new TypeError("connection reset by mock before headers");
+  if (reply.before === "hang") await new Promise(() => {});
+  if (reply.headersDelayMs > 0) await sleep(reply.headersDelayMs);
+  const headers = new Headers();
+  for (const [name, value] of reply.headers) headers.append(name, value);
+  if (reply.transfer === "content-length" && !headers.has("content-length")) {
+    headers.set("content-length", String(declaredLength));
+  }
+  const frames = [...reply.frames];
+  const nullBody = reply.status === 204 || reply.status === 304 || reply.status < 200;
+  if (nullBody) return new Response(null, { status: reply.status, headers });
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const frame = frames.shift();
+      if (frame) {
+        if (frame.delayMs > 0) await sleep(frame.delayMs);
+        controller.enqueue(new Uint8Array(frame.bytes));
+        return;
+      }
+      if (reply.ending === "reset") controller.error(new Error("connection reset by mock"));
+      else if (reply.ending !== "hang") controller.close();
+      else await new Promise(() => {});
+    },
+  });
+  return new Response(body, { status: reply.status, headers });
+}

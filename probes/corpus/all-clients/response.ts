@@ -1,0 +1,387 @@
+/**
+ * The reply side: the mock answers in the backend's dialect with a canned canonical reply,
+ * and the client must receive the same meaning in its own dialect. Every template runs
+ * against every backend (the mock renders the reply in whichever dialect the request
+ * arrived in); the lens's no-equivalent table covers what a backend cannot say.
+ */
+import type { KnownIssue } from "../probe.ts";
+import { type ProbeTemplate, reply } from "./expand.ts";
+
+const both = ["stream", "non-stream"] as const;
+const CALL = { type: "tool-call", name: "get_weather", arguments: '{"city":"Paris"}' } as const;
+
+const bifrostMixedTurn: KnownIssue = {
+  gateway: "bifrost",
+  versions: ["1.6.6", "1.6.9"],
+  expect: "mangled",
+  url: "https://github.com/maximhq/bifrost/issues/6123",
+  reproduced: false,
+  note: "streamed text + tool call from an OpenAI-compatible upstream ends with end_turn",
+};
+const litellmContentFilter: KnownIssue = {
+  gateway: "litellm",
+  versions: "*",
+  expect: "mangled",
+  url: "https://github.com/BerriAI/litellm/issues/40857",
+  reproduced: false,
+  note: "content_filter from an OpenAI upstream arrives on /v1/messages as end_turn (version not stated in the issue)",
+};
+
+export const responseTemplates: ProbeTemplate[] = [
+  {
+    slug: "reply-text",
+    axis: "response",
+    field: "text",
+    upstream: {
+      reply: reply({
+        parts: [{ type: "text", text: "REPLYPROBE ünïcødé ✓ 日本" }],
+        stopReason: "stop",
+      }),
+    },
+    modes: both,
+    severity: "critical",
+    note: "the client receives the same text, byte-equal (rig sanity)",
+  },
+  {
+    slug: "reply-finish-length",
+    axis: "response",
+    field: "finish_reason",
+    upstream: {
+      reply: reply({ parts: [{ type: "text", text: "Truncated mid" }], stopReason: "length" }),
+    },
+    modes: both,
+    severity: "critical",
+    note: "truncation arrives as length / max_tokens / incomplete, never as a natural stop",
+  },
+  {
+    slug: "reply-finish-content-filter",
+    axis: "response",
+    field: "finish_reason",
+    upstream: {
+      reply: reply({ parts: [{ type: "text", text: "Partial" }], stopReason: "content_filter" }),
+    },
+    modes: both,
+    severity: "critical",
+    knownIssues: { "anthropic-messages": [litellmContentFilter] },
+    note: "a safety stop arrives as content_filter / refusal / SAFETY, never as end_turn or stop",
+  },
+  {
+    slug: "reply-finish-refusal",
+    axis: "response",
+    field: "finish_reason",
+    upstream: {
+      reply: reply({
+        parts: [{ type: "refusal", text: "REFUSEPROBE no." }],
+        stopReason: "refusal",
+      }),
+    },
+    modes: both,
+    severity: "high",
+    note: "a refusal stop arrives as refusal / content_filter, never as a natural stop",
+  },
+  {
+    slug: "reply-stop-sequence",
+    axis: "response",
+    field: "stop_sequence",
+    requestFor: {
+      "anthropic-messages": { stop_sequences: ["STOPPROBE"] },
+      "openai-chat": { stop: ["STOPPROBE"] },
+    },
+    upstream: {
+      reply: reply({
+        parts: [{ type: "text", text: "Before the stop" }],
+        stopReason: "stop_sequence",
+        stopSequence: "STOPPROBE",
+      }),
+    },
+    modes: both,
+    severity: "high",
+    note: 'the matched sequence "STOPPROBE" arrives where the client dialect can say it',
+  },
+  {
+    slug: "reply-finish-tool-calls",
+    axis: "response",
+    field: "finish_reason",
+    withTools: true,
+    upstream: {
+      reply: reply({ parts: [{ ...CALL, id: "call_REPLY01" }], stopReason: "tool_calls" }),
+    },
+    modes: both,
+    severity: "critical",
+    note: "a tool turn arrives as tool_calls / tool_use, even from Gemini's STOP or Ollama's stop",
+  },
+  {
+    slug: "reply-text-then-tool-call",
+    axis: "response",
+    field: "finish_reason",
+    withTools: true,
+    upstream: {
+      reply: reply({
+        parts: [
+          { type: "text", text: "Let me check." },
+          { ...CALL, id: "call_MIXED01" },
+        ],
+        stopReason: "tool_calls",
+      }),
+    },
+    modes: both,
+    severity: "critical",
+    knownIssues: { "anthropic-messages": [bifrostMixedTurn] },
+    note: "a text + tool-call turn still ends as a tool turn",
+  },
+  {
+    slug: "reply-finish-pause",
+    axis: "response",
+    field: "finish_reason",
+    upstream: { reply: reply({ parts: [{ type: "text", text: "Paused" }], stopReason: "pause" }) },
+    modes: both,
+    severity: "medium",
+    backends: ["anthropic-messages"],
+    note: "pause_turn arrives as pause_turn, or anything but a natural end",
+  },
+  {
+    slug: "reply-tool-call-id",
+    axis: "response",
+    field: "tool_calls[].id",
+    withTools: true,
+    upstream: {
+      reply: reply({ parts: [{ ...CALL, id: "call_IDPROBE8899" }], stopReason: "tool_calls" }),
+    },
+    modes: both,
+    severity: "critical",
+    note: "the call id arrives unchanged (or rewritten with a working inverse on the next turn)",
+  },
+  {
+    slug: "reply-tool-call-id-punctuated",
+    axis: "response",
+    field: "tool_calls[].id",
+    withTools: true,
+    upstream: {
+      reply: reply({
+        parts: [{ ...CALL, id: "functions.get_weather:0" }],
+        stopReason: "tool_calls",
+      }),
+    },
+    modes: both,
+    severity: "high",
+    note: "a Kimi-style id with . and : arrives unchanged",
+  },
+  {
+    slug: "reply-tool-calls-parallel",
+    axis: "response",
+    field: "tool_calls[].id",
+    withTools: true,
+    upstream: {
+      reply: reply({
+        parts: [
+          { ...CALL, id: "call_PAR_A" },
+          { type: "tool-call", id: "call_PAR_B", name: "get_time", arguments: '{"zone":"CET"}' },
+        ],
+        stopReason: "tool_calls",
+      }),
+    },
+    modes: both,
+    severity: "critical",
+    note: "both calls arrive, in order, each with its own id, name and arguments",
+  },
+  {
+    slug: "reply-tool-call-name",
+    axis: "response",
+    field: "tool_calls[].name",
+    withTools: true,
+    upstream: {
+      reply: reply({ parts: [{ ...CALL, id: "call_NAME01" }], stopReason: "tool_calls" }),
+    },
+    modes: both,
+    severity: "high",
+    note: "the call names get_weather",
+  },
+  {
+    slug: "reply-tool-call-arguments",
+    axis: "response",
+    field: "tool_calls[].arguments",
+    withTools: true,
+    upstream: {
+      reply: reply({
+        parts: [{ ...CALL, id: "call_ARGS01", arguments: '{"city":"São Paulo","days":3}' }],
+        stopReason: "tool_calls",
+      }),
+    },
+    modes: both,
+    severity: "critical",
+    note: "the arguments arrive equal by value, non-ASCII kept",
+  },
+  {
+    slug: "reply-tool-call-empty-arguments",
+    axis: "response",
+    field: "tool_calls[].arguments",
+    withTools: true,
+    upstream: {
+      reply: reply({
+        parts: [{ type: "tool-call", id: "call_EMPTY01", name: "get_weather", arguments: "{}" }],
+        stopReason: "tool_calls",
+      }),
+    },
+    modes: both,
+    severity: "high",
+    note: 'empty arguments arrive as "{}", not as "" or null',
+  },
+  {
+    slug: "reply-tool-call-malformed-arguments",
+    axis: "response",
+    field: "tool_calls[].arguments",
+    withTools: true,
+    upstream: {
+      reply: reply({
+        parts: [
+          { type: "tool-call", id: "call_BAD01", name: "get_weather", arguments: '{"city": "Par' },
+        ],
+        stopReason: "tool_calls",
+      }),
+    },
+    modes: both,
+    backends: ["openai-chat", "openai-responses"],
+    note: "malformed argument JSON arrives as sent (or the gateway errors), never silently replaced by {}",
+    severity: "high",
+  },
+  {
+    slug: "reply-refusal",
+    axis: "response",
+    field: "refusal",
+    upstream: {
+      reply: reply({ parts: [{ type: "refusal", text: "REFUSEPROBE I can't help with that." }] }),
+    },
+    modes: both,
+    severity: "high",
+    note: "the refusal arrives as refusal content (or its text), not as an empty answer",
+  },
+  {
+    slug: "reply-thinking",
+    axis: "response",
+    field: "thinking",
+    upstream: {
+      reply: reply({
+        parts: [
+          { type: "thinking", text: "THINKPROBE reasoning", signature: "SIGPROBE-abc123==" },
+          { type: "text", text: "Answer." },
+        ],
+        stopReason: "stop",
+      }),
+    },
+    modes: both,
+    severity: "high",
+    note: "thinking arrives as reasoning (not visible text, not vanished)",
+  },
+  {
+    slug: "reply-thinking-signature",
+    axis: "response",
+    field: "thinking.signature",
+    upstream: {
+      reply: reply({
+        parts: [
+          { type: "thinking", text: "THINKPROBE signed", signature: "SIGPROBE-def456==" },
+          { type: "text", text: "Answer." },
+        ],
+        stopReason: "stop",
+      }),
+    },
+    modes: both,
+    severity: "high",
+    backends: ["anthropic-messages", "gemini"],
+    note: "the signature arrives byte-equal where the client dialect can carry it",
+  },
+  {
+    slug: "reply-reasoning-content",
+    axis: "response",
+    field: "reasoning",
+    upstream: {
+      reply: reply({
+        parts: [
+          { type: "reasoning", text: "REASONPROBE chain" },
+          { type: "text", text: "Answer." },
+        ],
+        stopReason: "stop",
+      }),
+    },
+    modes: both,
+    severity: "medium",
+    backends: ["openai-chat", "ollama"],
+    note: "DeepSeek-style reasoning_content arrives as reasoning, not merged into the text",
+  },
+  {
+    slug: "reply-usage-input",
+    axis: "response",
+    field: "usage.input_tokens",
+    upstream: {
+      reply: reply({
+        parts: [{ type: "text", text: "OK" }],
+        stopReason: "stop",
+        usage: { inputTokens: 1234, outputTokens: 56, totalTokens: 1290 },
+      }),
+    },
+    modes: both,
+    severity: "medium",
+    note: "1234 prompt tokens arrive as 1234 in the client's meaning",
+  },
+  {
+    slug: "reply-usage-output",
+    axis: "response",
+    field: "usage.output_tokens",
+    upstream: {
+      reply: reply({
+        parts: [{ type: "text", text: "OK" }],
+        stopReason: "stop",
+        usage: { inputTokens: 1234, outputTokens: 56, totalTokens: 1290 },
+      }),
+    },
+    modes: both,
+    severity: "medium",
+    note: "56 output tokens arrive as 56",
+  },
+  {
+    slug: "reply-usage-cache-read",
+    axis: "response",
+    field: "usage.cache_read_tokens",
+    upstream: {
+      reply: reply({
+        parts: [{ type: "text", text: "OK" }],
+        stopReason: "stop",
+        usage: { inputTokens: 2000, outputTokens: 5, cacheReadTokens: 1500 },
+      }),
+    },
+    modes: both,
+    severity: "medium",
+    note: "1500 cached tokens arrive as cache reads, input keeping the client dialect's meaning",
+  },
+  {
+    slug: "reply-usage-cache-write",
+    axis: "response",
+    field: "usage.cache_write_tokens",
+    upstream: {
+      reply: reply({
+        parts: [{ type: "text", text: "OK" }],
+        stopReason: "stop",
+        usage: { inputTokens: 2000, outputTokens: 5, cacheWriteTokens: 1800 },
+      }),
+    },
+    modes: both,
+    severity: "low",
+    backends: ["anthropic-messages"],
+    note: "1800 cache-creation tokens arrive where the client dialect can say it",
+  },
+  {
+    slug: "reply-usage-reasoning",
+    axis: "response",
+    field: "usage.reasoning_tokens",
+    upstream: {
+      reply: reply({
+        parts: [{ type: "text", text: "OK" }],
+        stopReason: "stop",
+        usage: { inputTokens: 100, outputTokens: 400, reasoningTokens: 350 },
+      }),
+    },
+    modes: both,
+    severity: "low",
+    note: "350 reasoning tokens arrive where the client dialect can say it",
+  },
+];

@@ -1,0 +1,207 @@
+/**
+ * Judges for message content whose meaning is more than a value: text carried (merging
+ * allowed), media that must stay media, private reasoning that must stay private, and cache
+ * markers. Each returns an Outcome; judge-request.ts names the field and the direction.
+ */
+import type { CacheMarker, CanonicalRequest, MediaSource, Part } from "../../dialects/canonical.ts";
+import type { VerdictKind } from "../verdict.ts";
+import { show } from "./describe.ts";
+import { allTexts, conversation, eachPart, normalizeText, systemParts } from "./request-view.ts";
+
+export interface Outcome {
+  kind: VerdictKind;
+  /** The two values compared, without the field name (judge-request.ts prefixes it). */
+  detail: string;
+  cause?: string;
+}
+
+/** What the outcome would be if the backend has no place for the attribute at all. */
+export type Absent = { absent: true; detail: string };
+
+export type Judgement = Outcome | Absent;
+
+export function isAbsent(j: Judgement): j is Absent {
+  return "absent" in j;
+}
+
+function textsOf(parts: readonly Part[]): string[] {
+  const out: string[] = [];
+  for (const p of parts) if (p.type === "text" && p.text.trim() !== "") out.push(p.text);
+  return out;
+}
+
+/** The system prompt: carried if its text arrives as system text, in any number of blocks. */
+export function judgeSystem(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
+  const sent = normalizeText(textsOf(systemParts(client)).join("\n"));
+  const got = normalizeText(textsOf(systemParts(forwarded)).join("\n"));
+  if (got === "") {
+    const moved = allTexts(forwarded).some((t) => normalizeText(t).includes(sent));
+    if (moved)
+      return { kind: "mangled", detail: `${show(sent)} → moved into a message`, cause: "moved" };
+    return { absent: true, detail: `${show(sent)} → absent` };
+  }
+  if (got === sent) return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
+  return { kind: "mangled", detail: `${show(sent)} → ${show(got)}` };
+}
+
+function conversationTexts(req: CanonicalRequest): string[] {
+  const out: string[] = [];
+  for (const m of conversation(req)) out.push(...textsOf(m.parts));
+  return out;
+}
+
+/** Every client text must arrive as conversation text; merging adjacent texts is fine. */
+export function judgeText(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
+  const sent = conversationTexts(client);
+  const joined = normalizeText(conversationTexts(forwarded).join("\n"));
+  const missing = sent.find((t) => !joined.includes(normalizeText(t)));
+  if (missing === undefined) {
+    return { kind: "preserved", detail: `${sent.length} text part(s) → all carried` };
+  }
+  const elsewhere = allTexts(forwarded).some((t) =>
+    normalizeText(t).includes(normalizeText(missing)),
+  );
+  if (elsewhere) {
+    return {
+      kind: "mangled",
+      detail: `${show(missing)} → moved out of the conversation`,
+      cause: "moved",
+    };
+  }
+  const head = normalizeText(missing).slice(0, 20);
+  if (head.length >= 8 && joined.includes(head)) {
+    return { kind: "mangled", detail: `${show(missing)} → altered in ${show(joined)}` };
+  }
+  return { absent: true, detail: `${show(missing)} → absent` };
+}
+
+/** The bytes that identify a media item: base64 payload (data URLs unwrapped), URL, or file id. */
+export function mediaKey(source: MediaSource): string {
+  if (source.kind === "base64") return source.data;
+  if (source.kind === "file-id") return source.fileId;
+  const data = /^data:[^;,]*;base64,(.*)$/s.exec(source.url);
+  return data ? (data[1] ?? "") : source.url;
+}
+
+function describeMedia(type: string, source: MediaSource): string {
+  const key = mediaKey(source);
+  const kind = source.kind === "url" && !source.url.startsWith("data:") ? "url" : source.kind;
+  return `${type} ${"mediaType" in source ? (source.mediaType ?? "") : ""} ${kind} (${key.length} chars)`.replace(
+    /\s+/g,
+    " ",
+  );
+}
+
+type MediaType = "image" | "document" | "audio";
+
+function mediaParts(req: CanonicalRequest, type: MediaType): MediaSource[] {
+  const out: MediaSource[] = [];
+  eachPart(conversation(req), (p) => {
+    if (p.type === type) out.push(p.source);
+  });
+  return out;
+}
+
+/**
+ * An image must arrive as an image. Its payload found inside a text string is `mangled`
+ * with cause `stringified`: the model reads base64 characters, not a picture.
+ */
+export function judgeMedia(
+  client: CanonicalRequest,
+  forwarded: CanonicalRequest,
+  type: MediaType,
+): Judgement {
+  const sent = mediaParts(client, type);
+  const got = new Set(mediaParts(forwarded, type).map(mediaKey));
+  const texts = allTexts(forwarded);
+  for (const source of sent) {
+    const key = mediaKey(source);
+    if (got.has(key)) continue;
+    const probe = key.slice(0, 64);
+    if (probe.length >= 16 && texts.some((t) => t.includes(probe))) {
+      return {
+        kind: "mangled",
+        detail: `${describeMedia(type, source)} → text containing its payload`,
+        cause: "stringified",
+      };
+    }
+    if (got.size === 0) return { absent: true, detail: `${describeMedia(type, source)} → absent` };
+    return { kind: "mangled", detail: `${describeMedia(type, source)} → a different ${type}` };
+  }
+  const first = sent[0];
+  const what = first ? describeMedia(type, first) : type;
+  return { kind: "preserved", detail: `${sent.length} × ${what} → ${type}` };
+}
+
+function partTexts(req: CanonicalRequest, type: "thinking" | "reasoning"): string[] {
+  const out: string[] = [];
+  eachPart(conversation(req), (p) => {
+    if (p.type === type && p.text.trim() !== "") out.push(p.text);
+  });
+  return out;
+}
+
+/**
+ * Private reasoning (thinking or reasoning text) must stay private reasoning: found in
+ * visible text it is `mangled` (`reasoning-as-text`); the other private kind counts as carried.
+ */
+export function judgeReasoning(
+  client: CanonicalRequest,
+  forwarded: CanonicalRequest,
+  type: "thinking" | "reasoning",
+): Judgement {
+  const sent = partTexts(client, type);
+  const privateGot = normalizeText(
+    [...partTexts(forwarded, "thinking"), ...partTexts(forwarded, "reasoning")].join("\n"),
+  );
+  const visible = normalizeText(allTexts(forwarded).join("\n"));
+  for (const text of sent) {
+    const t = normalizeText(text);
+    if (privateGot.includes(t)) continue;
+    if (visible.includes(t)) {
+      return {
+        kind: "mangled",
+        detail: `${type} ${show(text)} → visible text`,
+        cause: "reasoning-as-text",
+      };
+    }
+    if (privateGot === "") return { absent: true, detail: `${type} ${show(text)} → absent` };
+    return { kind: "mangled", detail: `${type} ${show(text)} → ${show(privateGot)}` };
+  }
+  const kinds = partTexts(forwarded, type).length > 0 ? type : "the other reasoning kind";
+  return { kind: "preserved", detail: `${sent.length} ${type} part(s) → ${kinds}` };
+}
+
+/** A prior refusal may travel as a refusal or as assistant text: the words are the meaning. */
+export function judgeRefusal(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
+  const sent: string[] = [];
+  eachPart(conversation(client), (p) => {
+    if (p.type === "refusal") sent.push(p.text);
+  });
+  const visible = normalizeText(allTexts(forwarded).join("\n"));
+  const missing = sent.find((t) => !visible.includes(normalizeText(t)));
+  if (missing === undefined)
+    return { kind: "preserved", detail: `${sent.length} refusal(s) → carried` };
+  return { absent: true, detail: `${show(missing)} → absent` };
+}
+
+/** Cache markers in the order they stand (system, then messages), as {type, ttl}. */
+export function cacheMarkers(req: CanonicalRequest): { type: string; ttl?: string }[] {
+  const out: { type: string; ttl?: string }[] = [];
+  const add = (c: CacheMarker | undefined) => {
+    if (c) out.push(c.ttl === undefined ? { type: c.type } : { type: c.type, ttl: c.ttl });
+  };
+  for (const p of req.system) if ("cache" in p) add(p.cache);
+  for (const m of req.messages) for (const p of m.parts) if ("cache" in p) add(p.cache);
+  return out;
+}
+
+export function judgeCache(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
+  const sent = cacheMarkers(client);
+  const got = cacheMarkers(forwarded);
+  if (got.length === 0) return { absent: true, detail: `${show(sent)} → absent` };
+  const same = JSON.stringify(sent) === JSON.stringify(got);
+  return same
+    ? { kind: "preserved", detail: `${show(sent)} → ${show(got)}` }
+    : { kind: "mangled", detail: `${show(sent)} → ${show(got)}` };
+}

@@ -1,0 +1,426 @@
+/**
+ * The spelling table: how each canonical request attribute is spelled in each client
+ * dialect, as a dotted path (`stop_sequences`, `tools[].strict`). Verdicts name fields in
+ * the client's spelling so a report reads in the dialect the user wrote; the probe corpus
+ * names its field under test with the same strings.
+ *
+ * Conventions:
+ * - `[]` marks an array step (`tools[].strict`).
+ * - Where a dialect tells content blocks or input items apart by their `type` rather than
+ *   by a key, the block type stands as the last step (`messages[].content[].image`,
+ *   `input[].function_call`): it reads as "an image block inside content".
+ * - `[role=system]` marks a message selected by role (Chat's system prompt).
+ * - `aliases` are other legal spellings of the same attribute (Chat `max_completion_tokens`
+ *   beside `max_tokens`); lookups by field accept them.
+ * - An attribute with no row has no spelling in that dialect: a client in that dialect
+ *   cannot send it, so no verdict is ever named by it.
+ */
+import type { ClientDialect } from "../../dialects/dialect.ts";
+
+/** Canonical request attributes, named after the paths in dialects/canonical.ts. */
+export const REQUEST_ATTRIBUTES = [
+  "model",
+  "system",
+  "messages",
+  "messages.text",
+  "messages.image",
+  "messages.document",
+  "messages.audio",
+  "messages.cache",
+  "messages.tool-call",
+  "messages.tool-call.id",
+  "messages.tool-call.name",
+  "messages.tool-call.arguments",
+  "messages.tool-result",
+  "messages.tool-result.call-id",
+  "messages.tool-result.is-error",
+  "messages.thinking",
+  "messages.thinking.signature",
+  "messages.reasoning",
+  "messages.refusal",
+  "tools",
+  "tools.name",
+  "tools.description",
+  "tools.schema",
+  "tools.strict",
+  "tools.cache",
+  "tool-choice",
+  "parallel-tool-calls",
+  "sampling.temperature",
+  "sampling.top-p",
+  "sampling.top-k",
+  "sampling.max-tokens",
+  "sampling.stop",
+  "sampling.seed",
+  "sampling.presence-penalty",
+  "sampling.frequency-penalty",
+  "sampling.n",
+  "response-format",
+  "reasoning.mode",
+  "reasoning.budget-tokens",
+  "reasoning.effort",
+  "reasoning.summary",
+  "metadata",
+  "user",
+  "stream",
+  "stream-options.include-usage",
+  "service-tier",
+  "cache",
+] as const;
+
+export type RequestAttribute = (typeof REQUEST_ATTRIBUTES)[number];
+
+export interface FieldSpelling {
+  /** The dotted spelling verdicts use. */
+  field: string;
+  /** Other legal spellings of the same attribute in this dialect. */
+  aliases?: readonly string[];
+  /** Where the dialect documents it. */
+  see: string;
+}
+
+type SpellingTable = Partial<Record<RequestAttribute, FieldSpelling>>;
+
+const ANTHROPIC = "https://docs.anthropic.com/en/api/messages";
+const CHAT = "https://platform.openai.com/docs/api-reference/chat/create";
+const RESPONSES = "https://platform.openai.com/docs/api-reference/responses/create";
+
+const anthropicMessages = {
+  model: { field: "model", see: `${ANTHROPIC}#body-model` },
+  system: { field: "system", see: `${ANTHROPIC}#body-system` },
+  messages: { field: "messages", see: `${ANTHROPIC}#body-messages` },
+  "messages.text": { field: "messages[].content[].text", see: `${ANTHROPIC}#body-messages` },
+  "messages.image": { field: "messages[].content[].image", see: `${ANTHROPIC}#body-messages` },
+  "messages.document": {
+    field: "messages[].content[].document",
+    see: "https://docs.anthropic.com/en/docs/build-with-claude/pdf-support",
+  },
+  "messages.cache": {
+    field: "messages[].content[].cache_control",
+    see: "https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching",
+  },
+  "messages.tool-call": {
+    field: "messages[].content[].tool_use",
+    see: "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+  },
+  "messages.tool-call.id": {
+    field: "messages[].content[].id",
+    see: "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+  },
+  "messages.tool-call.name": {
+    field: "messages[].content[].name",
+    see: "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+  },
+  "messages.tool-call.arguments": {
+    field: "messages[].content[].input",
+    see: "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+  },
+  "messages.tool-result": {
+    field: "messages[].content[].tool_result",
+    see: "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+  },
+  "messages.tool-result.call-id": {
+    field: "messages[].content[].tool_use_id",
+    see: "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+  },
+  "messages.tool-result.is-error": {
+    field: "messages[].content[].is_error",
+    see: "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+  },
+  "messages.thinking": {
+    field: "messages[].content[].thinking",
+    see: "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking",
+  },
+  "messages.thinking.signature": {
+    field: "messages[].content[].signature",
+    see: "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking",
+  },
+  tools: { field: "tools", see: `${ANTHROPIC}#body-tools` },
+  "tools.name": { field: "tools[].name", see: `${ANTHROPIC}#body-tools` },
+  "tools.description": { field: "tools[].description", see: `${ANTHROPIC}#body-tools` },
+  "tools.schema": { field: "tools[].input_schema", see: `${ANTHROPIC}#body-tools` },
+  "tools.strict": {
+    field: "tools[].strict",
+    see: "https://docs.anthropic.com/en/docs/build-with-claude/structured-outputs",
+  },
+  "tools.cache": {
+    field: "tools[].cache_control",
+    see: "https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching",
+  },
+  "tool-choice": { field: "tool_choice", see: `${ANTHROPIC}#body-tool-choice` },
+  "parallel-tool-calls": {
+    field: "tool_choice.disable_parallel_tool_use",
+    see: `${ANTHROPIC}#body-tool-choice`,
+  },
+  "sampling.temperature": { field: "temperature", see: `${ANTHROPIC}#body-temperature` },
+  "sampling.top-p": { field: "top_p", see: `${ANTHROPIC}#body-top-p` },
+  "sampling.top-k": { field: "top_k", see: `${ANTHROPIC}#body-top-k` },
+  "sampling.max-tokens": { field: "max_tokens", see: `${ANTHROPIC}#body-max-tokens` },
+  "sampling.stop": { field: "stop_sequences", see: `${ANTHROPIC}#body-stop-sequences` },
+  "response-format": {
+    // GA spelling; `output_format` is the original beta spelling (structured-outputs-2025-11-13).
+    field: "output_config.format",
+    aliases: ["output_format"],
+    see: "https://docs.anthropic.com/en/docs/build-with-claude/structured-outputs",
+  },
+  "reasoning.mode": { field: "thinking.type", see: `${ANTHROPIC}#body-thinking` },
+  "reasoning.budget-tokens": { field: "thinking.budget_tokens", see: `${ANTHROPIC}#body-thinking` },
+  "reasoning.effort": {
+    field: "output_config.effort",
+    see: "https://docs.anthropic.com/en/docs/build-with-claude/effort",
+  },
+  user: { field: "metadata.user_id", see: `${ANTHROPIC}#body-metadata` },
+  stream: { field: "stream", see: `${ANTHROPIC}#body-stream` },
+  "service-tier": { field: "service_tier", see: `${ANTHROPIC}#body-service-tier` },
+  cache: {
+    field: "cache_control",
+    see: "https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching",
+  },
+} as const satisfies SpellingTable;
+
+const openaiChat = {
+  model: { field: "model", see: `${CHAT}#chat-create-model` },
+  system: {
+    field: "messages[role=system]",
+    aliases: ["messages[role=developer]"],
+    see: `${CHAT}#chat-create-messages`,
+  },
+  messages: { field: "messages", see: `${CHAT}#chat-create-messages` },
+  "messages.text": {
+    field: "messages[].content",
+    aliases: ["messages[].content[].text"],
+    see: `${CHAT}#chat-create-messages`,
+  },
+  "messages.image": {
+    field: "messages[].content[].image_url",
+    see: `${CHAT}#chat-create-messages`,
+  },
+  "messages.document": { field: "messages[].content[].file", see: `${CHAT}#chat-create-messages` },
+  "messages.audio": {
+    field: "messages[].content[].input_audio",
+    see: `${CHAT}#chat-create-messages`,
+  },
+  "messages.tool-call": { field: "messages[].tool_calls", see: `${CHAT}#chat-create-messages` },
+  "messages.tool-call.id": {
+    field: "messages[].tool_calls[].id",
+    see: `${CHAT}#chat-create-messages`,
+  },
+  "messages.tool-call.name": {
+    field: "messages[].tool_calls[].function.name",
+    see: `${CHAT}#chat-create-messages`,
+  },
+  "messages.tool-call.arguments": {
+    field: "messages[].tool_calls[].function.arguments",
+    see: `${CHAT}#chat-create-messages`,
+  },
+  "messages.tool-result": { field: "messages[role=tool]", see: `${CHAT}#chat-create-messages` },
+  "messages.tool-result.call-id": {
+    field: "messages[].tool_call_id",
+    see: `${CHAT}#chat-create-messages`,
+  },
+  "messages.reasoning": {
+    field: "messages[].reasoning_content",
+    see: "https://api-docs.deepseek.com/guides/reasoning_model",
+  },
+  "messages.refusal": { field: "messages[].refusal", see: `${CHAT}#chat-create-messages` },
+  tools: { field: "tools", see: `${CHAT}#chat-create-tools` },
+  "tools.name": { field: "tools[].function.name", see: `${CHAT}#chat-create-tools` },
+  "tools.description": { field: "tools[].function.description", see: `${CHAT}#chat-create-tools` },
+  "tools.schema": { field: "tools[].function.parameters", see: `${CHAT}#chat-create-tools` },
+  "tools.strict": { field: "tools[].function.strict", see: `${CHAT}#chat-create-tools` },
+  "tool-choice": { field: "tool_choice", see: `${CHAT}#chat-create-tool_choice` },
+  "parallel-tool-calls": {
+    field: "parallel_tool_calls",
+    see: `${CHAT}#chat-create-parallel_tool_calls`,
+  },
+  "sampling.temperature": { field: "temperature", see: `${CHAT}#chat-create-temperature` },
+  "sampling.top-p": { field: "top_p", see: `${CHAT}#chat-create-top_p` },
+  "sampling.max-tokens": {
+    field: "max_tokens",
+    aliases: ["max_completion_tokens"],
+    see: `${CHAT}#chat-create-max_completion_tokens`,
+  },
+  "sampling.stop": { field: "stop", see: `${CHAT}#chat-create-stop` },
+  "sampling.seed": { field: "seed", see: `${CHAT}#chat-create-seed` },
+  "sampling.presence-penalty": {
+    field: "presence_penalty",
+    see: `${CHAT}#chat-create-presence_penalty`,
+  },
+  "sampling.frequency-penalty": {
+    field: "frequency_penalty",
+    see: `${CHAT}#chat-create-frequency_penalty`,
+  },
+  "sampling.n": { field: "n", see: `${CHAT}#chat-create-n` },
+  "response-format": { field: "response_format", see: `${CHAT}#chat-create-response_format` },
+  "reasoning.effort": { field: "reasoning_effort", see: `${CHAT}#chat-create-reasoning_effort` },
+  metadata: { field: "metadata", see: `${CHAT}#chat-create-metadata` },
+  user: { field: "user", aliases: ["safety_identifier"], see: `${CHAT}#chat-create-user` },
+  stream: { field: "stream", see: `${CHAT}#chat-create-stream` },
+  "stream-options.include-usage": {
+    field: "stream_options.include_usage",
+    see: `${CHAT}#chat-create-stream_options`,
+  },
+  "service-tier": { field: "service_tier", see: `${CHAT}#chat-create-service_tier` },
+} as const satisfies SpellingTable;
+
+const openaiResponses = {
+  model: { field: "model", see: `${RESPONSES}#responses-create-model` },
+  system: {
+    field: "instructions",
+    aliases: ["input[role=system]", "input[role=developer]"],
+    see: `${RESPONSES}#responses-create-instructions`,
+  },
+  messages: { field: "input", see: `${RESPONSES}#responses-create-input` },
+  "messages.text": {
+    field: "input[].content[].text",
+    aliases: ["input[].content", "input"],
+    see: `${RESPONSES}#responses-create-input`,
+  },
+  "messages.image": {
+    field: "input[].content[].image_url",
+    see: `${RESPONSES}#responses-create-input`,
+  },
+  "messages.document": {
+    field: "input[].content[].file_data",
+    see: `${RESPONSES}#responses-create-input`,
+  },
+  "messages.tool-call": {
+    field: "input[].function_call",
+    see: `${RESPONSES}#responses-create-input`,
+  },
+  "messages.tool-call.id": { field: "input[].call_id", see: `${RESPONSES}#responses-create-input` },
+  "messages.tool-call.name": { field: "input[].name", see: `${RESPONSES}#responses-create-input` },
+  "messages.tool-call.arguments": {
+    field: "input[].arguments",
+    see: `${RESPONSES}#responses-create-input`,
+  },
+  "messages.tool-result": {
+    field: "input[].function_call_output",
+    see: `${RESPONSES}#responses-create-input`,
+  },
+  // The output item links to its call by the same key the call carries.
+  "messages.tool-result.call-id": {
+    field: "input[].function_call_output.call_id",
+    see: `${RESPONSES}#responses-create-input`,
+  },
+  "messages.thinking": { field: "input[].reasoning", see: `${RESPONSES}#responses-create-input` },
+  "messages.thinking.signature": {
+    field: "input[].encrypted_content",
+    see: `${RESPONSES}#responses-create-include`,
+  },
+  "messages.refusal": {
+    field: "input[].content[].refusal",
+    see: `${RESPONSES}#responses-create-input`,
+  },
+  tools: { field: "tools", see: `${RESPONSES}#responses-create-tools` },
+  "tools.name": { field: "tools[].name", see: `${RESPONSES}#responses-create-tools` },
+  "tools.description": { field: "tools[].description", see: `${RESPONSES}#responses-create-tools` },
+  "tools.schema": { field: "tools[].parameters", see: `${RESPONSES}#responses-create-tools` },
+  "tools.strict": { field: "tools[].strict", see: `${RESPONSES}#responses-create-tools` },
+  "tool-choice": { field: "tool_choice", see: `${RESPONSES}#responses-create-tool_choice` },
+  "parallel-tool-calls": {
+    field: "parallel_tool_calls",
+    see: `${RESPONSES}#responses-create-parallel_tool_calls`,
+  },
+  "sampling.temperature": {
+    field: "temperature",
+    see: `${RESPONSES}#responses-create-temperature`,
+  },
+  "sampling.top-p": { field: "top_p", see: `${RESPONSES}#responses-create-top_p` },
+  "sampling.max-tokens": {
+    field: "max_output_tokens",
+    see: `${RESPONSES}#responses-create-max_output_tokens`,
+  },
+  "response-format": { field: "text.format", see: `${RESPONSES}#responses-create-text` },
+  "reasoning.effort": { field: "reasoning.effort", see: `${RESPONSES}#responses-create-reasoning` },
+  "reasoning.summary": {
+    field: "reasoning.summary",
+    see: `${RESPONSES}#responses-create-reasoning`,
+  },
+  metadata: { field: "metadata", see: `${RESPONSES}#responses-create-metadata` },
+  user: {
+    field: "user",
+    aliases: ["safety_identifier"],
+    see: `${RESPONSES}#responses-create-user`,
+  },
+  stream: { field: "stream", see: `${RESPONSES}#responses-create-stream` },
+  "service-tier": { field: "service_tier", see: `${RESPONSES}#responses-create-service_tier` },
+} as const satisfies SpellingTable;
+
+/** Per client dialect: canonical request attribute → its spelling. */
+export const REQUEST_FIELD_NAMES: Record<ClientDialect, SpellingTable> = {
+  "anthropic-messages": anthropicMessages,
+  "openai-chat": openaiChat,
+  "openai-responses": openaiResponses,
+};
+
+/**
+ * Reply features, named the same for every dialect: a reply verdict's `field` is one of
+ * these (the upstream feature the client should have received).
+ */
+export const REPLY_FEATURES = [
+  "id",
+  "text",
+  "finish_reason",
+  "stop_sequence",
+  "tool_calls[].id",
+  "tool_calls[].name",
+  "tool_calls[].arguments",
+  "thinking",
+  "thinking.signature",
+  "reasoning",
+  "refusal",
+  "usage.input_tokens",
+  "usage.output_tokens",
+  "usage.cache_read_tokens",
+  "usage.cache_write_tokens",
+  "usage.reasoning_tokens",
+  "error.status",
+  "error.message",
+  "error.type",
+  "stream.terminal",
+  "stream.framing",
+] as const;
+
+export type ReplyFeature = (typeof REPLY_FEATURES)[number];
+
+/** The forwarded request path, judged against the backend dialect's documented route. */
+export const PATH_FIELD = "path";
+
+/** A header's field name: `headers.anthropic-beta`. */
+export function headerField(name: string): string {
+  return `headers.${name.toLowerCase()}`;
+}
+
+export type CredentialPlace = "header" | "body" | "query";
+
+/** A credential's field name: `credentials.header.x-api-key`, `credentials.query.key`. */
+export function credentialField(place: CredentialPlace, name: string): string {
+  return `credentials.${place}.${place === "header" ? name.toLowerCase() : name}`;
+}
+
+/** The spelling of `attribute` in `dialect`, or undefined when the dialect has none. */
+export function fieldName(dialect: ClientDialect, attribute: RequestAttribute): string | undefined {
+  return REQUEST_FIELD_NAMES[dialect][attribute]?.field;
+}
+
+const byField = new Map<ClientDialect, Map<string, RequestAttribute>>();
+
+/** The attribute a field (or one of its aliases) spells in `dialect`. */
+export function attributeOf(dialect: ClientDialect, field: string): RequestAttribute | undefined {
+  let index = byField.get(dialect);
+  if (!index) {
+    index = new Map();
+    for (const [attribute, spelling] of Object.entries(REQUEST_FIELD_NAMES[dialect])) {
+      if (!spelling) continue;
+      index.set(spelling.field, attribute as RequestAttribute);
+      for (const alias of spelling.aliases ?? []) index.set(alias, attribute as RequestAttribute);
+    }
+    byField.set(dialect, index);
+  }
+  return index.get(field);
+}
+
+export function isReplyFeature(field: string): field is ReplyFeature {
+  return (REPLY_FEATURES as readonly string[]).includes(field);
+}

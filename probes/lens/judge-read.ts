@@ -1,0 +1,240 @@
+/**
+ * Judging an exchange whose sides are already read into the canonical model: which
+ * forwarded record is scored, what a missing or unreadable side means, and every verdict in
+ * both directions (or only those for one field).
+ */
+import type { CanonicalReply, CanonicalRequest } from "../../dialects/canonical.ts";
+import { dialectOfPath } from "../../dialects/routes.ts";
+import type { Exchange, WireReply, WireRequest } from "../exchange.ts";
+import type { Verdict, VerdictKind } from "../verdict.ts";
+import { show, verdict } from "./describe.ts";
+import {
+  attributeOf,
+  credentialField,
+  headerField,
+  isReplyFeature,
+  PATH_FIELD,
+  REQUEST_ATTRIBUTES,
+} from "./field-names.ts";
+import { judgeReply, judgeReplyFeature, type ReplyPair, replyFeaturesOf } from "./judge-reply.ts";
+import {
+  carries,
+  judgeAttribute,
+  judgeInventions,
+  judgeRequest,
+  judgeUnknownKey,
+  type RequestPair,
+  spelling,
+} from "./judge-request.ts";
+import {
+  clientCredentials,
+  JUDGED_HEADERS,
+  judgeCredential,
+  judgeHeader,
+  judgePath,
+} from "./wire-judges.ts";
+
+/** A side that was read, or why it could not be. */
+export type ReadSide<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export interface ReadExchange {
+  exchange: Exchange;
+  client: CanonicalRequest;
+  /** The scored forwarded request, read; undefined when nothing was forwarded. */
+  forwarded?: ReadSide<CanonicalRequest>;
+  upstream?: ReadSide<CanonicalReply>;
+  clientReply?: ReadSide<CanonicalReply>;
+}
+
+/** The forwarded record judged as the probe: the first to a generate route, else the first. */
+export function scoredForward(exchange: Exchange): WireRequest | undefined {
+  const generate = exchange.forwarded.find(
+    (f) => dialectOfPath(f.path.split("?")[0] ?? f.path)?.kind === "generate",
+  );
+  return generate ?? exchange.forwarded[0];
+}
+
+/** Every client-request field name a verdict can be due for, in report order. */
+export function requestFields(read: ReadExchange): string[] {
+  const { exchange, client } = read;
+  const pair = { clientDialect: exchange.route.client, clientBody: exchange.clientRequest.body };
+  const out: string[] = [];
+  for (const attribute of REQUEST_ATTRIBUTES) {
+    const field = spelling(pair, attribute);
+    if (field !== undefined && carries(attribute, client)) out.push(field);
+  }
+  out.push(...Object.keys(client.extras));
+  for (const name of JUDGED_HEADERS) {
+    if (exchange.clientRequest.headers.some(([n]) => n === name)) out.push(headerField(name));
+  }
+  for (const c of clientCredentials(exchange.clientRequest))
+    out.push(credentialField(c.place, c.name));
+  out.push(PATH_FIELD);
+  return out;
+}
+
+/** When no request was forwarded: what the client got decides the verdict for every field. */
+function notForwarded(read: ReadExchange, fields: string[]): Verdict[] {
+  const response = read.exchange.clientResponse;
+  const message = read.clientReply?.ok ? read.clientReply.value.error?.message : undefined;
+  let kind: VerdictKind;
+  let why: string;
+  let cause: string | undefined;
+  if (!response) {
+    kind = "error";
+    why = "nothing forwarded and no client response recorded";
+  } else if (response.status >= 400) {
+    kind = "rejected";
+    why = `not forwarded; client got ${response.status}${message ? ` ${show(message)}` : " with no message"}`;
+    if (!message) cause = "no-message";
+  } else {
+    kind = "dropped";
+    why = `no request reached the backend; client got ${response.status}`;
+    cause = "not-forwarded";
+  }
+  return fields.map((field) => verdict("request", field, kind, `${field}: ${why}`, cause));
+}
+
+function requestVerdicts(read: ReadExchange, only?: string): Verdict[] {
+  const { exchange, client } = read;
+  const wire = scoredForward(exchange);
+  const fields = only === undefined ? requestFields(read) : [only];
+  if (!wire || !read.forwarded) return notForwarded(read, fields);
+  const out: Verdict[] = [];
+  const backend = exchange.route.backend;
+  const want = (field: string) => only === undefined || only === field;
+  if (!read.forwarded.ok) {
+    const why = read.forwarded.error;
+    for (const field of fields) {
+      if (field === PATH_FIELD || field.startsWith("headers.") || field.startsWith("credentials."))
+        continue;
+      out.push(
+        verdict(
+          "request",
+          field,
+          "mangled",
+          `${field}: sent → unreadable forwarded body (${why})`,
+          "unreadable",
+        ),
+      );
+    }
+  } else {
+    const pair: RequestPair = {
+      clientDialect: exchange.route.client,
+      backend,
+      client,
+      forwarded: read.forwarded.value,
+      clientBody: exchange.clientRequest.body,
+    };
+    if (only === undefined) out.push(...judgeRequest(pair));
+    else {
+      const attribute = attributeOf(exchange.route.client, only);
+      const v = attribute ? judgeAttribute(pair, attribute) : undefined;
+      if (v) out.push(v);
+      else if (only in client.extras) out.push(judgeUnknownKey(pair, only));
+      out.push(...judgeInventions(pair).filter((inv) => inv.field === only));
+    }
+  }
+  const headerNames =
+    only === undefined ? JUDGED_HEADERS : only.startsWith("headers.") ? [only.slice(8)] : [];
+  for (const name of headerNames) {
+    const v = judgeHeader(name, exchange.clientRequest.headers, wire.headers, backend);
+    if (v) out.push(v);
+  }
+  for (const c of clientCredentials(exchange.clientRequest)) {
+    if (want(credentialField(c.place, c.name)))
+      out.push(judgeCredential(c, exchange.forwarded, exchange.secrets));
+  }
+  if (want(PATH_FIELD)) out.push(judgePath(exchange.clientRequest.path, wire, backend));
+  return out;
+}
+
+function replyVerdicts(read: ReadExchange, only?: string): Verdict[] {
+  const { exchange } = read;
+  const up = read.upstream;
+  const upWire = exchange.upstreamReply as WireReply | undefined;
+  if (!up || !upWire) return [];
+  if (!up.ok) {
+    const field = only ?? "upstream";
+    return [
+      verdict(
+        "reply",
+        field,
+        "error",
+        `${field}: the upstream reply could not be read (${up.error})`,
+      ),
+    ];
+  }
+  const features = replyFeaturesOf(up.value, upWire.status, exchange.mode).filter(
+    (f) => only === undefined || f === only,
+  );
+  const down = read.clientReply;
+  const downWire = exchange.clientResponse;
+  if (!down || !downWire) {
+    return features.map((f) => verdict("reply", f, "error", `${f}: no client response recorded`));
+  }
+  if (!down.ok) {
+    return features.map((f) =>
+      verdict(
+        "reply",
+        f,
+        "mangled",
+        `${f}: carried upstream → unreadable client response (${down.error})`,
+        "unreadable",
+      ),
+    );
+  }
+  const pair: ReplyPair = {
+    clientDialect: exchange.route.client,
+    backend: exchange.route.backend,
+    mode: exchange.mode,
+    upstream: up.value,
+    upstreamStatus: upWire.status,
+    client: down.value,
+    clientStatus: downWire.status,
+  };
+  return only === undefined ? judgeReply(pair) : features.map((f) => judgeReplyFeature(pair, f));
+}
+
+export function judgeRead(read: ReadExchange): Verdict[] {
+  return [...requestVerdicts(read), ...replyVerdicts(read)];
+}
+
+/** Most severe first: the verdict a single-field question answers with. */
+const SEVERITY: readonly VerdictKind[] = [
+  "leaked",
+  "mangled",
+  "dropped",
+  "invented",
+  "rejected",
+  "error",
+  "no-equivalent",
+  "preserved",
+  "not-run",
+];
+
+export function worst(verdicts: readonly Verdict[]): Verdict | undefined {
+  let best: Verdict | undefined;
+  for (const v of verdicts) {
+    if (!best || SEVERITY.indexOf(v.verdict) < SEVERITY.indexOf(best.verdict)) best = v;
+  }
+  return best;
+}
+
+/** The verdict for one field (request spelling or reply feature); `error` when not judgeable. */
+export function judgeReadField(read: ReadExchange, field: string): Verdict {
+  const verdicts = isReplyFeature(field)
+    ? replyVerdicts(read, field)
+    : requestVerdicts(read, field);
+  const found = worst(verdicts.filter((v) => v.field === field));
+  if (found) return found;
+  const direction = isReplyFeature(field) ? "reply" : "request";
+  const where = direction === "reply" ? "the upstream reply" : "the client request";
+  return verdict(
+    direction,
+    field,
+    "error",
+    `${field}: not present in ${where}, nothing to judge`,
+    "absent-in-source",
+  );
+}

@@ -1,0 +1,314 @@
+/**
+ * The reply direction: for every feature the upstream reply carried, what the client
+ * received. Status truth comes first: an upstream error relabelled 2xx is mangled, a
+ * gateway's own error answering a good upstream reply is a loud refusal.
+ */
+import type { CanonicalReply, Part, ReplyError } from "../../dialects/canonical.ts";
+import type { ClientDialect, Dialect, Mode } from "../../dialects/dialect.ts";
+import type { Verdict, VerdictKind } from "../verdict.ts";
+import { sameValue, show, verdict } from "./describe.ts";
+import { errorFamily } from "./error-types.ts";
+import type { ReplyFeature } from "./field-names.ts";
+import { noEquivalent } from "./no-equivalent.ts";
+import { argumentsValue, normalizeText } from "./request-view.ts";
+import { expectedStopReason, stopReasonCause } from "./stop-reasons.ts";
+
+export interface ReplyPair {
+  clientDialect: ClientDialect;
+  backend: Dialect;
+  mode: Mode;
+  upstream: CanonicalReply;
+  upstreamStatus: number;
+  client: CanonicalReply;
+  clientStatus: number;
+}
+
+type Outcome =
+  | { kind: VerdictKind; detail: string; cause?: string }
+  | { absent: true; detail: string };
+
+const ok = (status: number) => status >= 200 && status < 300;
+
+function upstreamError(pair: ReplyPair): ReplyError | undefined {
+  return pair.upstream.error ?? pair.upstream.stream?.error;
+}
+
+function clientError(pair: ReplyPair): ReplyError | undefined {
+  return pair.client.error ?? pair.client.stream?.error;
+}
+
+function partsOf<T extends Part["type"]>(
+  reply: CanonicalReply,
+  type: T,
+): Extract<Part, { type: T }>[] {
+  return reply.parts.filter((p): p is Extract<Part, { type: T }> => p.type === type);
+}
+
+function visibleText(reply: CanonicalReply): string {
+  return partsOf(reply, "text")
+    .map((p) => p.text)
+    .join("");
+}
+
+/** The reply features the upstream reply carries, in REPLY_FEATURES order. */
+export function replyFeaturesOf(
+  upstream: CanonicalReply,
+  upstreamStatus: number,
+  mode: Mode,
+): ReplyFeature[] {
+  const out: ReplyFeature[] = [];
+  const err = upstream.error ?? upstream.stream?.error;
+  const failed = err !== undefined || !ok(upstreamStatus);
+  if (upstream.id !== undefined && !failed) out.push("id");
+  if (visibleText(upstream) !== "") out.push("text");
+  if (upstream.stopReason !== undefined && !failed) out.push("finish_reason");
+  if (upstream.stopSequence !== undefined) out.push("stop_sequence");
+  if (partsOf(upstream, "tool-call").length > 0)
+    out.push("tool_calls[].id", "tool_calls[].name", "tool_calls[].arguments");
+  const thinking = partsOf(upstream, "thinking");
+  if (thinking.length > 0) out.push("thinking");
+  if (thinking.some((t) => t.signature !== undefined)) out.push("thinking.signature");
+  if (partsOf(upstream, "reasoning").length > 0) out.push("reasoning");
+  if (partsOf(upstream, "refusal").length > 0) out.push("refusal");
+  const u = upstream.usage;
+  if (u?.inputTokens !== undefined) out.push("usage.input_tokens");
+  if (u?.outputTokens !== undefined) out.push("usage.output_tokens");
+  if (u?.cacheReadTokens !== undefined) out.push("usage.cache_read_tokens");
+  if (u?.cacheWriteTokens !== undefined) out.push("usage.cache_write_tokens");
+  if (u?.reasoningTokens !== undefined) out.push("usage.reasoning_tokens");
+  if (!ok(upstreamStatus)) out.push("error.status");
+  if (err?.message !== undefined) out.push("error.message");
+  if (err?.type !== undefined) out.push("error.type");
+  if (mode === "stream" && upstream.stream) out.push("stream.terminal", "stream.framing");
+  return out;
+}
+
+function compareValues(sent: unknown, got: unknown, cause?: string): Outcome {
+  if (got === undefined) return { absent: true, detail: `${show(sent)} → absent` };
+  if (sameValue(sent, got)) return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
+  return cause === undefined
+    ? { kind: "mangled", detail: `${show(sent)} → ${show(got)}` }
+    : { kind: "mangled", detail: `${show(sent)} → ${show(got)}`, cause };
+}
+
+/** Private reasoning must arrive as private reasoning, not in the visible text. */
+function judgePrivate(pair: ReplyPair, type: "thinking" | "reasoning"): Outcome {
+  const sent = normalizeText(
+    partsOf(pair.upstream, type)
+      .map((p) => p.text)
+      .join("\n"),
+  );
+  const got = normalizeText(
+    [...partsOf(pair.client, "thinking"), ...partsOf(pair.client, "reasoning")]
+      .map((p) => p.text)
+      .join("\n"),
+  );
+  if (got.includes(sent)) return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
+  if (normalizeText(visibleText(pair.client)).includes(sent)) {
+    return { kind: "mangled", detail: `${show(sent)} → visible text`, cause: "reasoning-as-text" };
+  }
+  if (got === "") return { absent: true, detail: `${show(sent)} → absent` };
+  return { kind: "mangled", detail: `${show(sent)} → ${show(got)}` };
+}
+
+function judgeStop(pair: ReplyPair): Outcome {
+  const upstream = pair.upstream.stopReason as NonNullable<CanonicalReply["stopReason"]>;
+  const hasCalls = partsOf(pair.upstream, "tool-call").length > 0;
+  const expected = expectedStopReason(upstream, pair.clientDialect, hasCalls);
+  const got = pair.client.stopReason;
+  const raw = (r: CanonicalReply) => (r.rawStopReason ? ` (${r.rawStopReason})` : "");
+  const detail = `${show(upstream)}${raw(pair.upstream)} → ${show(got)}${raw(pair.client)}`;
+  if (got === undefined) return { absent: true, detail };
+  if (got === expected) return { kind: "preserved", detail };
+  const cause = stopReasonCause(expected, got);
+  return cause ? { kind: "mangled", detail, cause } : { kind: "mangled", detail };
+}
+
+function judgeStatus(pair: ReplyPair): Outcome {
+  const detail = `${pair.upstreamStatus} → ${pair.clientStatus}`;
+  if (ok(pair.clientStatus)) return { kind: "mangled", detail, cause: "status-relabelled" };
+  if (pair.clientStatus === pair.upstreamStatus) return { kind: "preserved", detail };
+  return { kind: "mangled", detail, cause: "status-changed" };
+}
+
+function judgeErrorMessage(pair: ReplyPair): Outcome {
+  const sent = upstreamError(pair)?.message ?? "";
+  const got = clientError(pair)?.message;
+  if (got === undefined) return { absent: true, detail: `${show(sent)} → absent` };
+  if (normalizeText(got).includes(normalizeText(sent))) {
+    return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
+  }
+  return { kind: "mangled", detail: `${show(sent)} → ${show(got)}` };
+}
+
+function judgeErrorType(pair: ReplyPair): Outcome {
+  const sent = upstreamError(pair)?.type ?? "";
+  const got = clientError(pair)?.type;
+  if (got === undefined) return { absent: true, detail: `${show(sent)} → absent` };
+  if (got === sent || errorFamily(got) === errorFamily(sent)) {
+    return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
+  }
+  return {
+    kind: "mangled",
+    detail: `${show(sent)} → ${show(got)} (${errorFamily(sent)} → ${errorFamily(got)})`,
+  };
+}
+
+function judgeTerminal(pair: ReplyPair): Outcome {
+  const up = pair.upstream.stream;
+  const down = pair.client.stream;
+  const show2 = (s: CanonicalReply["stream"]) =>
+    s
+      ? s.complete
+        ? `ended with ${s.terminalEvent ?? "its terminal event"}`
+        : `cut after ${s.events} event(s)`
+      : "not a stream";
+  const detail = `${show2(up)} → ${show2(down)}`;
+  if (!down) return { kind: "mangled", detail, cause: "not-a-stream" };
+  const upErrored = up?.error !== undefined;
+  if (upErrored) {
+    const told = down.error !== undefined || pair.client.error !== undefined || !down.complete;
+    return told
+      ? {
+          kind: "preserved",
+          detail: `error mid-stream → ${down.error ? "error event" : show2(down)}`,
+        }
+      : { kind: "mangled", detail: `error mid-stream → ${show2(down)}`, cause: "error-swallowed" };
+  }
+  if (up?.complete && !down.complete) return { kind: "dropped", detail, cause: "truncated-stream" };
+  if (up && !up.complete && down.complete)
+    return { kind: "mangled", detail, cause: "completion-invented" };
+  return { kind: "preserved", detail };
+}
+
+function judgeFraming(pair: ReplyPair): Outcome {
+  const down = pair.client.stream;
+  if (!down) return { kind: "mangled", detail: "stream → not a stream", cause: "not-a-stream" };
+  if (down.malformed.length > 0) {
+    return {
+      kind: "mangled",
+      detail: `well framed → ${down.malformed.length} malformed: ${show(down.malformed[0])}`,
+      cause: "malformed-events",
+    };
+  }
+  if (down.orphanFragments > 0) {
+    return {
+      kind: "mangled",
+      detail: `well framed → ${down.orphanFragments} orphan tool fragment(s)`,
+      cause: "orphan-fragments",
+    };
+  }
+  return {
+    kind: "preserved",
+    detail: `${pair.upstream.stream?.events ?? 0} event(s) → ${down.events} well-framed event(s)`,
+  };
+}
+
+function featureOutcome(pair: ReplyPair, feature: ReplyFeature): Outcome {
+  const { upstream: up, client: down } = pair;
+  const calls = (r: CanonicalReply) => partsOf(r, "tool-call");
+  const list = <T>(xs: T[]) => (xs.length > 0 ? xs : undefined);
+  switch (feature) {
+    case "id":
+      return compareValues(up.id, down.id, "rewritten");
+    case "text": {
+      const got = visibleText(down);
+      return compareValues(visibleText(up), got === "" ? undefined : got);
+    }
+    case "finish_reason":
+      return judgeStop(pair);
+    case "stop_sequence":
+      return compareValues(up.stopSequence, down.stopSequence);
+    case "tool_calls[].id":
+      return compareValues(
+        calls(up).map((c) => c.id),
+        list(calls(down).map((c) => c.id)),
+        "id-rewritten",
+      );
+    case "tool_calls[].name":
+      return compareValues(
+        calls(up).map((c) => c.name),
+        list(calls(down).map((c) => c.name)),
+      );
+    case "tool_calls[].arguments":
+      return compareValues(
+        calls(up).map((c) => argumentsValue(c.arguments)),
+        list(calls(down).map((c) => argumentsValue(c.arguments))),
+      );
+    case "thinking":
+      return judgePrivate(pair, "thinking");
+    case "reasoning":
+      return judgePrivate(pair, "reasoning");
+    case "thinking.signature": {
+      const sigs = (r: CanonicalReply) =>
+        partsOf(r, "thinking").flatMap((t) => (t.signature === undefined ? [] : [t.signature]));
+      return compareValues(sigs(up), list(sigs(down)));
+    }
+    case "refusal": {
+      const sent = partsOf(up, "refusal")
+        .map((p) => p.text)
+        .join("\n");
+      const got = [...partsOf(down, "refusal").map((p) => p.text), visibleText(down)].join("\n");
+      return normalizeText(got).includes(normalizeText(sent))
+        ? { kind: "preserved", detail: `${show(sent)} → carried` }
+        : { absent: true, detail: `${show(sent)} → absent` };
+    }
+    case "usage.input_tokens":
+      return compareValues(up.usage?.inputTokens, down.usage?.inputTokens);
+    case "usage.output_tokens":
+      return compareValues(up.usage?.outputTokens, down.usage?.outputTokens);
+    case "usage.cache_read_tokens":
+      return compareValues(up.usage?.cacheReadTokens, down.usage?.cacheReadTokens);
+    case "usage.cache_write_tokens":
+      return compareValues(up.usage?.cacheWriteTokens, down.usage?.cacheWriteTokens);
+    case "usage.reasoning_tokens":
+      return compareValues(up.usage?.reasoningTokens, down.usage?.reasoningTokens);
+    case "error.status":
+      return judgeStatus(pair);
+    case "error.message":
+      return judgeErrorMessage(pair);
+    case "error.type":
+      return judgeErrorType(pair);
+    case "stream.terminal":
+      return judgeTerminal(pair);
+    case "stream.framing":
+      return judgeFraming(pair);
+  }
+}
+
+/** A gateway's own error answering a good upstream reply: loud, whatever the feature. */
+function gatewayRefusal(pair: ReplyPair): string | undefined {
+  if (!ok(pair.upstreamStatus) || upstreamError(pair) || ok(pair.clientStatus)) return undefined;
+  const message = pair.client.error?.message;
+  return `upstream ${pair.upstreamStatus} → client ${pair.clientStatus}${message ? ` ${show(message)}` : " with no message"}`;
+}
+
+export function judgeReplyFeature(pair: ReplyPair, feature: ReplyFeature): Verdict {
+  const refusal = gatewayRefusal(pair);
+  if (refusal)
+    return verdict(
+      "reply",
+      feature,
+      "rejected",
+      `${feature}: ${refusal}`,
+      pair.client.error?.message ? undefined : "no-message",
+    );
+  const o = featureOutcome(pair, feature);
+  if (!("absent" in o))
+    return verdict("reply", feature, o.kind, `${feature}: ${o.detail}`, o.cause);
+  const row = noEquivalent("reply", feature, pair.clientDialect);
+  if (row)
+    return verdict(
+      "reply",
+      feature,
+      "no-equivalent",
+      `${feature}: ${o.detail} (${pair.clientDialect}: ${row.reason})`,
+    );
+  return verdict("reply", feature, "dropped", `${feature}: ${o.detail}`);
+}
+
+export function judgeReply(pair: ReplyPair): Verdict[] {
+  return replyFeaturesOf(pair.upstream, pair.upstreamStatus, pair.mode).map((f) =>
+    judgeReplyFeature(pair, f),
+  );
+}

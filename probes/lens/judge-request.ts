@@ -1,0 +1,184 @@
+/**
+ * The request direction: for every attribute the client request carries, what became of it
+ * in the forwarded request. One verdict per attribute, named in the client's spelling, plus
+ * one per unknown client key and one per invented item.
+ */
+import type { CanonicalRequest } from "../../dialects/canonical.ts";
+import type { ClientDialect, Dialect } from "../../dialects/dialect.ts";
+import { isRecord } from "../../dialects/json.ts";
+import type { Verdict } from "../verdict.ts";
+import {
+  isAbsent,
+  type Judgement,
+  judgeCache,
+  judgeMedia,
+  judgeReasoning,
+  judgeRefusal,
+  judgeSystem,
+  judgeText,
+} from "./content-judges.ts";
+import { change, sameValue, show, verdict } from "./describe.ts";
+import { REQUEST_ATTRIBUTES, REQUEST_FIELD_NAMES, type RequestAttribute } from "./field-names.ts";
+import { noEquivalent } from "./no-equivalent.ts";
+import { findInventions, judgeOrder } from "./ordering.ts";
+import { ATTRIBUTE_RULES, type ValueRule } from "./request-rules.ts";
+import { judgeToolIds, judgeToolResults, judgeToolSchemas } from "./tool-judges.ts";
+
+export interface RequestPair {
+  clientDialect: ClientDialect;
+  backend: Dialect;
+  client: CanonicalRequest;
+  forwarded: CanonicalRequest;
+  /** The client body as sent, to name a field by the alias the client used. */
+  clientBody?: unknown;
+}
+
+/** The client's spelling of an attribute: an alias when the body used it at top level. */
+export function spelling(
+  pair: Pick<RequestPair, "clientDialect" | "clientBody">,
+  attribute: RequestAttribute,
+): string | undefined {
+  const row = REQUEST_FIELD_NAMES[pair.clientDialect][attribute];
+  if (!row) return undefined;
+  if (row.aliases && isRecord(pair.clientBody)) {
+    const body = pair.clientBody;
+    if (!(row.field in body)) {
+      const used = row.aliases.find((a) => a in body);
+      if (used) return used;
+    }
+  }
+  return row.field;
+}
+
+function customJudgement(attribute: RequestAttribute, pair: RequestPair): Judgement {
+  const { client, forwarded, backend } = pair;
+  switch (attribute) {
+    case "system":
+      return judgeSystem(client, forwarded);
+    case "messages":
+      return judgeOrder(client, forwarded);
+    case "messages.text":
+      return judgeText(client, forwarded);
+    case "messages.image":
+      return judgeMedia(client, forwarded, "image");
+    case "messages.document":
+      return judgeMedia(client, forwarded, "document");
+    case "messages.audio":
+      return judgeMedia(client, forwarded, "audio");
+    case "messages.cache":
+      return judgeCache(client, forwarded);
+    case "messages.thinking":
+      return judgeReasoning(client, forwarded, "thinking");
+    case "messages.reasoning":
+      return judgeReasoning(client, forwarded, "reasoning");
+    case "messages.refusal":
+      return judgeRefusal(client, forwarded);
+    case "messages.tool-call.id":
+    case "messages.tool-result.call-id":
+      return judgeToolIds(client, forwarded);
+    case "messages.tool-result":
+      return judgeToolResults(client, forwarded);
+    case "tools.schema":
+      return judgeToolSchemas(client, forwarded, backend);
+    default:
+      return { kind: "error", detail: "no judge for this attribute" };
+  }
+}
+
+/** Objects compared over the keys the client's value has. */
+function aligned(sent: unknown, got: unknown): unknown {
+  if (!isRecord(sent) || !isRecord(got)) return got;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(sent)) if (key in got) out[key] = got[key];
+  return out;
+}
+
+function valueJudgement(
+  rule: ValueRule,
+  pair: RequestPair,
+  field: string,
+): Judgement & { sent?: unknown } {
+  const sent = rule.read(pair.client);
+  let got = rule.read(pair.forwarded);
+  if (got === undefined) {
+    if (rule.isDefault?.(sent)) {
+      return { kind: "preserved", detail: `${show(sent)} → absent (the default)` };
+    }
+    if (rule.impliedBy?.includes(pair.backend)) {
+      return {
+        kind: "preserved",
+        detail: `${show(sent)} → absent (${pair.backend} always does this)`,
+      };
+    }
+    // A gateway may pass a field the backend reader does not map as an unknown key.
+    if (/^[a-z_]+$/.test(field) && sameValue(pair.forwarded.extras[field], sent)) {
+      return {
+        kind: "preserved",
+        detail: `${show(sent)} → ${show(sent)} as an unknown key`,
+        cause: "unknown-key",
+      };
+    }
+    return { absent: true, detail: `${show(sent)} → absent` };
+  }
+  if (rule.alignKeys) got = aligned(sent, got);
+  if (sameValue(sent, got)) return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
+  return { kind: "mangled", detail: `${show(sent)} → ${show(got)}` };
+}
+
+/** Whether the client request carries the attribute. */
+export function carries(attribute: RequestAttribute, req: CanonicalRequest): boolean {
+  const rule = ATTRIBUTE_RULES[attribute];
+  return rule.kind === "custom" ? rule.present(req) : rule.read(req) !== undefined;
+}
+
+/** One attribute's verdict, or undefined when the client did not send it. */
+export function judgeAttribute(
+  pair: RequestPair,
+  attribute: RequestAttribute,
+): Verdict | undefined {
+  const field = spelling(pair, attribute);
+  if (field === undefined || !carries(attribute, pair.client)) return undefined;
+  const rule = ATTRIBUTE_RULES[attribute];
+  const j =
+    rule.kind === "custom" ? customJudgement(attribute, pair) : valueJudgement(rule, pair, field);
+  if (!isAbsent(j)) return verdict("request", field, j.kind, `${field}: ${j.detail}`, j.cause);
+  const row = noEquivalent("request", attribute, pair.backend);
+  if (row) {
+    return verdict(
+      "request",
+      field,
+      "no-equivalent",
+      `${field}: ${j.detail} (${pair.backend}: ${row.reason})`,
+    );
+  }
+  return verdict("request", field, "dropped", `${field}: ${j.detail}`);
+}
+
+/** Unknown client keys (kept raw by the reader) must arrive with the same value. */
+export function judgeUnknownKey(pair: RequestPair, key: string): Verdict {
+  const sent = pair.client.extras[key];
+  const got = pair.forwarded.extras[key];
+  if (got === undefined) return verdict("request", key, "dropped", change(key, sent, got));
+  return sameValue(sent, got)
+    ? verdict("request", key, "preserved", change(key, sent, got))
+    : verdict("request", key, "mangled", change(key, sent, got));
+}
+
+export function judgeInventions(pair: RequestPair): Verdict[] {
+  return findInventions(pair.client, pair.forwarded, pair.backend).map((inv) => {
+    const field = spelling(pair, inv.attribute) ?? inv.attribute;
+    return verdict("request", field, "invented", `${field}: ${inv.detail}`, inv.cause);
+  });
+}
+
+/** Every request verdict for a read pair: attributes, unknown keys, inventions. */
+export function judgeRequest(pair: RequestPair): Verdict[] {
+  const out: Verdict[] = [];
+  for (const attribute of REQUEST_ATTRIBUTES) {
+    const v = judgeAttribute(pair, attribute);
+    if (v) out.push(v);
+  }
+  for (const key of Object.keys(pair.client.extras)) out.push(judgeUnknownKey(pair, key));
+  out.push(...judgeInventions(pair));
+  return out;
+}

@@ -1,0 +1,144 @@
+/**
+ * Checks a field compare cannot make: the conversation as a sequence (tool results right
+ * after their calls, a system note kept where it stood) and content the client never sent
+ * (an empty text block, a phantom empty message, cache markers, tools).
+ */
+import type { CanonicalRequest, Message } from "../../dialects/canonical.ts";
+import type { Dialect } from "../../dialects/dialect.ts";
+import { cacheMarkers, type Judgement } from "./content-judges.ts";
+import { conversation, normalizeText } from "./request-view.ts";
+
+/** One token per meaningful part; ids are left out (judged on their own). */
+function tokens(messages: readonly Message[]): string[] {
+  const out: string[] = [];
+  for (const m of messages) {
+    const role = m.role === "developer" ? "system" : m.role;
+    for (const p of m.parts) {
+      if (p.type === "text") {
+        const t = normalizeText(p.text);
+        if (t !== "") out.push(`${role}:${t.slice(0, 24)}`);
+      } else if (p.type === "tool-call") out.push(`call:${p.name}`);
+      else if (p.type === "tool-result") out.push("result");
+      else if (p.type === "image" || p.type === "document" || p.type === "audio") {
+        out.push(`${role}:${p.type}`);
+      }
+    }
+  }
+  return out;
+}
+
+/** Keeps the items of `list` that `other` also has (as a multiset), in order. */
+function common(list: string[], other: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const t of other) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const out: string[] = [];
+  for (const t of list) {
+    const n = counts.get(t) ?? 0;
+    if (n > 0) {
+      out.push(t);
+      counts.set(t, n - 1);
+    }
+  }
+  return out;
+}
+
+function window(list: string[], at: number): string {
+  return `[${list.slice(Math.max(0, at - 1), at + 2).join(", ")}]`;
+}
+
+/**
+ * The conversation's order, over the parts both sides have (a part lost is judged by its
+ * own field, not twice here). Merging messages of one role keeps the order; moving a system
+ * note between a call and its result does not.
+ */
+export function judgeOrder(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
+  const sentAll = tokens(conversation(client));
+  const gotAll = tokens(conversation(forwarded));
+  if (gotAll.length === 0) return { absent: true, detail: `${sentAll.length} item(s) → absent` };
+  const sent = common(sentAll, gotAll);
+  const got = common(gotAll, sentAll);
+  const at = sent.findIndex((t, i) => t !== got[i]);
+  if (at < 0) return { kind: "preserved", detail: `${sent.length} item(s) → same order` };
+  return {
+    kind: "mangled",
+    detail: `${window(sent, at)} → ${window(got, at)}`,
+    cause: "reordered",
+  };
+}
+
+export interface Invention {
+  /** Which attribute the invented content belongs to (named in the client's spelling later). */
+  attribute: "messages.text" | "messages" | "messages.cache" | "tools";
+  detail: string;
+  cause: string;
+}
+
+function emptyTextParts(messages: readonly Message[]): number {
+  let n = 0;
+  for (const m of messages)
+    for (const p of m.parts) if (p.type === "text" && p.text.trim() === "") n++;
+  return n;
+}
+
+function phantomMessages(messages: readonly Message[]): number {
+  return messages.filter((m) => m.parts.every((p) => p.type === "text" && p.text.trim() === ""))
+    .length;
+}
+
+/**
+ * Content present downstream that the client never sent. Empty text blocks count only
+ * where the backend treats them as content (Anthropic, Gemini); an empty Chat `content`
+ * beside tool calls is that dialect's normal spelling of "no text".
+ */
+export function findInventions(
+  client: CanonicalRequest,
+  forwarded: CanonicalRequest,
+  backend: Dialect,
+): Invention[] {
+  const out: Invention[] = [];
+  const sentMsgs = conversation(client);
+  const gotMsgs = conversation(forwarded);
+  const phantom = phantomMessages(gotMsgs) - phantomMessages(sentMsgs);
+  if (phantom > 0) {
+    out.push({
+      attribute: "messages",
+      detail: `absent → ${phantom} empty message(s)`,
+      cause: "phantom-message",
+    });
+  }
+  if (backend === "anthropic-messages" || backend === "gemini") {
+    const empty = emptyTextParts(gotMsgs) - emptyTextParts(sentMsgs);
+    if (empty > phantom) {
+      out.push({
+        attribute: "messages.text",
+        detail: `absent → ${empty - phantom} empty text block(s)`,
+        cause: "empty-text",
+      });
+    }
+  }
+  const sentCache =
+    cacheMarkers(client).length +
+    client.tools.filter((t) => t.cache).length +
+    (client.cache ? 1 : 0);
+  const gotCache =
+    cacheMarkers(forwarded).length +
+    forwarded.tools.filter((t) => t.cache).length +
+    (forwarded.cache ? 1 : 0);
+  if (gotCache > sentCache) {
+    out.push({
+      attribute: "messages.cache",
+      detail: `${sentCache} marker(s) → ${gotCache}`,
+      cause: "cache-added",
+    });
+  }
+  const sentTools = new Set(client.tools.map((t) => t.name));
+  const extraTools = forwarded.tools.filter((t) => !sentTools.has(t.name)).map((t) => t.name);
+  if (extraTools.length > 0) {
+    out.push({
+      attribute: "tools",
+      detail: `absent → ${JSON.stringify(extraTools)}`,
+      cause: "tool-added",
+    });
+  }
+  return out;
+}

@@ -1,0 +1,192 @@
+/**
+ * How each canonical request attribute is read for comparison. Most attributes are a value
+ * compared by value (`read` on both sides); the content attributes whose judgement needs
+ * more than equality (text, media, thinking, tool ids, schemas, ordering) have their own
+ * judges in content-judges.ts and tool-judges.ts and are marked `custom` here.
+ */
+import type { CanonicalRequest } from "../../dialects/canonical.ts";
+import type { Dialect } from "../../dialects/dialect.ts";
+import { sameValue } from "./describe.ts";
+import type { RequestAttribute } from "./field-names.ts";
+import { argumentsValue, conversation, eachPart } from "./request-view.ts";
+
+export interface ValueRule {
+  kind: "value";
+  /** The comparable value; undefined (or an empty list) when the request does not carry it. */
+  read(req: CanonicalRequest): unknown;
+  /** Whether a value is what the dialects assume when the field is absent: an explicit
+   * default sent and an absent field downstream mean the same. */
+  isDefault?: (value: unknown) => boolean;
+  /** Compare only the keys the client's value has (a gateway may add required keys). */
+  alignKeys?: boolean;
+  /** Backends that always behave as this value asks, so absence there is preserved. */
+  impliedBy?: readonly Dialect[];
+}
+
+export interface CustomRule {
+  kind: "custom";
+  /** Whether the request carries the attribute at all (decides whether a verdict is due). */
+  present(req: CanonicalRequest): boolean;
+}
+
+export type AttributeRule = ValueRule | CustomRule;
+
+function nonEmpty<T>(list: T[]): T[] | undefined {
+  return list.length > 0 ? list : undefined;
+}
+
+/** Tool-call parts of the conversation (top level only), in order. */
+function toolCalls(req: CanonicalRequest) {
+  const out: { id: string; name: string; arguments: string }[] = [];
+  for (const m of conversation(req)) {
+    for (const p of m.parts) if (p.type === "tool-call") out.push(p);
+  }
+  return out;
+}
+
+function toolResults(req: CanonicalRequest) {
+  const out: { callId: string; isError?: boolean; content: unknown[] }[] = [];
+  for (const m of conversation(req)) {
+    for (const p of m.parts) if (p.type === "tool-result") out.push(p);
+  }
+  return out;
+}
+
+function userId(req: CanonicalRequest): string | undefined {
+  if (req.user !== undefined) return req.user;
+  const id = req.metadata?.user_id;
+  return typeof id === "string" ? id : undefined;
+}
+
+function metadataWithoutUser(req: CanonicalRequest): Record<string, unknown> | undefined {
+  if (!req.metadata) return undefined;
+  const { user_id: _drop, ...rest } = req.metadata;
+  return Object.keys(rest).length > 0 ? rest : undefined;
+}
+
+/** Thinking on or off, whichever way the dialect says it (mode, budget, or effort). */
+function reasoningSwitch(req: CanonicalRequest): "on" | "off" | undefined {
+  const r = req.reasoning;
+  if (!r) return undefined;
+  if (r.mode === "disabled" || r.budgetTokens === 0 || r.effort === "none") return "off";
+  if (r.mode === "enabled" || r.mode === "adaptive") return "on";
+  if (r.budgetTokens !== undefined || r.effort !== undefined) return "on";
+  return undefined;
+}
+
+function hasPart(req: CanonicalRequest, type: string): boolean {
+  let found = false;
+  eachPart(conversation(req), (p) => {
+    if (p.type === type) found = true;
+  });
+  return found;
+}
+
+const custom = (present: CustomRule["present"]): CustomRule => ({ kind: "custom", present });
+const value = (
+  read: ValueRule["read"],
+  extra: Omit<ValueRule, "kind" | "read"> = {},
+): ValueRule => ({
+  kind: "value",
+  read,
+  ...extra,
+});
+
+export const ATTRIBUTE_RULES = {
+  model: value((r) => r.model),
+  system: custom((r) => r.system.length > 0 || r.messages[0]?.role === "system"),
+  messages: custom((r) => r.messages.length > 0),
+  "messages.text": custom((r) => hasPart(r, "text")),
+  "messages.image": custom((r) => hasPart(r, "image")),
+  "messages.document": custom((r) => hasPart(r, "document")),
+  "messages.audio": custom((r) => hasPart(r, "audio")),
+  "messages.cache": custom(
+    (r) =>
+      r.messages.some((m) => m.parts.some((p) => "cache" in p && p.cache)) ||
+      r.system.some((p) => "cache" in p && p.cache),
+  ),
+  "messages.tool-call": value((r) =>
+    nonEmpty(toolCalls(r).map((c) => ({ name: c.name, arguments: argumentsValue(c.arguments) }))),
+  ),
+  "messages.tool-call.id": custom((r) => toolCalls(r).length > 0),
+  "messages.tool-call.name": value((r) => nonEmpty(toolCalls(r).map((c) => c.name))),
+  "messages.tool-call.arguments": value((r) =>
+    nonEmpty(toolCalls(r).map((c) => argumentsValue(c.arguments))),
+  ),
+  "messages.tool-result": custom((r) => toolResults(r).length > 0),
+  "messages.tool-result.call-id": custom((r) => toolResults(r).length > 0),
+  "messages.tool-result.is-error": value(
+    (r) => {
+      const results = toolResults(r);
+      if (!results.some((t) => t.isError !== undefined)) return undefined;
+      return results.map((t) => t.isError ?? false);
+    },
+    { isDefault: (v) => Array.isArray(v) && v.every((flag) => flag === false) },
+  ),
+  "messages.thinking": custom((r) => hasPart(r, "thinking")),
+  "messages.thinking.signature": value((r) => {
+    const sigs: string[] = [];
+    eachPart(conversation(r), (p) => {
+      if (p.type === "thinking" && p.signature !== undefined) sigs.push(p.signature);
+    });
+    return nonEmpty(sigs);
+  }),
+  "messages.reasoning": custom((r) => hasPart(r, "reasoning")),
+  "messages.refusal": custom((r) => hasPart(r, "refusal")),
+  tools: value((r) => nonEmpty(r.tools.map((t) => t.name))),
+  "tools.name": value((r) => nonEmpty(r.tools.map((t) => t.name).sort())),
+  "tools.description": value((r) => {
+    const pairs = r.tools.filter((t) => t.description !== undefined);
+    return pairs.length > 0
+      ? Object.fromEntries(pairs.map((t) => [t.name, t.description]))
+      : undefined;
+  }),
+  "tools.schema": custom((r) => r.tools.some((t) => t.schema !== undefined)),
+  "tools.strict": value((r) => {
+    const pairs = r.tools.filter((t) => t.strict !== undefined);
+    return pairs.length > 0 ? Object.fromEntries(pairs.map((t) => [t.name, t.strict])) : undefined;
+  }),
+  "tools.cache": value((r) => {
+    const pairs = r.tools.filter((t) => t.cache !== undefined);
+    return pairs.length > 0
+      ? Object.fromEntries(pairs.map((t) => [t.name, { type: t.cache?.type, ttl: t.cache?.ttl }]))
+      : undefined;
+  }),
+  "tool-choice": value((r) => r.toolChoice, { isDefault: (v) => sameValue(v, { mode: "auto" }) }),
+  "parallel-tool-calls": value((r) => r.parallelToolCalls, { isDefault: (v) => v === true }),
+  "sampling.temperature": value((r) => r.sampling.temperature),
+  "sampling.top-p": value((r) => r.sampling.topP),
+  "sampling.top-k": value((r) => r.sampling.topK),
+  "sampling.max-tokens": value((r) => r.sampling.maxTokens),
+  "sampling.stop": value((r) => (r.sampling.stop ? [...r.sampling.stop].sort() : undefined)),
+  "sampling.seed": value((r) => r.sampling.seed),
+  "sampling.presence-penalty": value((r) => r.sampling.presencePenalty),
+  "sampling.frequency-penalty": value((r) => r.sampling.frequencyPenalty),
+  "sampling.n": value((r) => r.sampling.n, { isDefault: (v) => v === 1 }),
+  "response-format": value(
+    (r) => {
+      const f = r.responseFormat;
+      if (!f) return undefined;
+      // The name is required by Chat and absent in Anthropic: a gateway must invent one, so it
+      // is not part of the meaning compared.
+      return f.strict === undefined
+        ? { type: f.type, schema: f.schema }
+        : { type: f.type, schema: f.schema, strict: f.strict };
+    },
+    { alignKeys: true },
+  ),
+  "reasoning.mode": value(reasoningSwitch),
+  "reasoning.budget-tokens": value((r) => r.reasoning?.budgetTokens),
+  "reasoning.effort": value((r) => r.reasoning?.effort),
+  "reasoning.summary": value((r) => r.reasoning?.summary),
+  metadata: value(metadataWithoutUser),
+  user: value(userId),
+  stream: value((r) => r.stream, { isDefault: (v) => v === false }),
+  "stream-options.include-usage": value((r) => r.streamOptions?.includeUsage, {
+    isDefault: (v) => v === false,
+    // These dialects always report usage at the end of a stream.
+    impliedBy: ["anthropic-messages", "openai-responses", "gemini", "ollama"],
+  }),
+  "service-tier": value((r) => r.serviceTier),
+  cache: value((r) => (r.cache ? { type: r.cache.type, ttl: r.cache.ttl } : undefined)),
+} as const satisfies Record<RequestAttribute, AttributeRule>;

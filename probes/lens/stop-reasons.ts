@@ -1,0 +1,50 @@
+/**
+ * What a client should receive for an upstream stop reason: the upstream reason written in
+ * the client dialect and read back, through the dialects' own stop-reason tables. A natural
+ * stop where the client dialect could have said "truncated" or "filtered" is an erasure.
+ */
+import {
+  anthropicStopFromWire,
+  anthropicStopToWire,
+} from "../../dialects/anthropic-messages/stop-reason.ts";
+import type { StopReason } from "../../dialects/canonical.ts";
+import type { ClientDialect } from "../../dialects/dialect.ts";
+import { chatStopFromWire, chatStopToWire } from "../../dialects/openai-chat/stop-reason.ts";
+import {
+  responsesStopFromWire,
+  responsesStopToWire,
+  responsesStopWire,
+} from "../../dialects/openai-responses/stop-reason.ts";
+
+/** The canonical reason a faithful gateway's client would read for `upstream`. */
+export function expectedStopReason(
+  upstream: StopReason,
+  client: ClientDialect,
+  hasToolCalls: boolean,
+): StopReason {
+  switch (client) {
+    case "anthropic-messages":
+      return anthropicStopFromWire(anthropicStopToWire(upstream));
+    case "openai-chat":
+      return chatStopFromWire(chatStopToWire(upstream));
+    case "openai-responses": {
+      const wire = responsesStopToWire(upstream);
+      return responsesStopFromWire(responsesStopWire(wire.status, wire.reason), hasToolCalls);
+    }
+  }
+}
+
+const SAFETY: readonly StopReason[] = ["content_filter", "refusal"];
+const NATURAL: readonly StopReason[] = ["stop", "stop_sequence"];
+
+/** Why a differing stop reason matters: a lost safety or truncation signal, or plain change. */
+export function stopReasonCause(
+  expected: StopReason,
+  got: StopReason | undefined,
+): string | undefined {
+  if (got === undefined || !NATURAL.includes(got)) return undefined;
+  if (SAFETY.includes(expected)) return "erased-safety";
+  if (expected === "length") return "erased-truncation";
+  if (expected === "tool_calls") return "erased-tool-turn";
+  return undefined;
+}

@@ -1,0 +1,134 @@
+/**
+ * JUnit XML for CI: one test suite per gateway column, one test case per cell. A silent
+ * defect fails unless an accepted-losses entry covers it; `error` and `not-run` cells are
+ * skipped (not measured is not a pass), and a gateway that did not run at all gets one
+ * skipped case saying why, so it never looks like a green suite.
+ */
+import { VERDICT_CLASS } from "../probes/verdict.ts";
+import { type AcceptedLoss, findAcceptance } from "./accept-file.ts";
+import type { CellRecord } from "./records.ts";
+import { probeOfCell, type RunView } from "./run-view.ts";
+
+export interface JunitResult {
+  xml: string;
+  tests: number;
+  failures: number;
+  skipped: number;
+  /** Silent defects that passed because an entry accepted them. */
+  accepted: number;
+  /** Accept entries that matched no cell: the loss is gone or the entry is stale. */
+  unusedAccepts: AcceptedLoss[];
+}
+
+interface Case {
+  name: string;
+  classname: string;
+  failure?: { type: string; message: string; body: string };
+  skipped?: string;
+  systemOut?: string;
+}
+
+export function renderJunit(view: RunView, accepts: readonly AcceptedLoss[] = []): JunitResult {
+  const used = new Set<AcceptedLoss>();
+  const suites = new Map<string, Case[]>();
+  for (const g of view.gatewayRuns) suites.set(g.column, []);
+  let accepted = 0;
+  for (const cell of view.cells) {
+    const { field } = probeOfCell(view, cell);
+    const c = cellCase(cell, field);
+    if (c.failure) {
+      const acceptance = findAcceptance(accepts, cell, field);
+      if (acceptance) {
+        used.add(acceptance);
+        accepted += 1;
+        c.systemOut = `accepted loss (${c.failure.message}): ${acceptance.reason}`;
+        c.failure = undefined;
+      }
+    }
+    const list = suites.get(cell.column) ?? [];
+    suites.set(cell.column, list);
+    list.push(c);
+  }
+  for (const g of view.gatewayRuns) {
+    const list = suites.get(g.column) ?? [];
+    if (g.status !== "ok" && list.length === 0) {
+      list.push({
+        classname: `gatecheck.${g.column}`,
+        name: "gateway run",
+        skipped: `gateway ${g.status}: ${g.reason ?? "no reason given"}`,
+      });
+    }
+  }
+  let tests = 0;
+  let failures = 0;
+  let skipped = 0;
+  const body: string[] = [];
+  for (const [column, cases] of [...suites.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const f = cases.filter((c) => c.failure).length;
+    const s = cases.filter((c) => c.skipped !== undefined).length;
+    tests += cases.length;
+    failures += f;
+    skipped += s;
+    body.push(
+      `  <testsuite name="${attr(column)}" tests="${cases.length}" failures="${f}" errors="0" skipped="${s}">`,
+    );
+    for (const c of cases) body.push(...caseXml(c));
+    body.push("  </testsuite>");
+  }
+  const xml = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="gatecheck run ${attr(view.run.id)}" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}">`,
+    ...body,
+    "</testsuites>",
+    "",
+  ].join("\n");
+  const unusedAccepts = accepts.filter((a) => !used.has(a));
+  return { xml, tests, failures, skipped, accepted, unusedAccepts };
+}
+
+function cellCase(cell: CellRecord, field: string): Case {
+  const classname = `gatecheck.${cell.column}.${cell.routeId}`;
+  const name = `${field} [${cell.probeId}] ${cell.mode}`;
+  const kN = cell.runs > 1 ? ` ${cell.determinism}/${cell.runs}` : "";
+  const message = `${cell.verdict}${kN}: ${cell.reason}`;
+  const cls = VERDICT_CLASS[cell.verdict];
+  if (cls === "silent") {
+    const details = [
+      `verdict: ${cell.verdict}${kN}${cell.stable ? "" : " (not stable)"}`,
+      `reason: ${cell.reason}`,
+      ...(cell.cause ? [`cause: ${cell.cause}`] : []),
+      ...(cell.controlVerdict ? [`control leg: ${cell.controlVerdict}`] : []),
+      ...(cell.knownIssue ? [`known issue: ${cell.knownIssue}`] : []),
+    ];
+    return { classname, name, failure: { type: cell.verdict, message, body: details.join("\n") } };
+  }
+  if (cls === "not-a-finding") return { classname, name, skipped: message };
+  return { classname, name, systemOut: message };
+}
+
+function caseXml(c: Case): string[] {
+  const open = `    <testcase classname="${attr(c.classname)}" name="${attr(c.name)}"`;
+  const inner: string[] = [];
+  if (c.failure) {
+    inner.push(
+      `      <failure type="${attr(c.failure.type)}" message="${attr(c.failure.message)}">${text(c.failure.body)}</failure>`,
+    );
+  }
+  if (c.skipped !== undefined) inner.push(`      <skipped message="${attr(c.skipped)}"/>`);
+  if (c.systemOut) inner.push(`      <system-out>${text(c.systemOut)}</system-out>`);
+  if (inner.length === 0) return [`${open}/>`];
+  return [`${open}>`, ...inner, "    </testcase>"];
+}
+
+/** XML 1.0 cannot carry most C0 control characters at all, escaped or not. */
+function stripInvalid(s: string): string {
+  return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "\ufffd");
+}
+
+function text(s: string): string {
+  return stripInvalid(s).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
+function attr(s: string): string {
+  return text(s).replaceAll('"', "&quot;").replaceAll("\n", "&#10;");
+}

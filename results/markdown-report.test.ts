@@ -1,0 +1,208 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cellToken, renderMarkdownReport } from "./markdown-report.ts";
+import type { CellRecord } from "./records.ts";
+import { runSummaryOf, writeRunOutputs } from "./run-outputs.ts";
+import { loadRunView, type RunView } from "./run-view.ts";
+import { openStore, type ResultsStore } from "./store.ts";
+import { writeFixtureRun } from "./testing/fixture-run.ts";
+
+const RUN = "2026-11-30T02-10-00Z-ab12";
+let dir: string;
+let store: ResultsStore;
+let view: RunView;
+let md: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "gatecheck-md-"));
+  store = openStore(join(dir, "r.db"));
+  writeFixtureRun(store, { runId: RUN, startedAt: "2026-11-30T02:10:00.000Z" });
+  view = loadRunView(store);
+  md = renderMarkdownReport(view);
+});
+afterAll(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The Markdown table row whose first cell is `first`. */
+function row(text: string, first: string): string[] {
+  const line = text.split("\n").find((l) => l.startsWith(`| ${first} |`));
+  if (!line) throw new Error(`no row ${first}`);
+  return line.split(" | ").map((c) => c.replace(/^\| |\s*\|$/g, "").trim());
+}
+
+describe("preservation per gateway", () => {
+  it("gives each column its rate with the denominator, error and not-run apart", () => {
+    // portkey: 20 cells, 3 silent → 17/20.
+    expect(row(md, "portkey@1.15.2+locked")).toEqual([
+      "portkey@1.15.2+locked",
+      "ran",
+      "85.0% (17/20)",
+      "17",
+      "0",
+      "3",
+      "0",
+      "0",
+      "0",
+    ]);
+    // litellm: 20 cells, one not-run (budget) left out of the denominator; n/e counted clean.
+    expect(row(md, "litellm@1.74.0")).toEqual([
+      "litellm@1.74.0",
+      "ran",
+      "89.5% (17/19)",
+      "16",
+      "1",
+      "1",
+      "1",
+      "0",
+      "1",
+    ]);
+    // direct: the transport error is counted apart, not as clean.
+    expect(row(md, "direct@0.1.0").slice(2)).toEqual([
+      "100.0% (9/9)",
+      "9",
+      "0",
+      "0",
+      "0",
+      "1",
+      "0",
+    ]);
+  });
+
+  it("never shows an absent gateway like a clean one", () => {
+    const ccr = row(md, "claude-code-router@2.0.0");
+    expect(ccr[1]).toBe("**not-run**: binary ccr not on PATH");
+    expect(ccr[2]).toBe("not measured");
+    const summary = runSummaryOf(view).columns.find((c) => c.gateway === "claude-code-router");
+    expect(summary).toMatchObject({ status: "not-run", judged: 0, preservationRate: null });
+    expect(md).toContain(
+      "Not run, so absent from every table below: claude-code-router@2.0.0 (binary ccr not on PATH).",
+    );
+  });
+});
+
+describe("per-axis tables", () => {
+  it("puts fields in rows and gateway → backend in columns, with k/N, control and known issue", () => {
+    const header = md
+      .split("\n")
+      .find((l) => l.startsWith("| field (probe) | direct@0.1.0 → openai-chat"));
+    expect(header).toBe(
+      "| field (probe) | direct@0.1.0 → openai-chat | litellm@1.74.0 → anthropic-messages | litellm@1.74.0 → openai-chat | portkey@1.15.2+locked → anthropic-messages | portkey@1.15.2+locked → openai-chat |",
+    );
+    expect(row(md, "`tools[].strict` (chat.tools-strict)")).toEqual([
+      "`tools[].strict` (chat.tools-strict)",
+      "ok",
+      "ns n/e · s ok",
+      "ok",
+      "**DROPPED** 5/5 ⊕ [Portkey-AI/gateway#1180]",
+      "ok",
+    ]);
+    const parallel = row(
+      md,
+      "`tool_choice.disable_parallel_tool_use` (anthropic.disable-parallel)",
+    );
+    expect(parallel[5]).toBe("ns **MANGLED** 3/5 · s ok");
+  });
+
+  it("orders axes as DESIGN.md does and marks a route not offered with ·", () => {
+    const axes = md.split("\n").filter((l) => l.startsWith("### Axis: "));
+    expect(axes).toEqual(["### Axis: request", "### Axis: credential", "### Axis: response"]);
+    // direct has no translated route: its only column per client dialect is the native one.
+    expect(md).not.toContain("direct@0.1.0 → openai-chat | direct@0.1.0 → anthropic-messages");
+  });
+
+  it("spells every verdict token the legend explains", () => {
+    const legend = md.slice(md.indexOf("## Legend"), md.indexOf("## Matrix"));
+    for (const token of [
+      "`ok`",
+      "`n/e`",
+      "`DROPPED`",
+      "`MANGLED`",
+      "`LEAKED`",
+      "`rejected`",
+      "`error`",
+      "`not-run`",
+      "⊕",
+      "⊖",
+    ]) {
+      expect(legend).toContain(token);
+    }
+  });
+});
+
+describe("positive controls and new leads", () => {
+  it("lists controls that reproduced and the one that did not", () => {
+    const reproduced = md.slice(md.indexOf("### Reproduced"), md.indexOf("### Did not reproduce"));
+    expect(reproduced).toContain("### Reproduced (3)");
+    expect(reproduced).toContain(
+      "[BerriAI/litellm#9125](https://github.com/BerriAI/litellm/issues/9125) | litellm@1.74.0 | anthropic-messages->openai-chat | stream |",
+    );
+    const missed = md.slice(md.indexOf("### Did not reproduce"), md.indexOf("### Not measured"));
+    expect(missed).toContain("### Did not reproduce (1)");
+    expect(missed).toContain("BerriAI/litellm#7001");
+  });
+
+  it("new leads are the non-clean cells with no known issue, silent ones first", () => {
+    const leads = md
+      .slice(md.indexOf("## New leads"))
+      .split("\n")
+      .filter((l) => l.startsWith("| ") && !l.startsWith("| gateway"));
+    expect(leads).toHaveLength(2);
+    expect(leads[0]).toContain(
+      "portkey@1.15.2+locked | anthropic-messages->openai-chat | non-stream | `tool_choice.disable_parallel_tool_use`",
+    );
+    expect(leads[0]).toContain("MANGLED 3/5");
+    expect(leads[1]).toContain("rejected 5/5");
+    expect(md.slice(md.indexOf("## New leads"))).not.toContain("Portkey-AI/gateway#1180");
+  });
+});
+
+describe("cellToken", () => {
+  const base: CellRecord = {
+    runId: RUN,
+    column: "g@1",
+    routeId: "a->b",
+    probeId: "p",
+    mode: "stream",
+    clientDialect: "openai-chat",
+    backendDialect: "gemini",
+    definitionHash: "h",
+    verdict: "leaked",
+    reason: "canary in x-goog-api-key",
+    runs: 5,
+    counts: { leaked: 5 },
+    determinism: 5,
+    stable: true,
+  };
+  it("marks a control that lost the field too, and escapes pipes in references", () => {
+    expect(cellToken({ ...base, controlVerdict: "dropped", knownIssue: "a|b" })).toBe(
+      "**LEAKED** 5/5 ⊖ [a\\|b]",
+    );
+    expect(
+      cellToken({ ...base, runs: 1, determinism: 1, verdict: "error", controlVerdict: "error" }),
+    ).toBe("error ⊘");
+  });
+});
+
+describe("default outputs", () => {
+  it("writes MATRIX.md and summary.json with counts per column and verdict", () => {
+    const out = join(dir, "out");
+    const paths = writeRunOutputs(store, undefined, out);
+    expect(readFileSync(paths.matrix, "utf8")).toBe(md);
+    const summary = JSON.parse(readFileSync(paths.summary, "utf8"));
+    expect(summary.runId).toBe(RUN);
+    const litellm = summary.columns.find((c: { column: string }) => c.column === "litellm@1.74.0");
+    expect(litellm.counts).toMatchObject({
+      preserved: 16,
+      "no-equivalent": 1,
+      dropped: 1,
+      rejected: 1,
+      "not-run": 1,
+      error: 0,
+    });
+    expect(summary.totals.cells).toBe(view.cells.length);
+  });
+});

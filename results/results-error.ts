@@ -1,0 +1,21 @@
+/** The one error class of the results room. */
+export type ResultsErrorCode =
+  | "db-open"
+  | "schema-version"
+  | "not-found"
+  | "bad-record"
+  | "not-read-only"
+  | "sql"
+  | "merge-conflict"
+  | "bad-accept-file"
+  | "writer-closed";
+
+export class ResultsError extends Error {
+  constructor(
+    readonly code: ResultsErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ResultsError";
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * SQL rows <-> records. The column lists live here once so the writer, the readers and
+ * `merge` agree on them.
+ */
+import type { ClientDialect, Dialect, Mode } from "../dialects/dialect.ts";
+import type { Verdict, VerdictKind } from "../probes/verdict.ts";
+import type {
+  AttemptPhase,
+  AttemptRecord,
+  CellRecord,
+  GatewayRunRecord,
+  GatewayRunStatus,
+  ProbeRecord,
+  RunRecord,
+  RunStatus,
+} from "./records.ts";
+
+export const RUN_COLUMNS = [
+  "id",
+  "started_at",
+  "finished_at",
+  "status",
+  "gatecheck_version",
+  "git_sha",
+  "args",
+  "shard",
+] as const;
+
+export const GATEWAY_RUN_COLUMNS = [
+  "run_id",
+  "gateway",
+  "version",
+  "column",
+  "status",
+  "reason",
+  "log_path",
+] as const;
+
+export const PROBE_COLUMNS = [
+  "probe_id",
+  "definition_hash",
+  "client_dialect",
+  "axis",
+  "field",
+  "severity",
+  "definition",
+] as const;
+
+export const CELL_KEY_COLUMNS = ["run_id", "column", "route_id", "probe_id", "mode"] as const;
+
+export const CELL_COLUMNS = [
+  ...CELL_KEY_COLUMNS,
+  "client_dialect",
+  "backend_dialect",
+  "definition_hash",
+  "verdict",
+  "reason",
+  "cause",
+  "runs",
+  "counts",
+  "determinism",
+  "stable",
+  "control_verdict",
+  "known_issue",
+] as const;
+
+export const ATTEMPT_COLUMNS = [
+  ...CELL_KEY_COLUMNS,
+  "phase",
+  "attempt_no",
+  "status",
+  "timings",
+  "client_request",
+  "forwarded",
+  "upstream_reply",
+  "client_response",
+  "verdicts",
+] as const;
+
+type Row = Record<string, unknown>;
+
+/** `"column"` is an SQL keyword; every column name is quoted the same way. */
+export function quoted(columns: readonly string[]): string {
+  return columns.map((c) => `"${c}"`).join(", ");
+}
+
+export function placeholders(columns: readonly string[]): string {
+  return columns.map((c) => `@${c}`).join(", ");
+}
+
+const str = (v: unknown): string => String(v);
+const optStr = (v: unknown): string | undefined =>
+  v === null || v === undefined ? undefined : String(v);
+const json = (v: unknown): unknown => JSON.parse(String(v));
+
+export function runToRow(r: RunRecord): Row {
+  return {
+    id: r.id,
+    started_at: r.startedAt,
+    finished_at: r.finishedAt ?? null,
+    status: r.status,
+    gatecheck_version: r.gatecheckVersion,
+    git_sha: r.gitSha ?? null,
+    args: JSON.stringify(r.args ?? null),
+    shard: r.shard ?? null,
+  };
+}
+
+export function rowToRun(row: Row): RunRecord {
+  return {
+    id: str(row.id),
+    startedAt: str(row.started_at),
+    finishedAt: optStr(row.finished_at),
+    status: str(row.status) as RunStatus,
+    gatecheckVersion: str(row.gatecheck_version),
+    gitSha: optStr(row.git_sha),
+    args: json(row.args),
+    shard: optStr(row.shard),
+  };
+}
+
+export function gatewayRunToRow(g: GatewayRunRecord): Row {
+  return {
+    run_id: g.runId,
+    gateway: g.gateway,
+    version: g.version,
+    column: g.column,
+    status: g.status,
+    reason: g.reason ?? null,
+    log_path: g.logPath ?? null,
+  };
+}
+
+export function rowToGatewayRun(row: Row): GatewayRunRecord {
+  return {
+    runId: str(row.run_id),
+    gateway: str(row.gateway),
+    version: str(row.version),
+    column: str(row.column),
+    status: str(row.status) as GatewayRunStatus,
+    reason: optStr(row.reason),
+    logPath: optStr(row.log_path),
+  };
+}
+
+export function probeToRow(p: ProbeRecord): Row {
+  return {
+    probe_id: p.probeId,
+    definition_hash: p.definitionHash,
+    client_dialect: p.clientDialect,
+    axis: p.axis,
+    field: p.field,
+    severity: p.severity,
+    definition: JSON.stringify(p.definition ?? null),
+  };
+}
+
+export function rowToProbe(row: Row): ProbeRecord {
+  return {
+    probeId: str(row.probe_id),
+    definitionHash: str(row.definition_hash),
+    clientDialect: str(row.client_dialect) as ClientDialect,
+    axis: str(row.axis),
+    field: str(row.field),
+    severity: str(row.severity),
+    definition: json(row.definition),
+  };
+}
+
+export function cellToRow(c: CellRecord): Row {
+  return {
+    run_id: c.runId,
+    column: c.column,
+    route_id: c.routeId,
+    probe_id: c.probeId,
+    mode: c.mode,
+    client_dialect: c.clientDialect,
+    backend_dialect: c.backendDialect,
+    definition_hash: c.definitionHash,
+    verdict: c.verdict,
+    reason: c.reason,
+    cause: c.cause ?? null,
+    runs: c.runs,
+    counts: JSON.stringify(c.counts),
+    determinism: c.determinism,
+    stable: c.stable ? 1 : 0,
+    control_verdict: c.controlVerdict ?? null,
+    known_issue: c.knownIssue ?? null,
+  };
+}
+
+export function rowToCell(row: Row): CellRecord {
+  return {
+    runId: str(row.run_id),
+    column: str(row.column),
+    routeId: str(row.route_id),
+    probeId: str(row.probe_id),
+    mode: str(row.mode) as Mode,
+    clientDialect: str(row.client_dialect) as ClientDialect,
+    backendDialect: str(row.backend_dialect) as Dialect,
+    definitionHash: str(row.definition_hash),
+    verdict: str(row.verdict) as VerdictKind,
+    reason: str(row.reason),
+    cause: optStr(row.cause),
+    runs: Number(row.runs),
+    counts: json(row.counts) as CellRecord["counts"],
+    determinism: Number(row.determinism),
+    stable: Number(row.stable) === 1,
+    controlVerdict: optStr(row.control_verdict) as VerdictKind | undefined,
+    knownIssue: optStr(row.known_issue),
+  };
+}
+
+export function attemptToRow(a: AttemptRecord): Row {
+  return {
+    run_id: a.runId,
+    column: a.column,
+    route_id: a.routeId,
+    probe_id: a.probeId,
+    mode: a.mode,
+    phase: a.phase,
+    attempt_no: a.attemptNo,
+    status: a.status,
+    timings: JSON.stringify(a.timings ?? null),
+    client_request: JSON.stringify(a.clientRequest ?? null),
+    forwarded: JSON.stringify(a.forwarded ?? null),
+    upstream_reply: JSON.stringify(a.upstreamReply ?? null),
+    client_response: JSON.stringify(a.clientResponse ?? null),
+    verdicts: JSON.stringify(a.verdicts),
+  };
+}
+
+export function rowToAttempt(row: Row): AttemptRecord {
+  return {
+    runId: str(row.run_id),
+    column: str(row.column),
+    routeId: str(row.route_id),
+    probeId: str(row.probe_id),
+    mode: str(row.mode) as Mode,
+    phase: str(row.phase) as AttemptPhase,
+    attemptNo: Number(row.attempt_no),
+    status: str(row.status),
+    timings: json(row.timings),
+    clientRequest: json(row.client_request),
+    forwarded: json(row.forwarded),
+    upstreamReply: json(row.upstream_reply),
+    clientResponse: json(row.client_response),
+    verdicts: json(row.verdicts) as Verdict[],
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The files a sweep leaves by default: `results/MATRIX.md` (the Markdown matrix) and
+ * `results/summary.json` (the JSON summary). Both are views of the database; `report`
+ * writes the same content on demand.
+ */
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { renderMarkdownReport } from "./markdown-report.ts";
+import { type RunSummary, summarizeRun } from "./run-summary.ts";
+import { loadRunView, type RunView } from "./run-view.ts";
+import type { ResultsStore } from "./store.ts";
+
+export const DEFAULT_OUTPUT_DIR = "results";
+
+export function runSummaryOf(view: RunView): RunSummary {
+  return summarizeRun(view.run, view.gatewayRuns, view.cells);
+}
+
+export function summaryJson(view: RunView): string {
+  return `${JSON.stringify(runSummaryOf(view), null, 2)}\n`;
+}
+
+/** Write a file, creating its folder; the write goes to a temp name first so a reader never sees half a matrix. */
+export function writeOutputFile(path: string, content: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = `${path}.tmp-${process.pid}`;
+  writeFileSync(temp, content);
+  renameSync(temp, path);
+}
+
+export interface RunOutputPaths {
+  matrix: string;
+  summary: string;
+}
+
+/** Write MATRIX.md and summary.json for a run (the latest when no id is given). */
+export function writeRunOutputs(
+  store: ResultsStore,
+  runId?: string,
+  dir: string = DEFAULT_OUTPUT_DIR,
+): RunOutputPaths {
+  const view = loadRunView(store, runId);
+  const paths = { matrix: join(dir, "MATRIX.md"), summary: join(dir, "summary.json") };
+  writeOutputFile(paths.matrix, renderMarkdownReport(view));
+  writeOutputFile(paths.summary, summaryJson(view));
+  return paths;
+}

@@ -1,0 +1,36 @@
+/**
+ * Everything the views need about one run, read once: the run, its gateways, its cells, and
+ * the probe definitions the cells point to. The renderers are pure functions of this.
+ */
+import type { CellRecord, GatewayRunRecord, ProbeRecord, RunRecord } from "./records.ts";
+import { ResultsError } from "./results-error.ts";
+import type { ResultsStore } from "./store.ts";
+
+export interface RunView {
+  run: RunRecord;
+  gatewayRuns: GatewayRunRecord[];
+  cells: CellRecord[];
+  /** By `probeId#definitionHash`. */
+  probes: Map<string, ProbeRecord>;
+}
+
+export function probeKey(probeId: string, definitionHash: string): string {
+  return `${probeId}#${definitionHash}`;
+}
+
+/** The named run, or the latest one when no id is given. */
+export function loadRunView(store: ResultsStore, runId?: string): RunView {
+  const run = runId ? store.requireRun(runId) : store.latestRun();
+  if (!run) throw new ResultsError("not-found", `no runs in ${store.path}`);
+  const probes = new Map<string, ProbeRecord>();
+  for (const p of store.probesOfRun(run.id)) probes.set(probeKey(p.probeId, p.definitionHash), p);
+  return { run, gatewayRuns: store.gatewayRuns(run.id), cells: store.cells(run.id), probes };
+}
+
+/** Axis and field of a cell's probe; a probe missing from the table still shows, by id. */
+export function probeOfCell(view: RunView, cell: CellRecord): { axis: string; field: string } {
+  const probe = view.probes.get(probeKey(cell.probeId, cell.definitionHash));
+  return probe
+    ? { axis: probe.axis, field: probe.field }
+    : { axis: "unknown", field: cell.probeId };
+}

@@ -1,0 +1,211 @@
+/**
+ * The results store: the one door to the database for the sweep, `rescore` and the views.
+ *
+ * Writing a run (the sweep):
+ *   const store = openStore("results/gatecheck.db");
+ *   store.beginRun({ id: newRunId(), startedAt, gatecheckVersion, args, shard });
+ *   store.putGatewayRun({ runId, gateway, version, column, status: "ok" });
+ *   store.putProbes(probes);
+ *   const writer = store.cellWriter();
+ *   writer.add({ cell, attempts });         // batched; a unit is all-or-nothing
+ *   writer.close(); store.finishRun(runId, "done"); store.close();
+ * Resuming: `store.doneCells(runId)` lists the cells already written.
+ * Re-judging (rescore): `store.iterateAttempts(runId)` streams attempts back, parsed.
+ */
+import { randomBytes } from "node:crypto";
+import { type CellWriter, type CellWriterOptions, createCellWriter } from "./cell-writer.ts";
+import type {
+  AttemptRecord,
+  CellRecord,
+  DoneCell,
+  GatewayRunRecord,
+  ProbeRecord,
+  RunRecord,
+  RunStatus,
+} from "./records.ts";
+import { ResultsError } from "./results-error.ts";
+import {
+  GATEWAY_RUN_COLUMNS,
+  gatewayRunToRow,
+  PROBE_COLUMNS,
+  placeholders,
+  probeToRow,
+  quoted,
+  RUN_COLUMNS,
+  rowToAttempt,
+  rowToCell,
+  rowToGatewayRun,
+  rowToProbe,
+  rowToRun,
+  runToRow,
+} from "./row-mapping.ts";
+import { type Db, type OpenOptions, openDb } from "./schema.ts";
+
+/** Where commands look when `--db` is not given, relative to the current directory. */
+export const DEFAULT_DB_PATH = "results/gatecheck.db";
+
+/** `2026-11-30T02-10-00Z-ab12`: sorts by start time, safe in file names. */
+export function newRunId(now: Date = new Date(), suffix = randomBytes(2).toString("hex")): string {
+  const stamp = now.toISOString().slice(0, 19).replaceAll(":", "-");
+  return `${stamp}Z-${suffix}`;
+}
+
+type Row = Record<string, unknown>;
+
+export class ResultsStore {
+  constructor(
+    readonly db: Db,
+    readonly path: string,
+  ) {}
+
+  beginRun(run: Omit<RunRecord, "status" | "finishedAt">): RunRecord {
+    const record: RunRecord = { ...run, status: "running" };
+    try {
+      this.db
+        .prepare(`INSERT INTO runs (${quoted(RUN_COLUMNS)}) VALUES (${placeholders(RUN_COLUMNS)})`)
+        .run(runToRow(record));
+    } catch (error) {
+      throw new ResultsError("bad-record", `run ${run.id}: ${(error as Error).message}`);
+    }
+    return record;
+  }
+
+  /** Mark a run finished (`done`) or stopped early (`interrupted`); a resumed run goes back to running. */
+  setRunStatus(
+    runId: string,
+    status: RunStatus,
+    finishedAt: string | undefined = new Date().toISOString(),
+  ): void {
+    const info = this.db
+      .prepare("UPDATE runs SET status = ?, finished_at = ? WHERE id = ?")
+      .run(status, status === "running" ? null : (finishedAt ?? null), runId);
+    if (info.changes === 0) throw new ResultsError("not-found", `no run ${runId} in ${this.path}`);
+  }
+
+  finishRun(runId: string, status: Exclude<RunStatus, "running"> = "done"): void {
+    this.setRunStatus(runId, status);
+  }
+
+  /** Insert or replace a gateway's row for a run (a gateway can go from ok to error mid-run). */
+  putGatewayRun(gatewayRun: GatewayRunRecord): void {
+    this.db
+      .prepare(
+        `INSERT INTO gateway_runs (${quoted(GATEWAY_RUN_COLUMNS)}) VALUES (${placeholders(GATEWAY_RUN_COLUMNS)})
+         ON CONFLICT (run_id, "column") DO UPDATE SET gateway = excluded.gateway,
+         version = excluded.version, status = excluded.status, reason = excluded.reason,
+         log_path = excluded.log_path`,
+      )
+      .run(gatewayRunToRow(gatewayRun));
+  }
+
+  /** Probes are keyed by (id, definition hash); an existing pair is left as it is. */
+  putProbes(probes: readonly ProbeRecord[]): void {
+    const insert = this.db.prepare(
+      `INSERT OR IGNORE INTO probes (${quoted(PROBE_COLUMNS)}) VALUES (${placeholders(PROBE_COLUMNS)})`,
+    );
+    this.db.transaction(() => {
+      for (const probe of probes) insert.run(probeToRow(probe));
+    })();
+  }
+
+  cellWriter(options?: CellWriterOptions): CellWriter {
+    return createCellWriter(this.db, options);
+  }
+
+  /** The cells of a run already in the database, for `--resume`. */
+  doneCells(runId: string): DoneCell[] {
+    return this.cells(runId).map((c) => ({
+      column: c.column,
+      routeId: c.routeId,
+      probeId: c.probeId,
+      mode: c.mode,
+      verdict: c.verdict,
+      runs: c.runs,
+      stable: c.stable,
+      controlVerdict: c.controlVerdict,
+    }));
+  }
+
+  getRun(runId: string): RunRecord | undefined {
+    const row = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(runId) as Row | undefined;
+    return row ? rowToRun(row) : undefined;
+  }
+
+  /** The run, or an error that names the database and the run. */
+  requireRun(runId: string): RunRecord {
+    const run = this.getRun(runId);
+    if (!run) throw new ResultsError("not-found", `no run ${runId} in ${this.path}`);
+    return run;
+  }
+
+  /** Runs, newest first (by start time, then id). */
+  listRuns(): RunRecord[] {
+    const rows = this.db
+      .prepare("SELECT * FROM runs ORDER BY started_at DESC, id DESC")
+      .all() as Row[];
+    return rows.map(rowToRun);
+  }
+
+  latestRun(): RunRecord | undefined {
+    return this.listRuns()[0];
+  }
+
+  gatewayRuns(runId: string): GatewayRunRecord[] {
+    const rows = this.db
+      .prepare('SELECT * FROM gateway_runs WHERE run_id = ? ORDER BY "column"')
+      .all(runId) as Row[];
+    return rows.map(rowToGatewayRun);
+  }
+
+  cells(runId: string): CellRecord[] {
+    const rows = this.db
+      .prepare('SELECT * FROM cells WHERE run_id = ? ORDER BY "column", route_id, probe_id, mode')
+      .all(runId) as Row[];
+    return rows.map(rowToCell);
+  }
+
+  /** The probe definitions a run's cells refer to. */
+  probesOfRun(runId: string): ProbeRecord[] {
+    const rows = this.db
+      .prepare(
+        `SELECT DISTINCT p.* FROM probes p JOIN cells c
+         ON c.probe_id = p.probe_id AND c.definition_hash = p.definition_hash
+         WHERE c.run_id = ? ORDER BY p.probe_id`,
+      )
+      .all(runId) as Row[];
+    return rows.map(rowToProbe);
+  }
+
+  countAttempts(runId: string): number {
+    const row = this.db
+      .prepare("SELECT count(*) AS n FROM attempts WHERE run_id = ?")
+      .get(runId) as { n: number };
+    return row.n;
+  }
+
+  /** A run's attempts in cell order, parsed one at a time (constant memory). */
+  *iterateAttempts(runId: string): Generator<AttemptRecord> {
+    const stmt = this.db.prepare(
+      `SELECT * FROM attempts WHERE run_id = ?
+       ORDER BY "column", route_id, probe_id, mode, phase, attempt_no`,
+    );
+    for (const row of stmt.iterate(runId)) yield rowToAttempt(row as Row);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** Open (creating and migrating when needed) a store for writing. */
+export function openStore(path: string = DEFAULT_DB_PATH): ResultsStore {
+  return new ResultsStore(openDb(path, { create: true }), path);
+}
+
+/** Open an existing store read-only; a missing file is an error, not an empty database. */
+export function openStoreReadonly(
+  path: string = DEFAULT_DB_PATH,
+  options: Omit<OpenOptions, "readonly"> = {},
+): ResultsStore {
+  return new ResultsStore(openDb(path, { ...options, readonly: true }), path);
+}

@@ -1,0 +1,68 @@
+import type { Command } from "commander";
+import { readAcceptFile } from "../../results/accept-file.ts";
+import { renderJunit } from "../../results/junit-report.ts";
+import { renderMarkdownReport } from "../../results/markdown-report.ts";
+import { summaryJson, writeOutputFile } from "../../results/run-outputs.ts";
+import { loadRunView } from "../../results/run-view.ts";
+import { DEFAULT_DB_PATH, openStoreReadonly } from "../../results/store.ts";
+import { EXIT } from "../exit-codes.ts";
+import type { RegisterCommand } from "./index.ts";
+import { withResultsErrors } from "./query.ts";
+
+interface ReportOptions {
+  db: string;
+  md?: string;
+  json?: string | boolean;
+  junit?: string;
+  accept?: string;
+}
+
+export const registerReport: RegisterCommand = (program: Command) => {
+  program
+    .command("report")
+    .description(
+      "Render a run (default: the latest) as a Markdown matrix, a JSON summary or JUnit XML",
+    )
+    .argument("[run]", "run id (default: the latest run)")
+    .option("--db <path>", "results database", DEFAULT_DB_PATH)
+    .option("--md <file>", "write the Markdown matrix to FILE")
+    .option(
+      "--json [file]",
+      "JSON summary: counts per gateway column and verdict (stdout without FILE)",
+    )
+    .option("--junit <file>", "write JUnit XML: one test case per cell, silent defects fail")
+    .option(
+      "--accept <file>",
+      "accepted losses for --junit: JSON list of {gateway, field, verdict, reason}",
+    )
+    .action((runId: string | undefined, options: ReportOptions) =>
+      withResultsErrors(() => {
+        // Read the baseline first: a bad accept file must stop us before anything is written.
+        const accepts = options.accept ? readAcceptFile(options.accept) : [];
+        const store = openStoreReadonly(options.db);
+        try {
+          const view = loadRunView(store, runId);
+          const anyOutput = options.md || options.json || options.junit;
+          if (options.md) writeOutputFile(options.md, renderMarkdownReport(view));
+          if (typeof options.json === "string") writeOutputFile(options.json, summaryJson(view));
+          else if (options.json) process.stdout.write(summaryJson(view));
+          if (!anyOutput) process.stdout.write(renderMarkdownReport(view));
+          if (options.junit) {
+            const junit = renderJunit(view, accepts);
+            writeOutputFile(options.junit, junit.xml);
+            for (const unused of junit.unusedAccepts) {
+              process.stderr.write(
+                `gatecheck: accepted loss matched no cell (fixed, or a stale entry): ${unused.gateway} ${unused.field} ${unused.verdict}\n`,
+              );
+            }
+            process.stderr.write(
+              `junit: ${junit.tests} cases, ${junit.failures} failed, ${junit.accepted} accepted, ${junit.skipped} skipped\n`,
+            );
+            if (junit.failures > 0) process.exitCode = EXIT.failed;
+          }
+        } finally {
+          store.close();
+        }
+      }),
+    );
+};
