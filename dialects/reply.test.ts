@@ -1,7 +1,20 @@
 import { describe, expect, it } from "vitest";
-import type { CanonicalReply, Part, Usage } from "./canonical.ts";
+import {
+  type CanonicalReply,
+  type Part,
+  STOP_REASONS,
+  type StopReason,
+  type Usage,
+} from "./canonical.ts";
 import { DIALECTS, type Dialect } from "./dialect.ts";
-import { encodeEvents, readReply, readReplyChunks, writeReply, writeReplyEvents } from "./reply.ts";
+import {
+  encodeEvents,
+  readReply,
+  readReplyChunks,
+  writeError,
+  writeReply,
+  writeReplyEvents,
+} from "./reply.ts";
 import type { StreamPlan } from "./stream-plan.ts";
 
 const rich: CanonicalReply = {
@@ -12,7 +25,12 @@ const rich: CanonicalReply = {
     { type: "thinking", text: "Let me think about\nthe weather.", signature: "EqQBCkYIARgCIkD" },
     { type: "text", text: "Checking Paris and Zürich ☀️ for you." },
     { type: "tool-call", id: "call_A1", name: "get_weather", arguments: '{"city":"Paris"}' },
-    { type: "tool-call", id: "call_B2", name: "get_weather", arguments: '{"city":"Zürich","unit":"c"}' },
+    {
+      type: "tool-call",
+      id: "call_B2",
+      name: "get_weather",
+      arguments: '{"city":"Zürich","unit":"c"}',
+    },
   ],
   stopReason: "tool_calls",
   usage: {
@@ -36,9 +54,18 @@ const asReasoning = (parts: Part[]): Part[] =>
   parts.map((p) => (p.type === "thinking" ? { type: "reasoning", text: p.text } : p));
 const pick = (u: Usage, keys: (keyof Usage)[]): Usage =>
   Object.fromEntries(keys.map((k) => [k, u[k]])) as Usage;
-const ALL: (keyof Usage)[] = ["inputTokens", "outputTokens", "cacheReadTokens", "reasoningTokens", "totalTokens"];
+const ALL: (keyof Usage)[] = [
+  "inputTokens",
+  "outputTokens",
+  "cacheReadTokens",
+  "reasoningTokens",
+  "totalTokens",
+];
 
-const CARRIED: Record<Dialect, { id: boolean; parts: (p: Part[]) => Part[]; usage: (keyof Usage)[] }> = {
+const CARRIED: Record<
+  Dialect,
+  { id: boolean; parts: (p: Part[]) => Part[]; usage: (keyof Usage)[] }
+> = {
   "openai-chat": { id: true, parts: asReasoning, usage: ALL },
   "openai-responses": { id: true, parts: (p) => p, usage: ALL },
   "anthropic-messages": {
@@ -115,5 +142,188 @@ describe.each(DIALECTS)("round trip through %s", (dialect) => {
     expect(got.error?.message).toBe("upstream overloaded");
     expect(got.stream?.complete).toBe(false);
     expect(got.stream?.events).toBe(4);
+  });
+});
+
+describe("writeError", () => {
+  const bodies: Record<Dialect, unknown> = {
+    "openai-chat": {
+      error: {
+        message: "No such model",
+        type: "invalid_request_error",
+        param: null,
+        code: "model_not_found",
+      },
+    },
+    "openai-responses": {
+      error: {
+        message: "No such model",
+        type: "invalid_request_error",
+        param: null,
+        code: "model_not_found",
+      },
+    },
+    "anthropic-messages": {
+      type: "error",
+      error: { type: "not_found_error", message: "No such model" },
+    },
+    gemini: { error: { code: 404, message: "No such model", status: "NOT_FOUND" } },
+    ollama: { error: "No such model" },
+  };
+  it.each(DIALECTS)("writes %s's own error body and reads it back", (dialect) => {
+    const wire = writeError(dialect, { status: 404, message: "No such model" });
+    expect(wire.status).toBe(404);
+    expect(wire.headers["content-type"]).toMatch(/^application\/json/);
+    expect(JSON.parse(wire.body)).toEqual(bodies[dialect]);
+    const got = readReply(dialect, wire, "non-stream");
+    expect(got.error).toMatchObject({ status: 404, message: "No such model" });
+  });
+
+  it("writes the adapter-breaking variants", () => {
+    expect(writeError("openai-chat", { status: 400, message: "bad", shape: "string" }).body).toBe(
+      '{"error":"bad"}',
+    );
+    const html = writeError("gemini", { status: 502, message: "ignored", shape: "html" });
+    expect(html.headers["content-type"]).toBe("text/html");
+    expect(html.body).toContain("<title>502 Bad Gateway</title>");
+    expect(writeError("ollama", { status: 503, message: "x", shape: "empty" })).toEqual({
+      status: 503,
+      headers: { "content-length": "0" },
+      body: "",
+    });
+  });
+
+  it("keeps a caller-given type", () => {
+    const wire = writeError("anthropic-messages", {
+      status: 400,
+      message: "m",
+      type: "billing_error",
+    });
+    expect(JSON.parse(wire.body)).toEqual({
+      type: "error",
+      error: { type: "billing_error", message: "m" },
+    });
+  });
+});
+
+describe("stop reasons through writer and reader", () => {
+  /** What each canonical stop reason of a plain text reply reads back as, per dialect. */
+  const READ_BACK: Record<Dialect, Record<StopReason, StopReason>> = {
+    "openai-chat": {
+      stop: "stop",
+      length: "length",
+      tool_calls: "tool_calls",
+      content_filter: "content_filter",
+      stop_sequence: "stop",
+      refusal: "stop",
+      pause: "stop",
+      error: "stop",
+      other: "stop",
+    },
+    "openai-responses": {
+      // No function_call item in a plain reply: a tool turn cannot be inferred.
+      stop: "stop",
+      length: "length",
+      tool_calls: "stop",
+      content_filter: "content_filter",
+      stop_sequence: "stop",
+      refusal: "stop",
+      pause: "stop",
+      error: "error",
+      other: "stop",
+    },
+    "anthropic-messages": {
+      stop: "stop",
+      length: "length",
+      tool_calls: "tool_calls",
+      content_filter: "refusal",
+      stop_sequence: "stop_sequence",
+      refusal: "refusal",
+      pause: "pause",
+      error: "stop",
+      other: "stop",
+    },
+    gemini: {
+      stop: "stop",
+      length: "length",
+      tool_calls: "stop",
+      content_filter: "content_filter",
+      stop_sequence: "stop",
+      refusal: "content_filter",
+      pause: "stop",
+      error: "error",
+      other: "other",
+    },
+    ollama: {
+      stop: "stop",
+      length: "length",
+      tool_calls: "stop",
+      content_filter: "stop",
+      stop_sequence: "stop",
+      refusal: "stop",
+      pause: "stop",
+      error: "stop",
+      other: "stop",
+    },
+  };
+  const cases = DIALECTS.flatMap((d) => STOP_REASONS.map((r) => [d, r] as const));
+  it.each(cases)("%s: %s", (dialect, stopReason) => {
+    const plain: CanonicalReply = {
+      dialect: "openai-chat",
+      parts: [{ type: "text", text: "x" }],
+      stopReason,
+      extras: {},
+    };
+    const json = readReply(
+      dialect,
+      { status: 200, body: JSON.stringify(writeReply(dialect, plain)) },
+      "non-stream",
+    );
+    const wire = encodeEvents(dialect, writeReplyEvents(dialect, plain));
+    const stream = readReply(dialect, { status: 200, body: wire }, "stream");
+    expect(json.stopReason).toBe(READ_BACK[dialect][stopReason]);
+    expect(stream.stopReason).toBe(READ_BACK[dialect][stopReason]);
+  });
+
+  it("carries Anthropic's matched stop sequence both ways", () => {
+    const plain: CanonicalReply = {
+      dialect: "openai-chat",
+      parts: [{ type: "text", text: "1 2 3" }],
+      stopReason: "stop_sequence",
+      stopSequence: "STOPPROBE",
+      extras: {},
+    };
+    const body = JSON.stringify(writeReply("anthropic-messages", plain));
+    expect(readReply("anthropic-messages", { status: 200, body }, "non-stream").stopSequence).toBe(
+      "STOPPROBE",
+    );
+    const wire = encodeEvents("anthropic-messages", writeReplyEvents("anthropic-messages", plain));
+    expect(
+      readReply("anthropic-messages", { status: 200, body: wire }, "stream").stopSequence,
+    ).toBe("STOPPROBE");
+  });
+});
+
+describe("refusal through writer and reader", () => {
+  const refused: CanonicalReply = {
+    dialect: "openai-chat",
+    parts: [{ type: "refusal", text: "I can't help with that." }],
+    stopReason: "refusal",
+    extras: {},
+  };
+  /** Chat and Responses carry a refusal as such; the others can only send it as text. */
+  const AS: Record<Dialect, "refusal" | "text"> = {
+    "openai-chat": "refusal",
+    "openai-responses": "refusal",
+    "anthropic-messages": "text",
+    gemini: "text",
+    ollama: "text",
+  };
+  it.each(DIALECTS)("%s", (dialect) => {
+    const expected = [{ type: AS[dialect], text: "I can't help with that." }];
+    const body = JSON.stringify(writeReply(dialect, refused));
+    expect(readReply(dialect, { status: 200, body }, "non-stream").parts).toEqual(expected);
+    const wire = encodeEvents(dialect, writeReplyEvents(dialect, refused, { textChunkSize: 4 }));
+    expect(readReply(dialect, { status: 200, body: wire }, "stream").parts).toEqual(expected);
   });
 });

@@ -257,17 +257,40 @@ function errorReply(dialect: Dialect, status: number, body: string): CanonicalRe
   return { dialect, parts: [], error, extras: {} };
 }
 
+/** Whether a body that is not one JSON document is a stream in the dialect's framing. */
+function looksLikeStream(dialect: Dialect, body: string): boolean {
+  const text = body.trimStart();
+  if (DIALECT_ROUTES[dialect].framing === "sse") return /^(data|event|id|retry)?:/.test(text);
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  return lines.length > 1 && tryParseJson(lines[0] ?? "").ok;
+}
+
 /** A non-streamed body: an error for non-2xx, else the dialect's reader (errors in 2xx kept). */
 function readBody(dialect: Dialect, status: number, body: string): CanonicalReply {
   if (!isSuccess(status)) return errorReply(dialect, status, body);
   const parsed = tryParseJson(body);
   if (!parsed.ok) {
+    if (looksLikeStream(dialect, body)) {
+      // A stream where a JSON body was asked for: read it, and say so in its lifecycle.
+      const reader = createReplyStreamReader(dialect, status);
+      reader.push(body);
+      const reply = reader.end();
+      reply.stream?.malformed.unshift("an event stream where a JSON body was expected");
+      return reply;
+    }
     return {
       dialect,
       parts: [],
       error: { status, message: `body is not JSON: ${textMessage(body) || "(empty)"}`, raw: body },
       extras: {},
     };
+  }
+  if (dialect === "gemini" && Array.isArray(parsed.value) && parsed.value.length > 1) {
+    // streamGenerateContent without alt=sse answers one JSON array of responses.
+    const reader = READERS.gemini.stream();
+    for (const element of parsed.value) reader.push({ data: JSON.stringify(element) });
+    const { stream: _lifecycle, ...reply } = reader.finish();
+    return reply.error ? { ...reply, error: { status, ...reply.error } } : reply;
   }
   const reply = READERS[dialect].reply(parsed.value);
   if (reply.error) reply.error = { status, ...reply.error };

@@ -34,6 +34,8 @@ export interface RouteContext {
   apiKey: string;
 }
 
+export type RouteStatus = "works" | "fails" | "untested";
+
 /** One way through a gateway: called in `client`, it speaks `backend` to the mock. */
 export interface GatewayRoute {
   /** Stable id inside the gateway, `<client>-><backend>[:<flavour>]`, e.g. `openai-chat->anthropic-messages`. */
@@ -54,7 +56,9 @@ export interface GatewayRoute {
    * What we found running it offline against the mock (see docs/gateways.md):
    * `works` answered, `fails` never reached the mock or errored every time, `untested`.
    */
-  status: "works" | "fails" | "untested";
+  status: RouteStatus;
+  /** Streaming, when it differs from `status` (Portkey's plain install: non-stream works, stream 500s). */
+  streamStatus?: RouteStatus;
   /** Why a route fails or anything a reader of the matrix must know. */
   notes?: string;
 }

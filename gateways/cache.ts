@@ -3,6 +3,7 @@
  * `<repo>/.gatecheck-cache/gateways/` (git-ignored), or `$GATECHECK_CACHE/gateways/`.
  * Two versions of one gateway are two folders, so both can be columns of one sweep.
  */
+import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type GatewaySpec, gatewayLabel } from "./adapter.ts";
@@ -18,4 +19,16 @@ export function gatewayCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 
 export function installDirFor(cacheDir: string, spec: GatewaySpec): string {
   return join(cacheDir, gatewayLabel(spec));
+}
+
+/** Labels installed in the cache for one gateway (`portkey@1.15.2`, `portkey@1.15.2+locked`). */
+export function installedLabels(cacheDir: string, name: string): string[] {
+  try {
+    return readdirSync(cacheDir)
+      .filter((entry) => entry.startsWith(`${name}@`) && !entry.includes(".install"))
+      .filter((entry) => existsSync(join(cacheDir, entry, ".gatecheck-installed.json")))
+      .sort();
+  } catch {
+    return [];
+  }
 }

@@ -32,7 +32,8 @@ export function createMockState(options: MockAppOptions = {}): TrafficState {
   let persona: TrafficState["persona"];
   if (options.persona !== undefined) {
     persona = getPersona(options.persona);
-    if (!persona) throw new MockError("unknown-persona", `unknown persona ${JSON.stringify(options.persona)}`);
+    if (!persona)
+      throw new MockError("unknown-persona", `unknown persona ${JSON.stringify(options.persona)}`);
   }
   return {
     listener: options.name ?? "mock",
@@ -50,7 +51,10 @@ export function resetState(state: TrafficState): void {
 }
 
 /** The app; pass `state` to share records and staged replies with the caller. */
-export function createMockApp(options: MockAppOptions = {}, state = createMockState(options)): Hono {
+export function createMockApp(
+  options: MockAppOptions = {},
+  state = createMockState(options),
+): Hono {
   const app = new Hono();
   mountControlApi(app, state, () => resetState(state));
   app.all("*", async (c) => {

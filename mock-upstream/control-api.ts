@@ -73,7 +73,10 @@ export function mountControlApi(app: Hono, state: TrafficState, onReset: () => v
     const sinceText = c.req.query("since");
     const since = sinceText === undefined ? undefined : Number(sinceText);
     if (since !== undefined && !Number.isInteger(since)) {
-      return c.json({ error: `since must be an integer record seq, got ${JSON.stringify(sinceText)}` }, 400);
+      return c.json(
+        { error: `since must be an integer record seq, got ${JSON.stringify(sinceText)}` },
+        400,
+      );
     }
     return c.json({ records: state.recorder.list({ nonce, since }) });
   });

@@ -67,7 +67,11 @@ export function canonicalBody(
   options: CanonicalOptions,
 ): RenderedBody {
   const given = canonical as Partial<CanonicalReply>;
-  const reply = { ...given, dialect: given.dialect ?? dialect, extras: given.extras ?? {} } as CanonicalReply;
+  const reply = {
+    ...given,
+    dialect: given.dialect ?? dialect,
+    extras: given.extras ?? {},
+  } as CanonicalReply;
   if (!options.stream) return jsonBody(writeReply(dialect, reply), CONTENT_TYPES[dialect].json);
   const plan = options.plan === undefined ? {} : parseStreamPlan(options.plan, "body.plan");
   const events = writeReplyEvents(dialect, reply, plan);
@@ -82,6 +86,8 @@ export interface DefaultReplyContext {
   model?: string;
   nonce?: string;
   stream: boolean;
+  /** OpenAI Chat sends its usage chunk only when `stream_options.include_usage` asks. */
+  includeUsage?: boolean;
 }
 
 /**
@@ -106,6 +112,11 @@ export function defaultReply(dialect: Dialect, ctx: DefaultReplyContext): Canoni
 export function defaultBody(dialect: Dialect, ctx: DefaultReplyContext): RenderedBody {
   return canonicalBody(dialect, defaultReply(dialect, ctx), {
     stream: ctx.stream,
-    plan: ctx.stream ? { textChunkSize: 8 } : undefined,
+    plan: ctx.stream ? { textChunkSize: 8, ...usagePlan(dialect, ctx) } : undefined,
   });
+}
+
+/** @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options */
+function usagePlan(dialect: Dialect, ctx: DefaultReplyContext): { usage?: "omit" } {
+  return dialect === "openai-chat" && !ctx.includeUsage ? { usage: "omit" } : {};
 }

@@ -3,9 +3,10 @@
  * each recording separately) and returns a handle to read records, stage replies, reset and
  * close. `createMockApp()` gives the Hono app for in-process tests with `app.request`.
  */
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
+
 import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
 import { createMockApp, createMockState, resetState } from "./app.ts";
 import { stageSpecs } from "./control-api.ts";
 import { MockError } from "./mock-error.ts";
@@ -17,9 +18,9 @@ export { MockError, type MockErrorCode } from "./mock-error.ts";
 export { findNonce, NONCE_PATTERN, newNonce } from "./nonce.ts";
 export type { MockRecord, RecordReply, RequestKind } from "./record.ts";
 export {
+  parseStagedReply,
   type ReplySpec,
   StagedReplySpec,
-  parseStagedReply,
 } from "./staged-reply-spec.ts";
 export type { WireFrame, WireReply } from "./wire-plan.ts";
 
@@ -53,16 +54,26 @@ export interface MockHandle {
   close(): Promise<void>;
 }
 
+const KEEP_ALIVE_MS = 120_000;
+
 export async function startMock(options: MockOptions = {}): Promise<MockHandle> {
   const host = options.host ?? "127.0.0.1";
   const state = createMockState(options);
   const app = createMockApp(options, state);
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 0 }) as Server;
-    s.once("listening", () => resolve(s));
-    s.once("error", (error) => {
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  // Gateways pool upstream connections: closing idle ones after Node's default 5 s makes
+  // a reused connection fail with a reset nobody planned, so idle connections stay longer.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  await new Promise<void>((resolve, reject) => {
+    server.listen({ host, port: options.port ?? 0, backlog: 4096 }, () => resolve());
+    server.once("error", (error) => {
       state.recorder.close().catch(() => {});
-      reject(new MockError("listen-failed", `cannot listen on ${host}:${options.port ?? 0}: ${error.message}`));
+      reject(
+        new MockError(
+          "listen-failed",
+          `cannot listen on ${host}:${options.port ?? 0}: ${error.message}`,
+        ),
+      );
     });
   });
   const port = (server.address() as AddressInfo).port;

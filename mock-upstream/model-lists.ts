@@ -101,5 +101,7 @@ export function sharedModelsShape(
   headerNames: readonly string[],
 ): Extract<ModelListShape, "openai" | "anthropic"> {
   const lower = headerNames.map((n) => n.toLowerCase());
-  return lower.includes("anthropic-version") || lower.includes("x-api-key") ? "anthropic" : "openai";
+  return lower.includes("anthropic-version") || lower.includes("x-api-key")
+    ? "anthropic"
+    : "openai";
 }

@@ -22,6 +22,11 @@ export interface RecordReply {
   reason?: string;
   /** The id of the staged spec that answered. */
   stagedId?: string;
+  /** The reply's headers as planned for the wire. */
+  headers?: [string, string][];
+  /** The reply's body bytes as planned for the wire (all frames joined; gzip stays gzip). */
+  body?: string;
+  bodyEncoding?: "utf8" | "base64";
 }
 
 export type MockRecord = {

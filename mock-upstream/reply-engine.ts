@@ -3,9 +3,10 @@
  * is rendered in the dialect of the request's path, cut into writes by the chunk plan, given
  * its delays, keep-alives, compression and ending. Faults are presets over the same knobs.
  */
-import { encodeStream, type StreamEvent } from "../dialects/sse.ts";
+
 import type { Dialect } from "../dialects/dialect.ts";
-import { canonicalBody, type RenderedBody, errorBody, jsonBody } from "./dialect-replies.ts";
+import { encodeStream, type StreamEvent } from "../dialects/sse.ts";
+import { canonicalBody, errorBody, jsonBody, type RenderedBody } from "./dialect-replies.ts";
 import type { Fault, ReplySpec, SseEventSpec, WirePlanSpec } from "./staged-reply-spec.ts";
 import {
   bodyLength,
@@ -51,7 +52,10 @@ export function renderBody(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
   const body = spec.body;
   if (!body) {
     if (spec.status >= 200 && spec.status < 300) return ctx.defaultBody();
-    return errorBody(ctx.dialect, { status: spec.status, message: defaultErrorMessage(spec.status) });
+    return errorBody(ctx.dialect, {
+      status: spec.status,
+      message: defaultErrorMessage(spec.status),
+    });
   }
   if ("json" in body) return jsonBody(body.json);
   if ("text" in body) {
@@ -104,7 +108,11 @@ const FAULT_PRESETS = {
   }
 >;
 
-function applyFault(spec: ReplySpec): { spec: ReplySpec; before?: "reset" | "hang"; malformed: boolean } {
+function applyFault(spec: ReplySpec): {
+  spec: ReplySpec;
+  before?: "reset" | "hang";
+  malformed: boolean;
+} {
   if (!spec.fault) return { spec, malformed: false };
   const preset: (typeof FAULT_PRESETS)[Fault] = FAULT_PRESETS[spec.fault];
   let next: ReplySpec = { ...spec };
@@ -136,13 +144,16 @@ export async function planReply(
   if (wire.keepAlive) {
     const text = Buffer.from(wire.keepAlive.text ?? ": keep-alive\n\n");
     const every = wire.keepAlive.every;
-    units = units.flatMap((u, i) => ((i + 1) % every === 0 && i < units.length - 1 ? [u, text] : [u]));
+    units = units.flatMap((u, i) =>
+      (i + 1) % every === 0 && i < units.length - 1 ? [u, text] : [u],
+    );
   }
   const givenDelays = "frames" in (spec.body ?? {}) ? frameDelays(spec) : undefined;
   const plan = wire.chunks ?? (rendered.stream ? "event" : "whole");
   let frames: WireFrame[] = cutUnits(units, plan).map((bytes, i) => ({
     bytes,
-    delayMs: givenDelays?.[i] ?? (i === 0 ? (wire.firstByteDelayMs ?? 0) : (wire.writeDelayMs ?? 0)),
+    delayMs:
+      givenDelays?.[i] ?? (i === 0 ? (wire.firstByteDelayMs ?? 0) : (wire.writeDelayMs ?? 0)),
   }));
   if (frames.length === 0 && (wire.firstByteDelayMs ?? 0) > 0) {
     frames = [{ bytes: Buffer.alloc(0), delayMs: wire.firstByteDelayMs ?? 0 }];
@@ -168,7 +179,8 @@ export async function planReply(
     ending = "close";
   }
   const transfer =
-    wire.transfer ?? (rendered.stream || malformed || frames.length > 1 ? "chunked" : "content-length");
+    wire.transfer ??
+    (rendered.stream || malformed || frames.length > 1 ? "chunked" : "content-length");
   return {
     status: spec.status,
     headers,

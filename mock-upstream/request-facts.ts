@@ -27,7 +27,10 @@ type Headers = readonly (readonly [string, string])[];
 /** A path no dialect owns still gets an error in the shape its caller most likely reads. */
 export function guessDialect(path: string, headers: Headers): Dialect {
   if (headerValue(headers, "anthropic-version") !== undefined) return "anthropic-messages";
-  if (headerValue(headers, "x-goog-api-key") !== undefined || /\/v1(beta|alpha)\/|:\w*generateContent/i.test(path)) {
+  if (
+    headerValue(headers, "x-goog-api-key") !== undefined ||
+    /\/v1(beta|alpha)\/|:\w*generateContent/i.test(path)
+  ) {
     return "gemini";
   }
   if (/(^|\/)api\/(chat|generate|tags|show|embed)/.test(path)) return "ollama";

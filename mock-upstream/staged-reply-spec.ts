@@ -101,7 +101,9 @@ export type Fault = (typeof FAULTS)[number];
 
 export const ReplySpec = z.strictObject({
   status: z.number().int().min(100).max(599).default(200),
-  headers: z.union([z.record(z.string(), z.string()), z.array(z.tuple([z.string(), z.string()]))]).optional(),
+  headers: z
+    .union([z.record(z.string(), z.string()), z.array(z.tuple([z.string(), z.string()]))])
+    .optional(),
   body: BodySpec.optional(),
   wire: WirePlanSpec.optional(),
   fault: z.enum(FAULTS).optional(),
@@ -131,25 +133,51 @@ export const StagedReplySpec = z
   });
 export type StagedReplySpec = z.infer<typeof StagedReplySpec>;
 
-/** `StagedReplySpec` or a list of them (the control API accepts both). */
-export const StagedReplyBatch = z.union([StagedReplySpec, z.array(StagedReplySpec).min(1)]);
-
-/** Parse a spec; on failure, one line per problem: `sequence[1].status: expected ...`. */
+/** Parse a spec or a list of specs; on failure one line per problem: `sequence[1].status: ...`. */
 export function parseStagedReply(
   input: unknown,
 ): { ok: true; specs: StagedReplySpec[] } | { ok: false; error: string } {
-  const parsed = StagedReplyBatch.safeParse(input);
+  const schema = Array.isArray(input) ? z.array(StagedReplySpec).min(1) : StagedReplySpec;
+  const parsed = schema.safeParse(input);
   if (parsed.success) {
     return { ok: true, specs: Array.isArray(parsed.data) ? parsed.data : [parsed.data] };
   }
-  const lines = parsed.error.issues.map((issue) => {
-    const where = issue.path.length ? formatPath(issue.path) : "(spec)";
-    return `${where}: ${issue.message}`;
-  });
+  const lines = explain(parsed.error.issues, []);
   return { ok: false, error: `invalid staged reply: ${lines.join("; ")}` };
 }
 
+interface Issue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  errors?: Issue[][];
+  keys?: string[];
+}
+
+/**
+ * Issue lines with full paths. A union's "Invalid input" is replaced by the problems of the
+ * branch the input came closest to: the one with fewest issues, where an unknown key at the
+ * branch's own level (the input named a different form) disqualifies it.
+ */
+function explain(issues: readonly Issue[], base: PropertyKey[]): string[] {
+  return issues.flatMap((issue) => {
+    const path = [...base, ...issue.path];
+    if (issue.code === "invalid_union" && issue.errors?.length) {
+      const cost = (branch: Issue[]) =>
+        branch.reduce(
+          (n, i) => n + (i.code === "unrecognized_keys" && i.path.length === 0 ? 100 : 1),
+          0,
+        );
+      const best = [...issue.errors].sort((a, b) => cost(a) - cost(b))[0] ?? [];
+      if (cost(best) < 100) return explain(best, path);
+      return [`${formatPath(path)}: ${issue.message} (none of the accepted forms fits)`];
+    }
+    return [`${formatPath(path)}: ${issue.message}`];
+  });
+}
+
 function formatPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return "(spec)";
   return path
     .map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`))
     .join("");

@@ -5,10 +5,11 @@
  * JSON, persona, staged reply, default reply. Model lists and unknown paths take a staged
  * reply first, then their list or 404.
  */
+import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import type { Dialect } from "../dialects/dialect.ts";
 import { isRecord } from "../dialects/json.ts";
-import { defaultBody, errorBody, jsonBody, type RenderedBody } from "./dialect-replies.ts";
+import { defaultBody, jsonBody, type RenderedBody } from "./dialect-replies.ts";
 import { MODEL_LISTS, type ModelListShape } from "./model-lists.ts";
 import type { Persona } from "./personas/index.ts";
 import { readRequest } from "./read-request.ts";
@@ -60,15 +61,24 @@ const MODEL_SHAPE = {
   ollama: "ollama",
 } as const satisfies Record<Dialect, ModelListShape>;
 
-function errorDecision(status: number, reason: string, message: string): Decision {
+function includeUsage(json: unknown): boolean {
+  const options = isRecord(json) ? json.stream_options : undefined;
+  return isRecord(options) && options.include_usage === true;
+}
+
+function errorDecision(status: number, reason: string, message: string, type?: string): Decision {
   return {
-    spec: { status, body: { error: { message } } },
+    spec: { status, body: { error: { message, ...(type ? { type } : {}) } } },
     reply: { status, staged: false, reason },
   };
 }
 
 /** Malformed input, judged as the providers do: one 400 (or 413) per kind of problem. */
-function inputProblem(raw: RawRequest, facts: RequestFacts | undefined, bodyLimit: number): Decision | undefined {
+function inputProblem(
+  raw: RawRequest,
+  facts: RequestFacts | undefined,
+  bodyLimit: number,
+): Decision | undefined {
   if (raw.bodyTruncated) {
     return errorDecision(
       413,
@@ -77,7 +87,11 @@ function inputProblem(raw: RawRequest, facts: RequestFacts | undefined, bodyLimi
     );
   }
   if (raw.bodyBytes === 0) {
-    return errorDecision(400, "empty-body", "The request body is empty; a JSON object was expected.");
+    return errorDecision(
+      400,
+      "empty-body",
+      "The request body is empty; a JSON object was expected.",
+    );
   }
   const contentType = headerValue(raw.headers, "content-type");
   if (contentType !== undefined && !isJsonContentType(contentType)) {
@@ -109,7 +123,12 @@ function decide(
   state: TrafficState,
 ): Decision {
   const staged = () => {
-    const taken = state.stages.take({ rawText, model, path: raw.path, prefixless: route.prefixless });
+    const taken = state.stages.take({
+      rawText,
+      model,
+      path: raw.path,
+      prefixless: route.prefixless,
+    });
     return taken
       ? {
           spec: taken.reply,
@@ -120,12 +139,22 @@ function decide(
   if (route.kind === "unknown") {
     return (
       staged() ??
-      errorDecision(404, "unknown-route", `Invalid URL (${raw.method} ${raw.path})`)
+      errorDecision(
+        404,
+        "unknown-route",
+        `Invalid URL (${raw.method} ${raw.path})`,
+        // OpenAI's type for a bad URL; without it the table would say model_not_found.
+        route.answerDialect.startsWith("openai") ? "invalid_request_error" : undefined,
+      )
     );
   }
   if (route.kind === "models") {
     if (raw.method !== "GET") {
-      return errorDecision(405, "method-not-allowed", `Method ${raw.method} not allowed on ${raw.path}`);
+      return errorDecision(
+        405,
+        "method-not-allowed",
+        `Method ${raw.method} not allowed on ${raw.path}`,
+      );
     }
     const shape = MODEL_SHAPE[route.answerDialect];
     return (
@@ -137,7 +166,11 @@ function decide(
     );
   }
   if (raw.method !== "POST") {
-    return errorDecision(405, "method-not-allowed", `Method ${raw.method} not allowed on ${raw.path}`);
+    return errorDecision(
+      405,
+      "method-not-allowed",
+      `Method ${raw.method} not allowed on ${raw.path}`,
+    );
   }
   const problem = inputProblem(raw, facts, state.bodyLimit);
   if (problem) return problem;
@@ -191,7 +224,13 @@ export async function handleTraffic(
     dialect,
     stream,
     acceptsGzip: acceptsGzip(raw.headers),
-    defaultBody: () => defaultBody(dialect, { model, nonce: facts?.nonce, stream }),
+    defaultBody: () =>
+      defaultBody(dialect, {
+        model,
+        nonce: facts?.nonce,
+        stream,
+        includeUsage: includeUsage(facts?.json),
+      }),
   };
   let decision: Decision;
   let wire: WireReply;
@@ -201,7 +240,11 @@ export async function handleTraffic(
   } catch (error) {
     // A staged reply that cannot be rendered (e.g. stream-plan chunks that do not join to
     // the text) still answers, and the record says why.
-    decision = errorDecision(500, "mock-render-error", `gatecheck mock: ${(error as Error).message}`);
+    decision = errorDecision(
+      500,
+      "mock-render-error",
+      `gatecheck mock: ${(error as Error).message}`,
+    );
     wire = await planReply(decision.spec, ctx);
   }
   const record: MockRecord = {
@@ -222,8 +265,19 @@ export async function handleTraffic(
     ...(facts?.nonce ? { nonce: facts.nonce } : {}),
     ...(model === undefined ? {} : { model }),
     ...(route.kind === "generate" ? { stream } : {}),
-    reply: decision.reply,
+    reply: { ...decision.reply, ...replyBytes(wire) },
   };
   state.recorder.add(record);
   return { record, wire };
+}
+
+/** What the mock put on the wire, kept on the record so a judge reads the reply as sent. */
+function replyBytes(wire: WireReply): Pick<RecordReply, "headers" | "body" | "bodyEncoding"> {
+  const bytes = Buffer.concat(wire.frames.filter((f) => !f.raw).map((f) => f.bytes));
+  const utf8 = isUtf8(bytes);
+  return {
+    headers: wire.headers,
+    body: bytes.toString(utf8 ? "utf8" : "base64"),
+    bodyEncoding: utf8 ? "utf8" : "base64",
+  };
 }

@@ -42,7 +42,9 @@ export interface WireReply {
 export function resolveCuts(body: Buffer, cuts: readonly CutSpec[]): number[] {
   const offsets = cuts.map((cut) => {
     if (typeof cut === "number") return cut;
-    return cut.inside === "utf8-char" ? insideUtf8Char(body, cut.nth) : insideDataLine(body, cut.nth);
+    return cut.inside === "utf8-char"
+      ? insideUtf8Char(body, cut.nth)
+      : insideDataLine(body, cut.nth);
   });
   return [...new Set(offsets.filter((o) => o > 0 && o < body.length))].sort((a, b) => a - b);
 }

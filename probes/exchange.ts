@@ -91,7 +91,7 @@ export interface Exchange {
   secrets: string[];
 }
 
-export type ExchangeErrorCode = "invalid-json" | "invalid-exchange";
+export type ExchangeErrorCode = "invalid-json" | "invalid-exchange" | "unreadable-client-request";
 
 export class ExchangeError extends Error {
   constructor(

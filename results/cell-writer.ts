@@ -39,6 +39,9 @@ export interface CellWriter {
   readonly written: number;
 }
 
+/** Failures named in one error; the rest are counted. */
+const MAX_NAMED = 5;
+
 const UPDATABLE = CELL_COLUMNS.filter((c) => !(CELL_KEY_COLUMNS as readonly string[]).includes(c));
 
 export function createCellWriter(db: Db, options: CellWriterOptions = {}): CellWriter {
@@ -125,7 +128,7 @@ export function createCellWriter(db: Db, options: CellWriterOptions = {}): CellW
       if (failures.length > 0) {
         throw new ResultsError(
           "bad-record",
-          `${failures.length} cell write(s) refused: ${failures.join("; ")}`,
+          `${failures.length} cell write(s) refused: ${failures.slice(0, MAX_NAMED).join("; ")}${failures.length > MAX_NAMED ? `; ... and ${failures.length - MAX_NAMED} more` : ""}`,
         );
       }
     }

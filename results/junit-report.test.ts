@@ -32,8 +32,8 @@ describe("renderJunit", () => {
     const junit = renderJunit(view);
     expect(junit.tests).toBe(view.cells.length + 1);
     expect(testcases(junit.xml)).toHaveLength(view.cells.length + 1);
-    // 3 silent defects fail; error + not-run cells and the absent gateway are skipped.
-    expect(junit.failures).toBe(3);
+    // 4 silent defects fail; error + not-run cells and the absent gateway are skipped.
+    expect(junit.failures).toBe(4);
     expect(junit.skipped).toBe(3);
     expect(junit.xml).toContain(
       '<testsuite name="claude-code-router@2.0.0" tests="1" failures="0" errors="0" skipped="1">',
@@ -46,7 +46,7 @@ describe("renderJunit", () => {
       '<failure type="mangled" message="mangled 3/5: disable_parallel_tool_use true → parallel_tool_calls true">verdict: mangled 3/5 (not stable)',
     );
     expect(junit.xml.match(/<testsuites [^>]*>/)?.[0]).toBe(
-      `<testsuites name="gatecheck run R" tests="${view.cells.length + 1}" failures="3" errors="0" skipped="3">`,
+      `<testsuites name="gatecheck run R" tests="${view.cells.length + 1}" failures="4" errors="0" skipped="3">`,
     );
   });
 
@@ -93,7 +93,7 @@ describe("renderJunit", () => {
       ]),
       "a.json",
     );
-    expect(renderJunit(view, wrongVerdict).failures).toBe(3);
+    expect(renderJunit(view, wrongVerdict).failures).toBe(4);
   });
 
   it("escapes XML and drops characters XML cannot carry", () => {

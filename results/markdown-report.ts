@@ -72,7 +72,7 @@ function legendSection(): string[] {
     `- \`${CONTROL_MARK.clean}\` control leg clean: the field survives the gateway's native route, so the translation loses it; \`${CONTROL_MARK.lost}\` lost on the native route too; \`${CONTROL_MARK.undecided}\` control not judged.`,
     "- `[owner/repo#n]`: the known upstream issue this cell is a positive control for.",
     "- `ns …` / `s …`: non-stream and stream differ; one token when they agree.",
-    "- `·`: no such cell (route not offered). Gateways that did not run have no columns; see the table above.",
+    "- `·`: no such cell (route not offered, or not planned for this gateway).",
     "",
   ];
 }
@@ -100,12 +100,14 @@ function axisRank(axis: string): number {
 
 function matrixSection(view: RunView): string[] {
   const lines: string[] = ["## Matrix", ""];
-  const notRun = view.gatewayRuns.filter((g) => g.status === "not-run");
-  if (notRun.length > 0) {
-    lines.push(
-      `Not run, so absent from every table below: ${notRun.map((g) => `${g.column} (${cellText(g.reason ?? "no reason given")})`).join(", ")}.`,
-      "",
+  const absent = view.gatewayRuns.filter((g) => g.status !== "ok");
+  if (absent.length > 0) {
+    const withCells = new Set(view.cells.map((c) => c.column));
+    const described = absent.map(
+      (g) =>
+        `${g.column} (${g.status}: ${cellText(g.reason ?? "no reason given")}${withCells.has(g.column) ? "; its cells read `not-run`/`error`" : "; no cells"})`,
     );
+    lines.push(`Did not run or failed: ${described.join(", ")}.`, "");
   }
   // axis -> client dialect -> cells
   const groups = new Map<string, Map<string, CellRecord[]>>();

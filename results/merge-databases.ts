@@ -137,13 +137,17 @@ function mergeOne(db: Db, src: string, path: string, report: MergeReport, runs: 
   );
 
   const keyMatch = CELL_KEY_COLUMNS.map((c) => `m."${c}" = s."${c}"`).join(" AND ");
-  const valueDiffers = CELL_COLUMNS.filter(
+  const cellValues = CELL_COLUMNS.filter(
     (c) => !(CELL_KEY_COLUMNS as readonly string[]).includes(c),
-  )
-    .map((c) => `m."${c}" IS NOT s."${c}"`)
-    .join(" OR ");
+  );
+  const valueDiffers = cellValues.map((c) => `m."${c}" IS NOT s."${c}"`).join(" OR ");
+  // Which columns differ, so the error says more than "verdict preserved, preserved".
+  const differing = cellValues
+    .map((c) => `CASE WHEN m."${c}" IS NOT s."${c}" THEN '${c} ' ELSE '' END`)
+    .join(" || ");
   const conflicts = db
-    .prepare(`SELECT s.run_id, s."column", s.route_id, s.probe_id, s.mode, m.verdict AS a, s.verdict AS b
+    .prepare(`SELECT s.run_id, s."column", s.route_id, s.probe_id, s.mode, m.verdict AS a, s.verdict AS b,
+      rtrim(${differing}) AS differing
       FROM ${src}.cells s JOIN main.cells m ON ${keyMatch} WHERE ${valueDiffers}`)
     .all() as Row[];
   if (conflicts.length > 0) throw conflictError(path, "cell", conflicts);
@@ -177,7 +181,10 @@ function mergeOne(db: Db, src: string, path: string, report: MergeReport, runs: 
 
 function conflictError(path: string, what: string, rows: Row[]): ResultsError {
   const named = rows.slice(0, MAX_NAMED).map((r) => {
-    const detail = what === "cell" ? `${r.a} here, ${r.b} in ${path}` : `${r.a} differs`;
+    const detail =
+      what === "cell"
+        ? `${r.a} here, ${r.b} in ${path} (differs in ${String(r.differing).split(" ").join(", ")})`
+        : `${r.a} differs`;
     return `  run ${r.run_id}: ${r.column} | ${r.route_id} | ${r.probe_id} | ${r.mode}: ${detail}`;
   });
   const more = rows.length > MAX_NAMED ? [`  ... and ${rows.length - MAX_NAMED} more`] : [];

@@ -107,6 +107,20 @@ export interface AttemptRecord extends CellKey {
   verdicts: Verdict[];
 }
 
+/** An attempt with its JSON-valued fields as stored text, not parsed. */
+export interface AttemptText extends CellKey {
+  runId: string;
+  attemptNo: number;
+  phase: AttemptPhase;
+  status: string;
+  timings: string;
+  clientRequest: string;
+  forwarded: string;
+  upstreamReply: string;
+  clientResponse: string;
+  verdicts: string;
+}
+
 /** One cell as written by the sweep: the cell row (inserted or updated) and new attempts. */
 export interface CellWrite {
   cell: CellRecord;

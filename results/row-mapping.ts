@@ -7,6 +7,7 @@ import type { Verdict, VerdictKind } from "../probes/verdict.ts";
 import type {
   AttemptPhase,
   AttemptRecord,
+  AttemptText,
   CellRecord,
   GatewayRunRecord,
   GatewayRunStatus,
@@ -246,5 +247,24 @@ export function rowToAttempt(row: Row): AttemptRecord {
     upstreamReply: json(row.upstream_reply),
     clientResponse: json(row.client_response),
     verdicts: json(row.verdicts) as Verdict[],
+  };
+}
+
+export function rowToAttemptText(row: Row): AttemptText {
+  return {
+    runId: str(row.run_id),
+    column: str(row.column),
+    routeId: str(row.route_id),
+    probeId: str(row.probe_id),
+    mode: str(row.mode) as Mode,
+    phase: str(row.phase) as AttemptPhase,
+    attemptNo: Number(row.attempt_no),
+    status: str(row.status),
+    timings: str(row.timings),
+    clientRequest: str(row.client_request),
+    forwarded: str(row.forwarded),
+    upstreamReply: str(row.upstream_reply),
+    clientResponse: str(row.client_response),
+    verdicts: str(row.verdicts),
   };
 }

@@ -16,6 +16,7 @@ import { randomBytes } from "node:crypto";
 import { type CellWriter, type CellWriterOptions, createCellWriter } from "./cell-writer.ts";
 import type {
   AttemptRecord,
+  AttemptText,
   CellRecord,
   DoneCell,
   GatewayRunRecord,
@@ -33,6 +34,7 @@ import {
   quoted,
   RUN_COLUMNS,
   rowToAttempt,
+  rowToAttemptText,
   rowToCell,
   rowToGatewayRun,
   rowToProbe,
@@ -190,6 +192,18 @@ export class ResultsStore {
        ORDER BY "column", route_id, probe_id, mode, phase, attempt_no`,
     );
     for (const row of stmt.iterate(runId)) yield rowToAttempt(row as Row);
+  }
+
+  /**
+   * A run's attempts with their JSON fields left as the stored text: for a caller that parses
+   * only what it needs (or parses in worker threads). Same order as iterateAttempts.
+   */
+  *iterateAttemptTexts(runId: string): Generator<AttemptText> {
+    const stmt = this.db.prepare(
+      `SELECT * FROM attempts WHERE run_id = ?
+       ORDER BY "column", route_id, probe_id, mode, phase, attempt_no`,
+    );
+    for (const row of stmt.iterate(runId)) yield rowToAttemptText(row as Row);
   }
 
   close(): void {

@@ -19,13 +19,13 @@ import type {
 } from "../canonical.ts";
 import { asBoolean, asNumber, asRecord, asString, type JsonRecord } from "../json.ts";
 import {
-  FieldReader,
+  asRecords,
+  asStringArray,
   compact,
+  FieldReader,
   nonEmpty,
   onlyKeys,
-  readNested,
 } from "../openai-chat/request-fields.ts";
-import { asRecords, asStringArray } from "../openai-chat/request-read.ts";
 
 /** `cache_control`: `{type: "ephemeral", ttl?}`; the object is kept raw beside the parsed fields. */
 export function readCacheMarker(value: unknown): CacheMarker | undefined {
@@ -46,7 +46,11 @@ function withCache(block: JsonRecord): { rest: JsonRecord; cache?: CacheMarker; 
 function readSource(raw: unknown): MediaSource | undefined {
   const s = asRecord(raw);
   if (!s) return undefined;
-  if (s.type === "base64" && typeof s.data === "string" && onlyKeys(s, ["type", "media_type", "data"])) {
+  if (
+    s.type === "base64" &&
+    typeof s.data === "string" &&
+    onlyKeys(s, ["type", "media_type", "data"])
+  ) {
     const mediaType = s.media_type;
     if (mediaType !== undefined && typeof mediaType !== "string") return undefined;
     return compact({ kind: "base64" as const, mediaType, data: s.data });
@@ -80,14 +84,19 @@ export function readAnthropicBlock(raw: unknown): Part {
       break;
     case "image": {
       const source = readSource(rest.source);
-      if (source && onlyKeys(rest, ["type", "source"])) return compact({ type: "image" as const, source, cache });
+      if (source && onlyKeys(rest, ["type", "source"]))
+        return compact({ type: "image" as const, source, cache });
       break;
     }
     case "document": {
       // Text and content-block document sources have no canonical MediaSource: kept raw.
       const source = readSource(rest.source);
       const title = rest.title;
-      if (source && onlyKeys(rest, ["type", "source", "title"]) && (title === undefined || typeof title === "string")) {
+      if (
+        source &&
+        onlyKeys(rest, ["type", "source", "title"]) &&
+        (title === undefined || typeof title === "string")
+      ) {
         return compact({ type: "document" as const, source, title, cache });
       }
       break;
@@ -134,12 +143,20 @@ export function readAnthropicBlock(raw: unknown): Part {
         onlyKeys(rest, ["type", "thinking", "signature"]) &&
         (rest.signature === undefined || typeof rest.signature === "string")
       ) {
-        return compact({ type: "thinking" as const, text: rest.thinking, signature: rest.signature });
+        return compact({
+          type: "thinking" as const,
+          text: rest.thinking,
+          signature: rest.signature,
+        });
       }
       break;
     case "redacted_thinking":
       // The encrypted payload is opaque like a signature; the visible text is empty.
-      if (cache === undefined && typeof rest.data === "string" && onlyKeys(rest, ["type", "data"])) {
+      if (
+        cache === undefined &&
+        typeof rest.data === "string" &&
+        onlyKeys(rest, ["type", "data"])
+      ) {
         return { type: "thinking", text: "", signature: rest.data, redacted: true };
       }
       break;

@@ -7,13 +7,22 @@
  * user_id, stream_options, reasoning summary, audio parts, refusal parts, `reasoning` text
  * without a signature. System and developer messages are lifted into `system`, in order.
  */
-import type { CacheMarker, CanonicalRequest, MediaSource, Message, Part, Tool } from "../canonical.ts";
+import type {
+  CacheMarker,
+  CanonicalRequest,
+  MediaSource,
+  Message,
+  Part,
+  Tool,
+} from "../canonical.ts";
 import type { JsonRecord } from "../json.ts";
 import { argumentsObject, compact, mergeExtras, nonEmpty } from "../openai-chat/request-fields.ts";
 import { isPlainText } from "../openai-chat/request-write.ts";
 
 function cacheControl(cache: CacheMarker | undefined): unknown {
-  return cache === undefined ? undefined : (cache.raw ?? compact({ type: cache.type, ttl: cache.ttl }));
+  return cache === undefined
+    ? undefined
+    : (cache.raw ?? compact({ type: cache.type, ttl: cache.ttl }));
 }
 
 function writeSource(source: MediaSource): JsonRecord {
@@ -45,7 +54,11 @@ export function writeAnthropicBlock(part: Part, same: boolean): unknown {
         cache_control: cacheControl(part.cache),
       });
     case "image":
-      return compact({ type: "image", source: writeSource(part.source), cache_control: cacheControl(part.cache) });
+      return compact({
+        type: "image",
+        source: writeSource(part.source),
+        cache_control: cacheControl(part.cache),
+      });
     case "document":
       return compact({
         type: "document",
@@ -107,7 +120,11 @@ function writeMessages(messages: Message[], same: boolean): JsonRecord[] {
       continue;
     }
     toolParts = undefined;
-    out.push({ role: message.role, parts: message.parts, extras: same ? message.extras : undefined });
+    out.push({
+      role: message.role,
+      parts: message.parts,
+      extras: same ? message.extras : undefined,
+    });
   }
   return out.map((m) =>
     mergeExtras(
@@ -139,14 +156,17 @@ function writeTool(tool: Tool, same: boolean): JsonRecord | undefined {
 
 function writeToolChoice(request: CanonicalRequest): JsonRecord | undefined {
   const choice = request.toolChoice;
-  const disable =
-    request.parallelToolCalls === undefined ? undefined : !request.parallelToolCalls;
-  if (!choice) return disable === undefined ? undefined : { type: "auto", disable_parallel_tool_use: disable };
+  const disable = request.parallelToolCalls === undefined ? undefined : !request.parallelToolCalls;
+  if (!choice)
+    return disable === undefined ? undefined : { type: "auto", disable_parallel_tool_use: disable };
   const base =
     choice.mode === "tool"
       ? { type: "tool", name: choice.name }
       : { type: choice.mode === "required" ? "any" : choice.mode };
-  return compact({ ...base, disable_parallel_tool_use: choice.mode === "none" ? undefined : disable });
+  return compact({
+    ...base,
+    disable_parallel_tool_use: choice.mode === "none" ? undefined : disable,
+  });
 }
 
 function writeThinking(request: CanonicalRequest): JsonRecord | undefined {
@@ -181,7 +201,9 @@ export function writeAnthropicRequest(request: CanonicalRequest, same: boolean):
     output_config: nonEmpty({
       effort: request.reasoning?.effort,
       format:
-        format?.type === "json_schema" ? compact({ type: "json_schema", schema: format.schema }) : undefined,
+        format?.type === "json_schema"
+          ? compact({ type: "json_schema", schema: format.schema })
+          : undefined,
     }),
     metadata: request.user === undefined ? undefined : { user_id: request.user },
     stream: request.stream,

@@ -41,13 +41,16 @@ export function createAnthropicStreamReader(): StreamReader {
     } else if (part.type === "text") {
       parts.text(k, "text", part.text);
     } else {
-      state.malformed(`content_block_start ${k}: unknown block type ${JSON.stringify(block.type)}`);
+      // Server-tool blocks and newer block types: kept whole, as the JSON reader keeps them.
+      parts.unknown(k, block);
     }
   };
 
   const onDelta = (data: JsonRecord, n: number) => {
     const delta = asRecord(data.delta);
     const k = key(data.index);
+    // Deltas of a block kept whole (a server tool's input) are not ours to assemble.
+    if (parts.kindOf(k) === "unknown") return;
     switch (delta?.type) {
       case "text_delta":
         parts.text(k, "text", asString(delta.text) ?? "");

@@ -29,7 +29,8 @@ export function geminiPartToCanonical(raw: JsonRecord): Part {
     return part;
   }
   if (typeof raw.text === "string") {
-    if (raw.thought === true) {
+    // A signature on an empty non-thought part (Gemini 3 ends turns so) is reasoning state.
+    if (raw.thought === true || (raw.text === "" && signature !== undefined)) {
       const part: Part = { type: "thinking", text: raw.text };
       if (signature !== undefined) part.signature = signature;
       return part;

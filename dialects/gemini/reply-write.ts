@@ -25,7 +25,12 @@ export function geminiFinishReason(reply: CanonicalReply): string {
 
 export function geminiPart(part: Part): Record<string, unknown> | undefined {
   switch (part.type) {
-    case "text":
+    case "text": {
+      const signature = part.extras?.thoughtSignature;
+      return typeof signature === "string"
+        ? { text: part.text, thoughtSignature: signature }
+        : { text: part.text };
+    }
     case "refusal":
       return { text: part.text };
     case "thinking":

@@ -23,10 +23,17 @@ import type {
   Tool,
   ToolChoice,
 } from "../canonical.ts";
-import { dialectOfPath } from "../routes.ts";
 import { asArray, asNumber, asRecord, asString, isRecord, type JsonRecord } from "../json.ts";
-import { FieldReader, camelKeys, compact, nonEmpty, onlyKeys } from "../openai-chat/request-fields.ts";
-import { asRecords, asStringArray } from "../openai-chat/request-read.ts";
+import {
+  asRecords,
+  asStringArray,
+  camelKeys,
+  compact,
+  FieldReader,
+  nonEmpty,
+  onlyKeys,
+} from "../openai-chat/request-fields.ts";
+import { dialectOfPath } from "../routes.ts";
 
 /** image/* is an image, audio/* audio, anything else (pdf, text, video) a document. */
 function mediaPart(source: MediaSource, mimeType: string | undefined): Part {
@@ -35,13 +42,17 @@ function mediaPart(source: MediaSource, mimeType: string | undefined): Part {
   return { type: "document", source };
 }
 
-function readBlob(value: unknown, uriKey: "data" | "fileUri"): { mimeType?: string; value: string } | undefined {
+function readBlob(
+  value: unknown,
+  uriKey: "data" | "fileUri",
+): { mimeType?: string; value: string } | undefined {
   const raw = asRecord(value);
   if (!raw) return undefined;
   const blob = camelKeys(raw);
   const mimeType = blob.mimeType;
   const data = blob[uriKey];
-  if (typeof data !== "string" || (mimeType !== undefined && typeof mimeType !== "string")) return undefined;
+  if (typeof data !== "string" || (mimeType !== undefined && typeof mimeType !== "string"))
+    return undefined;
   if (!onlyKeys(blob, ["mimeType", uriKey])) return undefined;
   return compact({ mimeType, value: data });
 }
@@ -73,16 +84,32 @@ export function readGeminiPart(raw: unknown): Part {
   }
   if (part.inlineData !== undefined && onlyKeys(part, ["inlineData"])) {
     const blob = readBlob(part.inlineData, "data");
-    if (blob) return mediaPart(compact({ kind: "base64" as const, mediaType: blob.mimeType, data: blob.value }), blob.mimeType);
+    if (blob)
+      return mediaPart(
+        compact({ kind: "base64" as const, mediaType: blob.mimeType, data: blob.value }),
+        blob.mimeType,
+      );
   }
   if (part.fileData !== undefined && onlyKeys(part, ["fileData"])) {
     const blob = readBlob(part.fileData, "fileUri");
-    if (blob) return mediaPart(compact({ kind: "url" as const, url: blob.value, mediaType: blob.mimeType }), blob.mimeType);
+    if (blob)
+      return mediaPart(
+        compact({ kind: "url" as const, url: blob.value, mediaType: blob.mimeType }),
+        blob.mimeType,
+      );
   }
   const call = asRecord(part.functionCall);
-  if (call && onlyKeys(part, ["functionCall", "thoughtSignature"]) && onlyKeys(call, ["id", "name", "args"])) {
+  if (
+    call &&
+    onlyKeys(part, ["functionCall", "thoughtSignature"]) &&
+    onlyKeys(call, ["id", "name", "args"])
+  ) {
     const args = call.args;
-    if (typeof call.name === "string" && (call.id === undefined || typeof call.id === "string") && (args === undefined || isRecord(args))) {
+    if (
+      typeof call.name === "string" &&
+      (call.id === undefined || typeof call.id === "string") &&
+      (args === undefined || isRecord(args))
+    ) {
       return compact({
         type: "tool-call" as const,
         id: call.id ?? "",
@@ -93,10 +120,23 @@ export function readGeminiPart(raw: unknown): Part {
     }
   }
   const response = asRecord(part.functionResponse);
-  if (response && onlyKeys(part, ["functionResponse"]) && onlyKeys(response, ["id", "name", "response"])) {
+  if (
+    response &&
+    onlyKeys(part, ["functionResponse"]) &&
+    onlyKeys(response, ["id", "name", "response"])
+  ) {
     const body = asRecord(response.response);
-    if (typeof response.name === "string" && (response.id === undefined || typeof response.id === "string") && body) {
-      return compact({ type: "tool-result" as const, callId: response.id ?? "", name: response.name, ...readFunctionResponse(body) });
+    if (
+      typeof response.name === "string" &&
+      (response.id === undefined || typeof response.id === "string") &&
+      body
+    ) {
+      return compact({
+        type: "tool-result" as const,
+        callId: response.id ?? "",
+        name: response.name,
+        ...readFunctionResponse(body),
+      });
     }
   }
   return { type: "unknown", raw };
@@ -108,7 +148,9 @@ function readParts(value: unknown): Part[] | undefined {
 
 function readContent(raw: JsonRecord): Message {
   const f = new FieldReader(camelKeys(raw));
-  const role = f.take("role", (v) => (v === "user" ? "user" : v === "model" ? "assistant" : undefined));
+  const role = f.take("role", (v) =>
+    v === "user" ? "user" : v === "model" ? "assistant" : undefined,
+  );
   const parts = f.take("parts", readParts) ?? [];
   return compact({ role: role ?? "user", parts, extras: nonEmpty(f.rest()) });
 }
@@ -118,7 +160,8 @@ function readDeclaration(raw: JsonRecord): Tool {
   const name = f.take("name", asString) ?? "";
   const description = f.take("description", asString);
   // `parameters` (OpenAPI subset) and `parametersJsonSchema` are exclusive spellings of one schema.
-  const key = f.has("parameters") || !f.has("parametersJsonSchema") ? "parameters" : "parametersJsonSchema";
+  const key =
+    f.has("parameters") || !f.has("parametersJsonSchema") ? "parameters" : "parametersJsonSchema";
   const schema = f.has(key) ? f.take(key, (v) => v) : undefined;
   return compact({ kind: "function", name, description, schema, extras: nonEmpty(f.rest()) });
 }
@@ -130,7 +173,8 @@ function readTools(value: unknown): Tool[] | undefined {
   return entries.flatMap((entry) => {
     const tool = camelKeys(entry);
     const declarations = asRecords(tool.functionDeclarations);
-    if (declarations && onlyKeys(tool, ["functionDeclarations"])) return declarations.map(readDeclaration);
+    if (declarations && onlyKeys(tool, ["functionDeclarations"]))
+      return declarations.map(readDeclaration);
     const [kind] = Object.keys(tool);
     return [{ kind: Object.keys(tool).length === 1 && kind ? kind : "", name: "", extras: tool }];
   });
@@ -139,11 +183,14 @@ function readTools(value: unknown): Tool[] | undefined {
 function readToolConfig(g: FieldReader): ToolChoice | undefined {
   return g.nested("functionCallingConfig", (h) => {
     const mode = h.take("mode", asString);
-    const names = h.has("allowedFunctionNames") ? h.take("allowedFunctionNames", asStringArray) : [];
+    const names = h.has("allowedFunctionNames")
+      ? h.take("allowedFunctionNames", asStringArray)
+      : [];
     if (mode === "AUTO" && names?.length === 0) return { mode: "auto" };
     if (mode === "NONE" && names?.length === 0) return { mode: "none" };
     if (mode === "ANY" && names?.length === 0) return { mode: "required" };
-    if (mode === "ANY" && names?.length === 1 && names[0] !== undefined) return { mode: "tool", name: names[0] };
+    if (mode === "ANY" && names?.length === 1 && names[0] !== undefined)
+      return { mode: "tool", name: names[0] };
     return undefined;
   });
 }
@@ -151,7 +198,10 @@ function readToolConfig(g: FieldReader): ToolChoice | undefined {
 /** responseMimeType with an optional schema: application/json is json_object or json_schema. */
 function readFormat(g: FieldReader): ResponseFormat | undefined {
   const mime = g.record.responseMimeType;
-  const schemaKey = g.has("responseSchema") || !g.has("responseJsonSchema") ? "responseSchema" : "responseJsonSchema";
+  const schemaKey =
+    g.has("responseSchema") || !g.has("responseJsonSchema")
+      ? "responseSchema"
+      : "responseJsonSchema";
   if (mime === "text/plain" && !g.has(schemaKey)) {
     g.take("responseMimeType", asString);
     return { type: "text" };
@@ -166,18 +216,30 @@ function readFormat(g: FieldReader): ResponseFormat | undefined {
 function readThinking(g: FieldReader): ReasoningConfig | undefined {
   return g.nested("thinkingConfig", (h) => {
     const budget = h.take("thinkingBudget", asNumber);
-    const mode = budget === undefined ? undefined : budget === 0 ? "disabled" : budget < 0 ? "adaptive" : "enabled";
-    return nonEmpty<ReasoningConfig>({ mode, budgetTokens: budget, effort: h.take("thinkingLevel", asString) });
+    const mode =
+      budget === undefined
+        ? undefined
+        : budget === 0
+          ? "disabled"
+          : budget < 0
+            ? "adaptive"
+            : "enabled";
+    return nonEmpty<ReasoningConfig>({
+      mode,
+      budgetTokens: budget,
+      effort: h.take("thinkingLevel", asString),
+    });
   });
 }
 
 /** camelKeys on the body and on the fixed containers whose keys are field names (not data). */
 function camelContainers(body: JsonRecord): JsonRecord {
-  const out = camelKeys(body);
+  // Copies, never writes into the caller's objects (camelKeys may return its argument).
+  const out = { ...camelKeys(body) };
   const nest = (record: JsonRecord, key: string, inner?: string) => {
     const value = record[key];
     if (!isRecord(value)) return;
-    const camel = camelKeys(value);
+    const camel = { ...camelKeys(value) };
     if (inner) nest(camel, inner);
     record[key] = camel;
   };
@@ -187,7 +249,10 @@ function camelContainers(body: JsonRecord): JsonRecord {
   return out;
 }
 
-export function readGeminiRequest(body: JsonRecord, context: { path?: string } = {}): CanonicalRequest {
+export function readGeminiRequest(
+  body: JsonRecord,
+  context: { path?: string } = {},
+): CanonicalRequest {
   const f = new FieldReader(camelContainers(body));
   const route = context.path === undefined ? undefined : dialectOfPath(context.path);
   const fromPath = route?.dialect === "gemini" && route.kind === "generate" ? route : undefined;

@@ -70,8 +70,17 @@ export function createGeminiStreamReader(): StreamReader {
           if (part.text === "" && part.type === "text") continue;
           const key = runKey(part.type);
           parts.text(key, part.type, part.text);
-          if (part.type === "thinking" && part.signature !== undefined)
+          if (part.type === "thinking" && part.signature !== undefined) {
             parts.signature(key, part.signature);
+            // A signature closes its thought: the next thought piece is a new part.
+            runKind = undefined;
+          }
+          const textSignature = part.type === "text" ? part.extras?.thoughtSignature : undefined;
+          if (typeof textSignature === "string") {
+            // No text slot carries a signature: it follows as an empty thinking part.
+            parts.signature(runKey("signature"), textSignature);
+            runKind = undefined;
+          }
         } else {
           state.malformed(
             `event ${n}: part of unknown kind ${JSON.stringify(Object.keys(record))}`,

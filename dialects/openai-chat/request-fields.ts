@@ -3,7 +3,7 @@
  * object compaction for writers, the deep merge that writes extras back, and data URLs.
  * (They live here because this room has no shared request folder; see docs/dialects-requests.md.)
  */
-import { isRecord, type JsonRecord } from "../json.ts";
+import { asArray, isRecord, type JsonRecord } from "../json.ts";
 
 /**
  * Reads a wire object key by key. A key that is taken but whose value does not parse,
@@ -49,10 +49,11 @@ export class FieldReader {
 
   /** The extras: unparsed values, leftovers, and every key never taken. */
   rest(): JsonRecord {
-    for (const [key, value] of Object.entries(this.record)) {
-      if (!this.taken.has(key)) this.extras[key] = value;
+    const out: JsonRecord = { ...this.extras };
+    for (const key in this.record) {
+      if (!this.taken.has(key)) out[key] = this.record[key];
     }
-    return { ...this.extras };
+    return out;
   }
 }
 
@@ -75,8 +76,12 @@ export function onlyKeys(record: JsonRecord, allowed: readonly string[]): boolea
 
 /** Drops keys whose value is undefined, so written bodies and canonical values carry no holes. */
 export function compact<T extends object>(value: T): T {
+  // A for-in loop: this runs for every object a reader builds, hundreds of thousands of times.
   const out: JsonRecord = {};
-  for (const [key, v] of Object.entries(value)) if (v !== undefined) out[key] = v;
+  for (const key in value) {
+    const v = value[key];
+    if (v !== undefined) out[key] = v;
+  }
   return out as T;
 }
 
@@ -111,10 +116,20 @@ export function mergeExtras(body: JsonRecord, extras: JsonRecord | undefined): J
  * @see https://protobuf.dev/programming-guides/json/ (parsers accept both names)
  */
 export function camelKeys(record: JsonRecord): JsonRecord {
+  let snake = false;
+  for (const key in record) {
+    if (key.includes("_")) {
+      snake = true;
+      break;
+    }
+  }
+  // Most bodies are already camelCase: hand back the same object, never a mutated one.
+  if (!snake) return record;
   const out: JsonRecord = {};
   for (const [key, value] of Object.entries(record)) {
     const camel = key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-    if (camel !== key && !Object.hasOwn(record, camel) && !Object.hasOwn(out, camel)) out[camel] = value;
+    if (camel !== key && !Object.hasOwn(record, camel) && !Object.hasOwn(out, camel))
+      out[camel] = value;
     else out[key] = value;
   }
   return out;
@@ -142,4 +157,22 @@ export function argumentsObject(args: string): JsonRecord | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** An array of records, or undefined (the caller keeps any other shape raw). */
+export function asRecords(value: unknown): JsonRecord[] | undefined {
+  const list = asArray(value);
+  return list?.every(isRecord) ? list : undefined;
+}
+
+/** A stop value: one string or an array of strings, always returned as an array. */
+export function asStopList(value: unknown): string[] | undefined {
+  if (typeof value === "string") return [value];
+  const list = asArray(value);
+  return list?.every((s) => typeof s === "string") ? list : undefined;
+}
+
+export function asStringArray(value: unknown): string[] | undefined {
+  const list = asArray(value);
+  return list?.every((s) => typeof s === "string") ? list : undefined;
 }

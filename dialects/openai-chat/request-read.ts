@@ -13,39 +13,21 @@ import type {
   Tool,
   ToolChoice,
 } from "../canonical.ts";
+import { asArray, asBoolean, asNumber, asRecord, asString, type JsonRecord } from "../json.ts";
 import {
-  asArray,
-  asBoolean,
-  asNumber,
-  asRecord,
-  asString,
-  isRecord,
-  type JsonRecord,
-} from "../json.ts";
-import { FieldReader, compact, onlyKeys, parseDataUrl, readNested } from "./request-fields.ts";
+  asRecords,
+  asStopList,
+  compact,
+  FieldReader,
+  onlyKeys,
+  parseDataUrl,
+  readNested,
+} from "./request-fields.ts";
 
 const ROLES = ["system", "developer", "user", "assistant", "tool"] as const satisfies Role[];
 
 function asRole(value: unknown): Role | undefined {
   return (ROLES as readonly unknown[]).includes(value) ? (value as Role) : undefined;
-}
-
-/** An array of records, or undefined (the caller keeps any other shape raw). */
-export function asRecords(value: unknown): JsonRecord[] | undefined {
-  const list = asArray(value);
-  return list?.every(isRecord) ? list : undefined;
-}
-
-/** A stop value: one string or an array of strings, always returned as an array. */
-export function asStopList(value: unknown): string[] | undefined {
-  if (typeof value === "string") return [value];
-  const list = asArray(value);
-  return list?.every((s) => typeof s === "string") ? list : undefined;
-}
-
-export function asStringArray(value: unknown): string[] | undefined {
-  const list = asArray(value);
-  return list?.every((s) => typeof s === "string") ? list : undefined;
 }
 
 /** One content part of a Chat message; a shape this reader does not know is kept whole. */
@@ -56,7 +38,11 @@ export function readChatPart(raw: unknown): Part {
     const { type: _t, text, ...extras } = part;
     return Object.keys(extras).length > 0 ? { type: "text", text, extras } : { type: "text", text };
   }
-  if (part.type === "refusal" && typeof part.refusal === "string" && onlyKeys(part, ["type", "refusal"])) {
+  if (
+    part.type === "refusal" &&
+    typeof part.refusal === "string" &&
+    onlyKeys(part, ["type", "refusal"])
+  ) {
     return { type: "refusal", text: part.refusal };
   }
   const image = asRecord(part.image_url);
@@ -74,7 +60,11 @@ export function readChatPart(raw: unknown): Part {
   }
   const audio = asRecord(part.input_audio);
   if (part.type === "input_audio" && audio && onlyKeys(part, ["type", "input_audio"])) {
-    if (typeof audio.data === "string" && typeof audio.format === "string" && onlyKeys(audio, ["data", "format"])) {
+    if (
+      typeof audio.data === "string" &&
+      typeof audio.format === "string" &&
+      onlyKeys(audio, ["data", "format"])
+    ) {
       return { type: "audio", source: { kind: "base64", data: audio.data }, format: audio.format };
     }
   }
@@ -159,7 +149,12 @@ function readMessage(raw: JsonRecord): Message {
     for (const call of calls ?? []) parts.push(readToolCall(call));
   }
   const extras = f.rest();
-  return compact({ role, parts, name, extras: Object.keys(extras).length > 0 ? extras : undefined });
+  return compact({
+    role,
+    parts,
+    name,
+    extras: Object.keys(extras).length > 0 ? extras : undefined,
+  });
 }
 
 function readTool(raw: JsonRecord): Tool {

@@ -204,7 +204,8 @@ export function writeChatRequest(request: CanonicalRequest, same: boolean): Json
     user: request.user,
     stream: request.stream,
     stream_options:
-      request.streamOptions && (nonEmpty({ include_usage: request.streamOptions.includeUsage }) ?? {}),
+      request.streamOptions &&
+      (nonEmpty({ include_usage: request.streamOptions.includeUsage }) ?? {}),
     service_tier: request.serviceTier,
   });
 }

@@ -11,6 +11,7 @@ type TextKind = "text" | "refusal" | "reasoning" | "thinking";
 
 type Slot =
   | { kind: TextKind; text: string; signature?: string; redacted?: boolean }
+  | { kind: "unknown"; raw: unknown }
   | { kind: "tool-call"; id: string; name: string; args: string; signature?: string };
 
 export class PartsAssembler {
@@ -25,7 +26,7 @@ export class PartsAssembler {
       slot = { kind, text: "" };
       this.open(key, slot);
     }
-    if ("text" in slot) slot.text += delta;
+    if (slot.kind !== "unknown") slot.text += delta;
   }
 
   /** Set the signature (or the redacted flag) of a thinking slot. */
@@ -35,6 +36,7 @@ export class PartsAssembler {
       slot = { kind: "thinking", text: "" };
       this.open(key, slot);
     }
+    if (slot.kind === "unknown") return;
     slot.signature = (slot.signature ?? "") + signature;
     if (redacted && slot.kind === "thinking") slot.redacted = true;
   }
@@ -52,6 +54,16 @@ export class PartsAssembler {
       return;
     }
     this.open(key, { kind: "tool-call", id: id ?? "", name: name ?? "", args });
+  }
+
+  /** A block the reader does not model, kept whole in its place. */
+  unknown(key: string, raw: unknown): void {
+    this.open(key, { kind: "unknown", raw });
+  }
+
+  /** What the slot under `key` holds, if anything. */
+  kindOf(key: string): Slot["kind"] | undefined {
+    return this.byKey.get(key)?.kind;
   }
 
   hasTool(key: string): boolean {
@@ -90,6 +102,7 @@ export class PartsAssembler {
         if (s.signature !== undefined) call.signature = s.signature;
         return [call];
       }
+      if (s.kind === "unknown") return [{ type: "unknown", raw: s.raw }];
       if (s.kind === "thinking") {
         const part: Part = { type: "thinking", text: s.text };
         if (s.signature !== undefined) part.signature = s.signature;

@@ -25,25 +25,29 @@ export function createChatStreamReader(): StreamReader {
   const toolDelta = (value: unknown) => {
     const tc = asRecord(value);
     if (!tc) return;
-    const id = asString(tc.id) || undefined;
+    // The first delta of a call carries `id` (possibly "", from a backend without ids) or at
+    // least a name; later deltas carry neither. Some servers repeat the id on every delta.
+    const id = asString(tc.id);
     const index = asNumber(tc.index);
     const fn = asRecord(tc.function);
     const name = asString(fn?.name);
     const args = asString(fn?.arguments) ?? "";
-    let key = id !== undefined ? keyById.get(id) : undefined;
-    if (key === undefined && id === undefined) {
-      key = index !== undefined ? keyByIndex.get(index) : lastKey;
-    }
-    if (key === undefined && id !== undefined) {
+    let key = id ? keyById.get(id) : undefined;
+    const byPosition = index !== undefined ? keyByIndex.get(index) : lastKey;
+    const opens =
+      key === undefined && (id !== undefined || (name !== undefined && byPosition === undefined));
+    if (opens) {
       key = `tool:${calls++}`;
-      keyById.set(id, key);
-      parts.openTool(key, id, name, args);
-    } else if (key !== undefined) {
+      if (id) keyById.set(id, key);
+      parts.openTool(key, id ?? "", name, args);
+    } else {
+      key ??= byPosition;
+      if (key === undefined) {
+        parts.toolArgs("orphan", args);
+        return;
+      }
       if (name !== undefined) parts.openTool(key, undefined, name);
       parts.toolArgs(key, args);
-    } else {
-      parts.toolArgs("orphan", args);
-      return;
     }
     if (index !== undefined) keyByIndex.set(index, key);
     lastKey = key;

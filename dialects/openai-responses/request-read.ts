@@ -22,8 +22,15 @@ import type {
   ToolChoice,
 } from "../canonical.ts";
 import { asBoolean, asNumber, asRecord, asString, isRecord, type JsonRecord } from "../json.ts";
-import { FieldReader, compact, nonEmpty, onlyKeys, parseDataUrl, readNested } from "../openai-chat/request-fields.ts";
-import { asRecords } from "../openai-chat/request-read.ts";
+import {
+  asRecords,
+  compact,
+  FieldReader,
+  nonEmpty,
+  onlyKeys,
+  parseDataUrl,
+  readNested,
+} from "../openai-chat/request-fields.ts";
 
 const MESSAGE_ROLES = ["system", "developer", "user", "assistant"] as const satisfies Role[];
 
@@ -53,19 +60,34 @@ export function readResponsesPart(raw: unknown): Part {
         return compact({ type: "image" as const, source: readSourceUrl(part.image_url), detail });
       }
       if (typeof part.file_id === "string" && part.image_url === undefined) {
-        return compact({ type: "image" as const, source: { kind: "file-id" as const, fileId: part.file_id }, detail });
+        return compact({
+          type: "image" as const,
+          source: { kind: "file-id" as const, fileId: part.file_id },
+          detail,
+        });
       }
     }
   }
-  if (t === "input_file" && onlyKeys(part, ["type", "file_id", "file_data", "file_url", "filename"])) {
+  if (
+    t === "input_file" &&
+    onlyKeys(part, ["type", "file_id", "file_data", "file_url", "filename"])
+  ) {
     const title = part.filename;
     const sources = [part.file_id, part.file_data, part.file_url].filter((s) => s !== undefined);
     if ((title === undefined || typeof title === "string") && sources.length === 1) {
       if (typeof part.file_id === "string") {
-        return compact({ type: "document" as const, source: { kind: "file-id" as const, fileId: part.file_id }, title });
+        return compact({
+          type: "document" as const,
+          source: { kind: "file-id" as const, fileId: part.file_id },
+          title,
+        });
       }
       if (typeof part.file_url === "string") {
-        return compact({ type: "document" as const, source: { kind: "url" as const, url: part.file_url }, title });
+        return compact({
+          type: "document" as const,
+          source: { kind: "url" as const, url: part.file_url },
+          title,
+        });
       }
       if (typeof part.file_data === "string") {
         const inline = parseDataUrl(part.file_data);
@@ -78,7 +100,11 @@ export function readResponsesPart(raw: unknown): Part {
   }
   const audio = asRecord(part.input_audio);
   if (t === "input_audio" && audio && onlyKeys(part, ["type", "input_audio"])) {
-    if (typeof audio.data === "string" && typeof audio.format === "string" && onlyKeys(audio, ["data", "format"])) {
+    if (
+      typeof audio.data === "string" &&
+      typeof audio.format === "string" &&
+      onlyKeys(audio, ["data", "format"])
+    ) {
       return { type: "audio", source: { kind: "base64", data: audio.data }, format: audio.format };
     }
   }
@@ -101,19 +127,28 @@ function readReasoningParts(item: FieldReader): Part[] | undefined {
   if (!summary || !content) return undefined;
   const parts: Part[] = [];
   for (const entry of summary) {
-    if (entry.type !== "summary_text" || typeof entry.text !== "string" || !onlyKeys(entry, ["type", "text"])) {
+    if (
+      entry.type !== "summary_text" ||
+      typeof entry.text !== "string" ||
+      !onlyKeys(entry, ["type", "text"])
+    ) {
       return undefined;
     }
     parts.push({ type: "reasoning", text: entry.text });
   }
   for (const entry of content) {
-    if (entry.type !== "reasoning_text" || typeof entry.text !== "string" || !onlyKeys(entry, ["type", "text"])) {
+    if (
+      entry.type !== "reasoning_text" ||
+      typeof entry.text !== "string" ||
+      !onlyKeys(entry, ["type", "text"])
+    ) {
       return undefined;
     }
     parts.push({ type: "thinking", text: entry.text });
   }
   const encrypted = item.take("encrypted_content", asString);
-  if (encrypted !== undefined) parts.push({ type: "thinking", text: "", signature: encrypted, redacted: true });
+  if (encrypted !== undefined)
+    parts.push({ type: "thinking", text: "", signature: encrypted, redacted: true });
   return parts;
 }
 
@@ -122,7 +157,9 @@ function readItem(raw: JsonRecord): Message {
   const type = raw.type;
   if (type === undefined || type === "message") {
     f.keep("type", type);
-    const role = f.take("role", (v) => (MESSAGE_ROLES as readonly unknown[]).includes(v) ? (v as Role) : undefined);
+    const role = f.take("role", (v) =>
+      (MESSAGE_ROLES as readonly unknown[]).includes(v) ? (v as Role) : undefined,
+    );
     const parts = f.take("content", readContent);
     if (role && parts) return message(role, parts, f);
   }
@@ -187,7 +224,11 @@ function readTool(raw: JsonRecord): Tool {
 function readToolChoice(value: unknown): ToolChoice | undefined {
   if (value === "auto" || value === "none" || value === "required") return { mode: value };
   const choice = asRecord(value);
-  if (choice?.type === "function" && typeof choice.name === "string" && onlyKeys(choice, ["type", "name"])) {
+  if (
+    choice?.type === "function" &&
+    typeof choice.name === "string" &&
+    onlyKeys(choice, ["type", "name"])
+  ) {
     return { mode: "tool", name: choice.name };
   }
   return undefined;
@@ -215,7 +256,9 @@ export function readResponsesRequest(body: JsonRecord): CanonicalRequest {
   const f = new FieldReader(body);
   const model = f.take("model", asString);
   const input = f.take("input", (v) =>
-    typeof v === "string" ? [{ role: "user" as const, parts: [{ type: "text" as const, text: v }] }] : asRecords(v)?.map(readItem),
+    typeof v === "string"
+      ? [{ role: "user" as const, parts: [{ type: "text" as const, text: v }] }]
+      : asRecords(v)?.map(readItem),
   );
   const instructions = f.take("instructions", asString);
   const tools = f.take("tools", asRecords)?.map(readTool) ?? [];
@@ -225,7 +268,10 @@ export function readResponsesRequest(body: JsonRecord): CanonicalRequest {
     return format?.format;
   });
   const reasoning = f.nested("reasoning", (g) =>
-    nonEmpty<ReasoningConfig>({ effort: g.take("effort", asString), summary: g.take("summary", asString) }),
+    nonEmpty<ReasoningConfig>({
+      effort: g.take("effort", asString),
+      summary: g.take("summary", asString),
+    }),
   );
   return compact({
     dialect: "openai-responses",

@@ -8,7 +8,7 @@
  * system parts are joined into `instructions` with a blank line.
  */
 import type { CanonicalRequest, Message, Part, Tool, ToolChoice } from "../canonical.ts";
-import type { JsonRecord } from "../json.ts";
+import { isRecord, type JsonRecord } from "../json.ts";
 import { compact, mergeExtras, nonEmpty, toDataUrl } from "../openai-chat/request-fields.ts";
 import { isPlainText } from "../openai-chat/request-write.ts";
 
@@ -58,7 +58,9 @@ function writeContent(parts: Part[], role: string, same: boolean): unknown {
 }
 
 function reasoningItem(parts: Part[]): JsonRecord {
-  const summary = parts.filter((p) => p.type === "reasoning").map((p) => ({ type: "summary_text", text: p.text }));
+  const summary = parts
+    .filter((p) => p.type === "reasoning")
+    .map((p) => ({ type: "summary_text", text: p.text }));
   const thinking = parts.filter((p) => p.type === "thinking");
   const content = thinking
     .filter((p) => !p.redacted && (p.text !== "" || p.signature === undefined))
@@ -96,24 +98,37 @@ function kindOf(part: Part): Run["kind"] {
 function writeItems(message: Message, same: boolean): JsonRecord[] {
   const extras = same ? message.extras : undefined;
   const wireType = typeof extras?.type === "string" ? extras.type : undefined;
-  const known = wireType === undefined || ["message", "reasoning", "function_call", "function_call_output"].includes(wireType);
-  if (!known) return message.parts.flatMap((p) => (p.type === "unknown" && same ? [p.raw as JsonRecord] : []));
+  // An item the reader kept whole is one unknown part whose raw item has the same type.
+  const only = message.parts[0];
+  if (message.parts.length === 1 && only?.type === "unknown" && isRecord(only.raw)) {
+    if (wireType !== undefined && only.raw.type === wireType) return [only.raw];
+  }
   if (wireType === "reasoning") return [mergeExtras(reasoningItem(message.parts), extras)];
   const runs: Run[] = [];
   for (const part of message.parts) {
     const kind = kindOf(part);
     const last = runs.at(-1);
-    if (last && last.kind === kind && (kind === "message" || kind === "reasoning")) last.parts.push(part);
+    if (last && last.kind === kind && (kind === "message" || kind === "reasoning"))
+      last.parts.push(part);
     else runs.push({ kind, parts: [part] });
   }
   if (runs.length === 0) runs.push({ kind: "message", parts: [] });
   const items = runs.map((run): JsonRecord => {
     const only = run.parts[0];
     if (run.kind === "call" && only?.type === "tool-call") {
-      return { type: "function_call", call_id: only.id, name: only.name, arguments: only.arguments };
+      return {
+        type: "function_call",
+        call_id: only.id,
+        name: only.name,
+        arguments: only.arguments,
+      };
     }
     if (run.kind === "result" && only?.type === "tool-result") {
-      return { type: "function_call_output", call_id: only.callId, output: writeContent(only.content, "tool", same) };
+      return {
+        type: "function_call_output",
+        call_id: only.callId,
+        output: writeContent(only.content, "tool", same),
+      };
     }
     if (run.kind === "reasoning") return reasoningItem(run.parts);
     const role = message.role === "tool" ? "user" : message.role;
@@ -127,7 +142,11 @@ function writeItems(message: Message, same: boolean): JsonRecord[] {
 function writeTool(tool: Tool, same: boolean): JsonRecord | undefined {
   if (tool.kind !== "function") {
     if (!same) return undefined;
-    return compact({ type: tool.kind, name: tool.name === "" ? undefined : tool.name, ...tool.extras });
+    return compact({
+      type: tool.kind,
+      name: tool.name === "" ? undefined : tool.name,
+      ...tool.extras,
+    });
   }
   const body = compact({
     type: "function",
@@ -147,8 +166,10 @@ function writeToolChoice(choice: ToolChoice): unknown {
 function inputString(messages: Message[]): string | undefined {
   const only = messages[0];
   const part = only?.parts[0];
-  if (messages.length !== 1 || !only || only.role !== "user" || only.parts.length !== 1) return undefined;
-  if (only.name !== undefined || only.extras !== undefined || !part || !isPlainText(part)) return undefined;
+  if (messages.length !== 1 || !only || only.role !== "user" || only.parts.length !== 1)
+    return undefined;
+  if (only.name !== undefined || only.extras !== undefined || !part || !isPlainText(part))
+    return undefined;
   return part.text;
 }
 
@@ -160,7 +181,11 @@ export function writeResponsesRequest(request: CanonicalRequest, same: boolean):
   return compact({
     model: request.model,
     instructions: system.length > 0 ? system.join("\n\n") : undefined,
-    input: inputString(request.messages) ?? request.messages.flatMap((m) => writeItems(m, same)),
+    // `input` is optional (a stored prompt or previous_response_id can stand for it).
+    input:
+      request.messages.length === 0
+        ? undefined
+        : (inputString(request.messages) ?? request.messages.flatMap((m) => writeItems(m, same))),
     tools: tools.length > 0 ? tools : undefined,
     tool_choice: request.toolChoice && writeToolChoice(request.toolChoice),
     parallel_tool_calls: request.parallelToolCalls,
@@ -170,10 +195,17 @@ export function writeResponsesRequest(request: CanonicalRequest, same: boolean):
     text: format && {
       format:
         format.type === "json_schema"
-          ? compact({ type: "json_schema", name: format.name, schema: format.schema, strict: format.strict })
+          ? compact({
+              type: "json_schema",
+              name: format.name,
+              schema: format.schema,
+              strict: format.strict,
+            })
           : { type: format.type },
     },
-    reasoning: request.reasoning && nonEmpty({ effort: request.reasoning.effort, summary: request.reasoning.summary }),
+    reasoning:
+      request.reasoning &&
+      nonEmpty({ effort: request.reasoning.effort, summary: request.reasoning.summary }),
     metadata: request.metadata,
     user: request.user,
     stream: request.stream,

@@ -84,6 +84,14 @@ export function createResponsesStreamReader(): StreamReader {
       if (!summaryText(item)) return;
     }
     // The done item restates what the deltas built; it fills in only what no delta carried.
+    if (item.type === "message") {
+      itemParts(item).forEach((p, contentIndex) => {
+        const slot = `${key}:c${contentIndex}`;
+        if (parts.kindOf(slot) !== undefined) return;
+        if (p.type === "text" || p.type === "refusal") parts.text(slot, p.type, p.text);
+      });
+      return;
+    }
     if (part?.type === "tool-call") {
       if (!parts.hasTool(key)) parts.openTool(key, part.id, part.name, part.arguments);
       else parts.toolArgsFinal(key, part.arguments);

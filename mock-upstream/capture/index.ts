@@ -10,6 +10,7 @@ export {
 } from "./exchange.ts";
 export { endToEndHeaders, HOP_BY_HOP } from "./hop-by-hop.ts";
 export { type IncomingRequestInfo, incomingFromNode } from "./incoming.ts";
+export { sendToNode } from "./node-writer.ts";
 export {
   createRecordThrough,
   parseUpstream,
@@ -27,3 +28,4 @@ export {
 } from "./replay.ts";
 export { loadCaptureFile, parseCapture } from "./replay-file.ts";
 export { MATCH_STRATEGIES, type MatchStrategy, ReplayMatcher } from "./replay-match.ts";
+export { exchangeToReplySpec, type RecordedReplySpec } from "./staged-reply.ts";

@@ -117,38 +117,46 @@ export function createRecordThrough(options: RecordThroughOptions): RecordThroug
       incoming.signal?.addEventListener("abort", onAbort, { once: true });
 
       let responded = false;
-      req.on("error", (error) => {
-        // After a response, failures surface on the response stream instead.
-        if (responded) return;
-        const cancelled = incoming.signal?.aborted === true;
-        const synthesized = cancelled
-          ? { status: 499, body: "" }
-          : {
-              status: 502,
-              body: JSON.stringify({
+      /** The recorder's own answer when the upstream gave none it can relay. */
+      const synthesize = (kind: "client-cancelled" | "upstream-unreachable", error: string) => {
+        incoming.signal?.removeEventListener("abort", onAbort);
+        const status = kind === "client-cancelled" ? 499 : 502;
+        const body =
+          kind === "client-cancelled"
+            ? ""
+            : JSON.stringify({
                 error: {
                   type: "gatecheck_upstream_unreachable",
-                  message: `record-through: cannot reach ${upstream.href}: ${error.message}`,
+                  message: `record-through: ${error}`,
                 },
-              }),
-            };
+              });
         const at = elapsed();
         const headers: [string, string][] = [["content-type", "application/json"]];
         save({
           ...base,
-          response: { status: synthesized.status, headers, at, synthesized: true },
-          frames: synthesized.body ? [{ at, ...encodeBytes(Buffer.from(synthesized.body)) }] : [],
-          end: {
-            kind: cancelled ? "client-cancelled" : "upstream-unreachable",
-            at,
-            error: error.message,
-          },
+          response: { status, headers, at, synthesized: true },
+          frames: body ? [{ at, ...encodeBytes(Buffer.from(body)) }] : [],
+          end: { kind, at, error },
         });
-        resolve(new Response(synthesized.body || null, { status: synthesized.status, headers }));
+        resolve(new Response(body || null, { status, headers }));
+      };
+
+      req.on("error", (error) => {
+        // After a response, failures surface on the response stream instead.
+        if (responded) return;
+        if (incoming.signal?.aborted) synthesize("client-cancelled", error.message);
+        else synthesize("upstream-unreachable", `cannot reach ${upstream.href}: ${error.message}`);
       });
 
       req.on("response", (res) => {
         responded = true;
+        const status = res.statusCode ?? 0;
+        if (status < 200 || status > 599) {
+          // Not a status a Response (or the capture format) can carry; nothing is relayed.
+          res.destroy();
+          synthesize("upstream-unreachable", `upstream answered with status ${status}`);
+          return;
+        }
         const response = capturedResponse(res, elapsed());
         const frames: Frame[] = [];
         let ended = false;
@@ -166,13 +174,19 @@ export function createRecordThrough(options: RecordThroughOptions): RecordThroug
           resolve(new Response(null, { status: response.status, headers }));
           return;
         }
-        resolve(
-          new Response(relayBody(res, frames, elapsed, finish), {
-            status: response.status,
-            statusText: response.statusText,
-            headers,
-          }),
-        );
+        const body = relayBody(res, frames, elapsed, finish);
+        try {
+          resolve(
+            new Response(body, {
+              status: response.status,
+              statusText: response.statusText,
+              headers,
+            }),
+          );
+        } catch {
+          // A reason phrase the Fetch API refuses: the status alone still says it.
+          resolve(new Response(body, { status: response.status, headers }));
+        }
       });
 
       req.end(Buffer.from(incoming.body));

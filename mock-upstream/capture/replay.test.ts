@@ -17,6 +17,8 @@ import {
   SSE_FRAMES,
   startFront,
   startUpstream,
+  WRITERS,
+  type Writer,
 } from "./test-support.ts";
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
@@ -57,9 +59,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-async function serveReplay(file: string, timeScale?: number) {
+async function serveReplay(file: string, timeScale?: number, writer: Writer = "node") {
   const replay = await loadReplay(file);
-  const front = await startFront(createReplayHandler(replay, { timeScale }));
+  const front = await startFront(createReplayHandler(replay, { timeScale }), writer);
   cleanups.push(() => front.close());
   return front;
 }
@@ -95,18 +97,21 @@ describe("replay over a real socket", () => {
     expect(spread(client)).toBeLessThan(GAP_MS * 3 * 0.6);
   });
 
-  it("replays an upstream that failed mid-stream as a dropped connection after the same bytes", async () => {
-    const front = await serveReplay(join(FIXTURES, "anthropic-stream-reset.jsonl"), 0.5);
-    const client = await rawRequest(front.port, { path: "/v1/messages", body: "{}" });
-    expect(client.status).toBe(200);
-    expect(client.headers).toContainEqual(["request-id", "req_fixture_1"]);
-    expect(client.headers.map(([n]) => n.toLowerCase())).not.toContain("connection: keep-alive");
-    expect(client.chunks.map((c) => c.payload.toString())).toEqual([
-      'event: message_start\ndata: {"type":"message_start"}\n\n',
-      'event: content_block_delta\ndata: {"type":"content_bl',
-    ]);
-    expect(client.complete).toBe(false);
-  });
+  it.each(WRITERS)(
+    "replays an upstream that failed mid-stream as a dropped connection after the same bytes (%s)",
+    async (writer) => {
+      const front = await serveReplay(join(FIXTURES, "anthropic-stream-reset.jsonl"), 0.5, writer);
+      const client = await rawRequest(front.port, { path: "/v1/messages", body: "{}" });
+      expect(client.status).toBe(200);
+      expect(client.headers).toContainEqual(["request-id", "req_fixture_1"]);
+      expect(client.chunks.map((c) => c.payload.toString())).toEqual([
+        'event: message_start\ndata: {"type":"message_start"}\n\n',
+        'event: content_block_delta\ndata: {"type":"content_bl',
+      ]);
+      expect(client.complete).toBe(false);
+      if (writer === "node") expect(client.socketError).toBe("ECONNRESET");
+    },
+  );
 
   it("answers 404 when no exchange matches", async () => {
     const front = await serveReplay(join(FIXTURES, "anthropic-stream-reset.jsonl"));
@@ -126,6 +131,7 @@ describe("replay plan", () => {
     expect(plan.headersDelayMs).toBe(25);
     expect(plan.frames.map((f) => f.delayMs)).toEqual([15, 240]);
     expect(plan.ending).toBe("reset");
+    expect((plan as ReturnType<typeof replayPlan>).endDelayMs).toBe(20);
     expect(plan.transfer).toBe("chunked");
     // Hop-by-hop headers are not replayed; the writer frames the body itself.
     expect(plan.headers.map(([n]) => n.toLowerCase())).toEqual(["content-type", "request-id"]);
@@ -189,7 +195,13 @@ describe("capture file errors name the file and line", () => {
     id: "x",
     startedAt: "2026-11-30T02:00:00.000Z",
     upstream: "http://127.0.0.1:1/",
-    request: { method: "GET", path: "/v1/models", query: "", headers: [], body: { data: "", encoding: "utf8" } },
+    request: {
+      method: "GET",
+      path: "/v1/models",
+      query: "",
+      headers: [],
+      body: { data: "", encoding: "utf8" },
+    },
     response: { status: 200, headers: [], at: 1 },
     frames: [{ at: 2, data: "{}", encoding: "utf8" }],
     end: { kind: "complete", at: 2 },
@@ -200,7 +212,9 @@ describe("capture file errors name the file and line", () => {
   });
 
   it("rejects a line that is not JSON", () => {
-    expect(() => parseCapture(`${good}\n{"format":`, file)).toThrow(/^captures\/run\.jsonl:2: expected one JSON exchange per line/);
+    expect(() => parseCapture(`${good}\n{"format":`, file)).toThrow(
+      /^captures\/run\.jsonl:2: expected one JSON exchange per line/,
+    );
   });
 
   it("rejects an exchange with a wrong field, naming the path and what was expected", () => {
@@ -212,19 +226,25 @@ describe("capture file errors name the file and line", () => {
       expect(error).toBeInstanceOf(CaptureError);
       expect((error as CaptureError).code).toBe("invalid-exchange");
       expect((error as CaptureError).line).toBe(2);
-      expect((error as Error).message).toMatch(/^captures\/run\.jsonl:2: .*response\.status: .*expected number/);
+      expect((error as Error).message).toMatch(
+        /^captures\/run\.jsonl:2: .*response\.status: .*expected number/,
+      );
     }
   });
 
   it("rejects frames that go back in time", () => {
     const bad = good.replace('"frames":[{"at":2', '"frames":[{"at":0.5');
-    expect(() => parseCapture(bad, file)).toThrow(/frames\.0\.at: expected frame times not to go back/);
+    expect(() => parseCapture(bad, file)).toThrow(
+      /frames\.0\.at: expected frame times not to go back/,
+    );
   });
 
   it("rejects an empty file and an unreadable one", async () => {
     expect(() => parseCapture("\n\n", file)).toThrow(/no exchanges/);
     const missing = join(dir, "missing.jsonl");
-    await expect(loadCaptureFile(missing)).rejects.toThrow(/missing\.jsonl: cannot read capture file/);
+    await expect(loadCaptureFile(missing)).rejects.toThrow(
+      /missing\.jsonl: cannot read capture file/,
+    );
     const empty = join(dir, "empty.jsonl");
     writeFileSync(empty, "");
     await expect(loadReplay(empty)).rejects.toMatchObject({ code: "empty-capture" });

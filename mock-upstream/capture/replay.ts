@@ -36,6 +36,8 @@ export interface ReplayPlan {
   headersDelayMs: number;
   /** `reset`: the upstream failed mid-body; `close`: the recording stops short (client left). */
   ending: "complete" | "reset" | "close";
+  /** Milliseconds from the last frame to the recorded end (when a reset struck). */
+  endDelayMs: number;
   transfer: "chunked" | "content-length";
 }
 
@@ -62,9 +64,12 @@ export function replayPlan(exchange: Exchange, options: ReplayOptions = {}): Rep
     frames,
     headersDelayMs: response.at * scale,
     ending,
+    endDelayMs: Math.max(0, exchange.end.at - previous) * scale,
     transfer: hasLength ? "content-length" : "chunked",
   };
 }
+
+const MIN_FLUSH_MS = 10;
 
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
@@ -113,8 +118,18 @@ function framesStream(plan: ReplayPlan): ReadableStream<Uint8Array> {
           controller.enqueue(new Uint8Array(frame.bytes));
           return;
         }
-        if (plan.ending === "complete") controller.close();
-        else controller.error(new Error(`replayed upstream ${plan.ending} mid-body`));
+        if (plan.ending === "complete") {
+          controller.close();
+          return;
+        }
+        // Let the last frame leave the server before the connection drops: a stream error
+        // makes the server destroy the socket, discarding anything still unwritten.
+        try {
+          await sleep(Math.max(MIN_FLUSH_MS, plan.endDelayMs), undefined, { signal: abort.signal });
+        } catch {
+          return;
+        }
+        controller.error(new Error(`replayed upstream ${plan.ending} mid-body`));
       },
       cancel() {
         abort.abort();

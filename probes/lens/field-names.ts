@@ -11,7 +11,8 @@
  *   `input[].function_call`): it reads as "an image block inside content".
  * - `[role=system]` marks a message selected by role (Chat's system prompt).
  * - `aliases` are other legal spellings of the same attribute (Chat `max_completion_tokens`
- *   beside `max_tokens`); lookups by field accept them.
+ *   beside `max_tokens`); lookups by field accept them, and a verdict uses a top-level
+ *   alias when the client's body used it.
  * - An attribute with no row has no spelling in that dialect: a client in that dialect
  *   cannot send it, so no verdict is ever named by it.
  */
@@ -273,7 +274,7 @@ const openaiResponses = {
   messages: { field: "input", see: `${RESPONSES}#responses-create-input` },
   "messages.text": {
     field: "input[].content[].text",
-    aliases: ["input[].content", "input"],
+    aliases: ["input[].content"],
     see: `${RESPONSES}#responses-create-input`,
   },
   "messages.image": {

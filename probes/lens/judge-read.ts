@@ -16,7 +16,13 @@ import {
   PATH_FIELD,
   REQUEST_ATTRIBUTES,
 } from "./field-names.ts";
-import { judgeReply, judgeReplyFeature, type ReplyPair, replyFeaturesOf } from "./judge-reply.ts";
+import {
+  judgeReply,
+  judgeReplyFeature,
+  type ReplyPair,
+  replyFeaturesOf,
+  replyInventions,
+} from "./judge-reply.ts";
 import {
   carries,
   judgeAttribute,
@@ -82,17 +88,26 @@ function notForwarded(read: ReadExchange, fields: string[]): Verdict[] {
   let cause: string | undefined;
   if (!response) {
     kind = "error";
-    why = "nothing forwarded and no client response recorded";
+    why = "sent → nothing forwarded and no client response recorded";
   } else if (response.status >= 400) {
     kind = "rejected";
-    why = `not forwarded; client got ${response.status}${message ? ` ${show(message)}` : " with no message"}`;
+    why = `sent → not forwarded; client got ${response.status}${message ? ` ${show(message)}` : " with no message"}`;
     if (!message) cause = "no-message";
   } else {
     kind = "dropped";
-    why = `no request reached the backend; client got ${response.status}`;
+    why = `sent → no request reached the backend; client got ${response.status}`;
     cause = "not-forwarded";
   }
-  return fields.map((field) => verdict("request", field, kind, `${field}: ${why}`, cause));
+  return fields.map((field) =>
+    field.startsWith("credentials.") && response
+      ? verdict(
+          "request",
+          field,
+          "preserved",
+          `${field}: sent → not forwarded (nothing reached the backend)`,
+        )
+      : verdict("request", field, kind, `${field}: ${why}`, cause),
+  );
 }
 
 function requestVerdicts(read: ReadExchange, only?: string): Verdict[] {
@@ -157,12 +172,7 @@ function replyVerdicts(read: ReadExchange, only?: string): Verdict[] {
   if (!up.ok) {
     const field = only ?? "upstream";
     return [
-      verdict(
-        "reply",
-        field,
-        "error",
-        `${field}: the upstream reply could not be read (${up.error})`,
-      ),
+      verdict("reply", field, "error", `${field}: upstream reply → unreadable (${up.error})`),
     ];
   }
   const features = replyFeaturesOf(up.value, upWire.status, exchange.mode).filter(
@@ -171,7 +181,9 @@ function replyVerdicts(read: ReadExchange, only?: string): Verdict[] {
   const down = read.clientReply;
   const downWire = exchange.clientResponse;
   if (!down || !downWire) {
-    return features.map((f) => verdict("reply", f, "error", `${f}: no client response recorded`));
+    return features.map((f) =>
+      verdict("reply", f, "error", `${f}: carried upstream → no client response recorded`),
+    );
   }
   if (!down.ok) {
     return features.map((f) =>
@@ -193,7 +205,11 @@ function replyVerdicts(read: ReadExchange, only?: string): Verdict[] {
     client: down.value,
     clientStatus: downWire.status,
   };
-  return only === undefined ? judgeReply(pair) : features.map((f) => judgeReplyFeature(pair, f));
+  if (only === undefined) return judgeReply(pair);
+  return [
+    ...features.map((f) => judgeReplyFeature(pair, f)),
+    ...replyInventions(pair).filter((v) => v.field === only),
+  ];
 }
 
 export function judgeRead(read: ReadExchange): Verdict[] {

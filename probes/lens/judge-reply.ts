@@ -85,6 +85,16 @@ export function replyFeaturesOf(
 
 function compareValues(sent: unknown, got: unknown, cause?: string): Outcome {
   if (got === undefined) return { absent: true, detail: `${show(sent)} → absent` };
+  return compareSame(sent, got, cause);
+}
+
+/** A zero count and no count mean the same: nothing was cached, no reasoning tokens. */
+function compareCount(sent: number | undefined, got: number | undefined): Outcome {
+  if (sent === 0 && got === undefined) return { kind: "preserved", detail: "0 → absent (zero)" };
+  return compareValues(sent, got);
+}
+
+function compareSame(sent: unknown, got: unknown, cause?: string): Outcome {
   if (sameValue(sent, got)) return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
   return cause === undefined
     ? { kind: "mangled", detail: `${show(sent)} → ${show(got)}` }
@@ -210,6 +220,15 @@ function featureOutcome(pair: ReplyPair, feature: ReplyFeature): Outcome {
   const list = <T>(xs: T[]) => (xs.length > 0 ? xs : undefined);
   switch (feature) {
     case "id":
+      // Each dialect issues ids in its own shape (msg_, chatcmpl-, resp_); across dialects a
+      // new id is the translation, within one dialect it is a rewrite.
+      if (down.id !== undefined && down.id !== up.id && pair.backend !== pair.clientDialect) {
+        return {
+          kind: "preserved",
+          detail: `${show(up.id)} → ${show(down.id)}`,
+          cause: "reissued",
+        };
+      }
       return compareValues(up.id, down.id, "rewritten");
     case "text": {
       const got = visibleText(down);
@@ -254,15 +273,15 @@ function featureOutcome(pair: ReplyPair, feature: ReplyFeature): Outcome {
         : { absent: true, detail: `${show(sent)} → absent` };
     }
     case "usage.input_tokens":
-      return compareValues(up.usage?.inputTokens, down.usage?.inputTokens);
+      return compareCount(up.usage?.inputTokens, down.usage?.inputTokens);
     case "usage.output_tokens":
-      return compareValues(up.usage?.outputTokens, down.usage?.outputTokens);
+      return compareCount(up.usage?.outputTokens, down.usage?.outputTokens);
     case "usage.cache_read_tokens":
-      return compareValues(up.usage?.cacheReadTokens, down.usage?.cacheReadTokens);
+      return compareCount(up.usage?.cacheReadTokens, down.usage?.cacheReadTokens);
     case "usage.cache_write_tokens":
-      return compareValues(up.usage?.cacheWriteTokens, down.usage?.cacheWriteTokens);
+      return compareCount(up.usage?.cacheWriteTokens, down.usage?.cacheWriteTokens);
     case "usage.reasoning_tokens":
-      return compareValues(up.usage?.reasoningTokens, down.usage?.reasoningTokens);
+      return compareCount(up.usage?.reasoningTokens, down.usage?.reasoningTokens);
     case "error.status":
       return judgeStatus(pair);
     case "error.message":
@@ -307,8 +326,31 @@ export function judgeReplyFeature(pair: ReplyPair, feature: ReplyFeature): Verdi
   return verdict("reply", feature, "dropped", `${feature}: ${o.detail}`);
 }
 
+/**
+ * Content the client received that the upstream never sent (a tool call, text, reasoning).
+ * Not judged when the upstream failed: what a gateway says instead is judged as status truth.
+ */
+export function replyInventions(pair: ReplyPair): Verdict[] {
+  if (!ok(pair.upstreamStatus) || upstreamError(pair) || !ok(pair.clientStatus)) return [];
+  const out: Verdict[] = [];
+  const check = (feature: ReplyFeature, up: unknown[], down: unknown[]) => {
+    if (up.length === 0 && down.length > 0) {
+      out.push(verdict("reply", feature, "invented", `${feature}: absent → ${show(down)}`));
+    }
+  };
+  const texts = (r: CanonicalReply) => (visibleText(r) === "" ? [] : [visibleText(r)]);
+  const ids = (r: CanonicalReply) => partsOf(r, "tool-call").map((c) => c.id);
+  const priv = (r: CanonicalReply) =>
+    [...partsOf(r, "thinking"), ...partsOf(r, "reasoning")].map((p) => p.text);
+  const refusals = (r: CanonicalReply) => partsOf(r, "refusal").map((p) => p.text);
+  check("text", texts(pair.upstream), texts(pair.client));
+  check("tool_calls[].id", ids(pair.upstream), ids(pair.client));
+  check("thinking", priv(pair.upstream), priv(pair.client));
+  check("refusal", refusals(pair.upstream), refusals(pair.client));
+  return out;
+}
+
 export function judgeReply(pair: ReplyPair): Verdict[] {
-  return replyFeaturesOf(pair.upstream, pair.upstreamStatus, pair.mode).map((f) =>
-    judgeReplyFeature(pair, f),
-  );
+  const features = replyFeaturesOf(pair.upstream, pair.upstreamStatus, pair.mode);
+  return [...features.map((f) => judgeReplyFeature(pair, f)), ...replyInventions(pair)];
 }

@@ -40,10 +40,11 @@ export function spelling(
 ): string | undefined {
   const row = REQUEST_FIELD_NAMES[pair.clientDialect][attribute];
   if (!row) return undefined;
-  if (row.aliases && isRecord(pair.clientBody)) {
+  const plain = (name: string) => /^[a-z_]+$/.test(name);
+  if (row.aliases && plain(row.field) && isRecord(pair.clientBody)) {
     const body = pair.clientBody;
     if (!(row.field in body)) {
-      const used = row.aliases.find((a) => a in body);
+      const used = row.aliases.find((a) => plain(a) && a in body);
       if (used) return used;
     }
   }
@@ -110,6 +111,11 @@ function valueJudgement(
         detail: `${show(sent)} → absent (${pair.backend} always does this)`,
       };
     }
+    const carried = rule.carrier?.read(pair.forwarded);
+    if (rule.carrier && carried !== undefined) {
+      const how = `${show(sent)} → absent, carried as ${rule.carrier.label} ${show(carried)}`;
+      return { kind: "preserved", detail: how, cause: rule.carrier.cause };
+    }
     // A gateway may pass a field the backend reader does not map as an unknown key.
     if (/^[a-z_]+$/.test(field) && sameValue(pair.forwarded.extras[field], sent)) {
       return {
@@ -122,6 +128,9 @@ function valueJudgement(
   }
   if (rule.alignKeys) got = aligned(sent, got);
   if (sameValue(sent, got)) return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
+  if (field === "model") {
+    return { kind: "preserved", detail: `${show(sent)} → ${show(got)}`, cause: "routed" };
+  }
   return { kind: "mangled", detail: `${show(sent)} → ${show(got)}` };
 }
 
@@ -164,9 +173,17 @@ export function judgeUnknownKey(pair: RequestPair, key: string): Verdict {
     : verdict("request", key, "mangled", change(key, sent, got));
 }
 
+/** Names for invented content a client dialect has no spelling for (Chat has no cache marker). */
+const INVENTION_FALLBACK = {
+  messages: "messages",
+  "messages.text": "messages[].content",
+  "messages.cache": "cache_control",
+  tools: "tools",
+} as const;
+
 export function judgeInventions(pair: RequestPair): Verdict[] {
   return findInventions(pair.client, pair.forwarded, pair.backend).map((inv) => {
-    const field = spelling(pair, inv.attribute) ?? inv.attribute;
+    const field = spelling(pair, inv.attribute) ?? INVENTION_FALLBACK[inv.attribute];
     return verdict("request", field, "invented", `${field}: ${inv.detail}`, inv.cause);
   });
 }

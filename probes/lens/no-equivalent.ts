@@ -150,13 +150,7 @@ export const NO_EQUIVALENT: readonly NoEquivalentRow[] = [
     "function_call_output has no error flag",
     `${RESPONSES}#responses-create-input`,
   ),
-  ...rows(
-    "request",
-    "messages.tool-result.is-error",
-    ["gemini"],
-    "functionResponse has no error flag",
-    "https://ai.google.dev/api/caching#FunctionResponse",
-  ),
+  // Gemini has one: functionResponse.response {"error": ...} (see the FunctionResponse doc).
   ...rows("request", "messages.tool-result.is-error", ["ollama"], "no error flag", OLLAMA),
   ...rows(
     "request",
@@ -165,18 +159,13 @@ export const NO_EQUIVALENT: readonly NoEquivalentRow[] = [
     "assistant messages have no reasoning field",
     `${CHAT}#chat-create-messages`,
   ),
-  ...rows(
-    "request",
-    "messages.thinking",
-    ["openai-responses"],
-    "reasoning input items must be OpenAI-issued (id, encrypted_content)",
-    `${RESPONSES}#responses-create-input`,
-  ),
+  // Responses carries prior reasoning as a reasoning item (summary + encrypted_content), and
+  // Gemini a signature as thoughtSignature: a gateway can round-trip them, so no rows there.
   ...rows(
     "request",
     "messages.thinking.signature",
-    NOT_ANTHROPIC,
-    "an Anthropic-issued signature only Anthropic verifies",
+    ["openai-chat", "ollama"],
+    "no place for a reasoning signature",
     THINKING,
   ),
   ...rows(

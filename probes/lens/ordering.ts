@@ -73,16 +73,22 @@ export interface Invention {
   cause: string;
 }
 
+/** Empty text parts inside messages that have other content (a phantom message counts apart). */
 function emptyTextParts(messages: readonly Message[]): number {
   let n = 0;
-  for (const m of messages)
+  for (const m of messages) {
+    if (isPhantom(m)) continue;
     for (const p of m.parts) if (p.type === "text" && p.text.trim() === "") n++;
+  }
   return n;
 }
 
+function isPhantom(m: Message): boolean {
+  return m.parts.every((p) => p.type === "text" && p.text.trim() === "");
+}
+
 function phantomMessages(messages: readonly Message[]): number {
-  return messages.filter((m) => m.parts.every((p) => p.type === "text" && p.text.trim() === ""))
-    .length;
+  return messages.filter(isPhantom).length;
 }
 
 /**
@@ -108,10 +114,10 @@ export function findInventions(
   }
   if (backend === "anthropic-messages" || backend === "gemini") {
     const empty = emptyTextParts(gotMsgs) - emptyTextParts(sentMsgs);
-    if (empty > phantom) {
+    if (empty > 0) {
       out.push({
         attribute: "messages.text",
-        detail: `absent → ${empty - phantom} empty text block(s)`,
+        detail: `absent → ${empty} empty text block(s)`,
         cause: "empty-text",
       });
     }

@@ -19,6 +19,9 @@ export interface ValueRule {
   isDefault?: (value: unknown) => boolean;
   /** Compare only the keys the client's value has (a gateway may add required keys). */
   alignKeys?: boolean;
+  /** Another attribute that carries the same intent where the backend has no exact field
+   * (an effort level sent as a thinking budget): carried, with `cause` saying how. */
+  carrier?: { read: (req: CanonicalRequest) => unknown; label: string; cause: string };
   /** Backends that always behave as this value asks, so absence there is preserved. */
   impliedBy?: readonly Dialect[];
 }
@@ -93,6 +96,8 @@ const value = (
 });
 
 export const ATTRIBUTE_RULES = {
+  // Gateways map model names by their configuration (an alias to a deployment); a different
+  // name downstream is routing, not loss: judged in judge-request.ts as preserved, cause `routed`.
   model: value((r) => r.model),
   system: custom((r) => r.system.length > 0 || r.messages[0]?.role === "system"),
   messages: custom((r) => r.messages.length > 0),
@@ -177,7 +182,15 @@ export const ATTRIBUTE_RULES = {
   ),
   "reasoning.mode": value(reasoningSwitch),
   "reasoning.budget-tokens": value((r) => r.reasoning?.budgetTokens),
-  "reasoning.effort": value((r) => r.reasoning?.effort),
+  // Decision: an effort level carried as a thinking budget is the closest a budget-only
+  // backend can do; it is preserved with cause `as-budget` and the budget shown.
+  "reasoning.effort": value((r) => r.reasoning?.effort, {
+    carrier: {
+      read: (r) => r.reasoning?.budgetTokens,
+      label: "a thinking budget",
+      cause: "as-budget",
+    },
+  }),
   "reasoning.summary": value((r) => r.reasoning?.summary),
   metadata: value(metadataWithoutUser),
   user: value(userId),

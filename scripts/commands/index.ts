@@ -1,6 +1,9 @@
 import type { Command } from "commander";
 import { registerDiff } from "./diff.ts";
+import { registerGateways } from "./gateways.ts";
 import { registerMerge } from "./merge.ts";
+import { registerMock } from "./mock.ts";
+import { registerProbes } from "./probes.ts";
 import { registerQuery } from "./query.ts";
 import { registerReport } from "./report.ts";
 
@@ -8,8 +11,11 @@ import { registerReport } from "./report.ts";
 export type RegisterCommand = (program: Command) => void;
 
 export const commands: RegisterCommand[] = [
+  registerGateways,
   registerQuery,
   registerReport,
   registerDiff,
   registerMerge,
+  registerMock,
+  registerProbes,
 ];

@@ -79,7 +79,7 @@ export const credentialTemplates: ProbeTemplate[] = [
   {
     slug: "credential-body-extra-headers",
     axis: "credential",
-    field: "credentials.body.extra_headers",
+    field: "credentials.body.extra_headers.x-api-key",
     request: { extra_headers: { "x-api-key": CANARIES.extraHeadersKey } },
     modes: both,
     severity: "critical",

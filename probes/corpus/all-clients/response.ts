@@ -63,6 +63,8 @@ export const responseTemplates: ProbeTemplate[] = [
     modes: both,
     severity: "critical",
     knownIssues: { "anthropic-messages": [litellmContentFilter] },
+    // Ollama has no filtered stop to send.
+    backends: ["openai-chat", "openai-responses", "anthropic-messages", "gemini"],
     note: "a safety stop arrives as content_filter / refusal / SAFETY, never as end_turn or stop",
   },
   {
@@ -77,6 +79,8 @@ export const responseTemplates: ProbeTemplate[] = [
     },
     modes: both,
     severity: "high",
+    // Only Anthropic says refusal as a stop reason; the others put it in content.
+    backends: ["anthropic-messages"],
     note: "a refusal stop arrives as refusal / content_filter, never as a natural stop",
   },
   {
@@ -96,6 +100,8 @@ export const responseTemplates: ProbeTemplate[] = [
     },
     modes: both,
     severity: "high",
+    // Only Anthropic names the matched sequence in its reply.
+    backends: ["anthropic-messages"],
     note: 'the matched sequence "STOPPROBE" arrives where the client dialect can say it',
   },
   {
@@ -137,6 +143,8 @@ export const responseTemplates: ProbeTemplate[] = [
     modes: both,
     severity: "medium",
     backends: ["anthropic-messages"],
+    // The OpenAI dialects have no paused turn to report it as.
+    clients: ["anthropic-messages"],
     note: "pause_turn arrives as pause_turn, or anything but a natural end",
   },
   {
@@ -253,6 +261,8 @@ export const responseTemplates: ProbeTemplate[] = [
     },
     modes: both,
     severity: "high",
+    // Refusal content parts exist in the OpenAI dialects only.
+    backends: ["openai-chat", "openai-responses"],
     note: "the refusal arrives as refusal content (or its text), not as an empty answer",
   },
   {
@@ -270,6 +280,7 @@ export const responseTemplates: ProbeTemplate[] = [
     },
     modes: both,
     severity: "high",
+    backends: ["anthropic-messages", "gemini"],
     note: "thinking arrives as reasoning (not visible text, not vanished)",
   },
   {
@@ -351,6 +362,7 @@ export const responseTemplates: ProbeTemplate[] = [
     },
     modes: both,
     severity: "medium",
+    backends: ["openai-chat", "openai-responses", "anthropic-messages", "gemini"],
     note: "1500 cached tokens arrive as cache reads, input keeping the client dialect's meaning",
   },
   {
@@ -382,6 +394,7 @@ export const responseTemplates: ProbeTemplate[] = [
     },
     modes: both,
     severity: "low",
+    backends: ["openai-chat", "openai-responses", "gemini"],
     note: "350 reasoning tokens arrive where the client dialect can say it",
   },
 ];

@@ -11,16 +11,6 @@ const LITELLM_37118 = "https://github.com/BerriAI/litellm/issues/37118";
 
 export const anthropicRequestProbes: Probe[] = [
   {
-    id: "am-model",
-    client: "anthropic-messages",
-    axis: "request",
-    field: "model",
-    request: {},
-    modes: both,
-    severity: "critical",
-    note: "the model name the route asks for arrives unchanged (rig sanity)",
-  },
-  {
     id: "am-max-tokens",
     client: "anthropic-messages",
     axis: "request",
@@ -204,16 +194,6 @@ export const anthropicRequestProbes: Probe[] = [
     note: "strict: true arrives on the tool (Chat function.strict, Responses tools[].strict)",
   },
   {
-    id: "am-tool-choice-auto",
-    client: "anthropic-messages",
-    axis: "request",
-    field: "tool_choice",
-    request: { tools, tool_choice: { type: "auto" } },
-    modes: both,
-    severity: "medium",
-    note: "auto arrives as auto",
-  },
-  {
     id: "am-tool-choice-any",
     client: "anthropic-messages",
     axis: "request",
@@ -289,7 +269,8 @@ export const anthropicRequestProbes: Probe[] = [
     id: "am-output-format-beta",
     client: "anthropic-messages",
     axis: "request",
-    field: "output_format",
+    // The lens names both spellings by the GA one (its alias table maps output_format there).
+    field: "output_config.format",
     request: {
       output_format: {
         type: "json_schema",

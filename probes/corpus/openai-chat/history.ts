@@ -77,6 +77,8 @@ export const chatHistoryProbes: Probe[] = [
     request: toolTurn({ assistant: { content: "" } }),
     modes: both,
     severity: "medium",
+    // Chat and Responses carry "" as is; an empty block is an invention where blocks are typed.
+    backends: ["anthropic-messages", "gemini"],
     note: 'content: "" on the tool-call turn arrives as no text, not as an invented empty block',
   },
   {

@@ -11,16 +11,6 @@ const LITELLM_41913 = "https://github.com/BerriAI/litellm/issues/41913";
 
 export const chatRequestProbes: Probe[] = [
   {
-    id: "oc-model",
-    client: "openai-chat",
-    axis: "request",
-    field: "model",
-    request: {},
-    modes: both,
-    severity: "critical",
-    note: "the model name the route asks for arrives unchanged (rig sanity)",
-  },
-  {
     id: "oc-max-tokens",
     client: "openai-chat",
     axis: "request",
@@ -208,6 +198,7 @@ export const chatRequestProbes: Probe[] = [
     request: { stream_options: { include_usage: true } },
     modes: ["stream"],
     severity: "medium",
+    backends: ["openai-chat"],
     note: "include_usage arrives (Chat/Responses) or usage is streamed natively (no-equivalent)",
   },
   {
@@ -283,16 +274,6 @@ export const chatRequestProbes: Probe[] = [
       },
     ],
     note: "strict: true arrives on the tool (Anthropic tools[].strict)",
-  },
-  {
-    id: "oc-tool-choice-auto",
-    client: "openai-chat",
-    axis: "request",
-    field: "tool_choice",
-    request: { tools, tool_choice: "auto" },
-    modes: both,
-    severity: "medium",
-    note: "auto arrives as auto",
   },
   {
     id: "oc-tool-choice-required",

@@ -10,16 +10,6 @@ const both = ["stream", "non-stream"] as const;
 
 export const responsesRequestProbes: Probe[] = [
   {
-    id: "or-model",
-    client: "openai-responses",
-    axis: "request",
-    field: "model",
-    request: {},
-    modes: both,
-    severity: "critical",
-    note: "the model name the route asks for arrives unchanged (rig sanity)",
-  },
-  {
     id: "or-max-output-tokens",
     client: "openai-responses",
     axis: "request",

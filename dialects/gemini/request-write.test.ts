@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import type { CanonicalRequest } from "../canonical.ts";
+import { readRequest, requestPath, writeRequest } from "../request.ts";
+
+/** Every field the Gemini dialect can carry, once. */
+const rich: CanonicalRequest = {
+  dialect: "gemini",
+  model: "gemini-2.5-pro",
+  system: [{ type: "text", text: "Be brief." }],
+  messages: [
+    {
+      role: "user",
+      parts: [
+        { type: "text", text: "Look:" },
+        { type: "image", source: { kind: "base64", mediaType: "image/png", data: "iVBORw0KGgo=" } },
+        { type: "audio", source: { kind: "base64", mediaType: "audio/wav", data: "UklGRg==" } },
+        {
+          type: "document",
+          source: { kind: "url", url: "gs://bucket/a.pdf", mediaType: "application/pdf" },
+        },
+        { type: "document", source: { kind: "url", url: "https://example.com/page" } },
+      ],
+    },
+    {
+      role: "assistant",
+      parts: [
+        { type: "thinking", text: "hmm", signature: "sig-a" },
+        { type: "text", text: "Calling.", extras: { thoughtSignature: "sig-b" } },
+        {
+          type: "tool-call",
+          id: "call-1",
+          name: "get_weather",
+          arguments: '{"city":"Paris"}',
+          signature: "sig-c",
+        },
+        { type: "tool-call", id: "", name: "get_time", arguments: "" },
+      ],
+    },
+    {
+      role: "user",
+      parts: [
+        {
+          type: "tool-result",
+          callId: "call-1",
+          name: "get_weather",
+          content: [{ type: "text", text: '{"temp":14}' }],
+        },
+        {
+          type: "tool-result",
+          callId: "",
+          name: "get_time",
+          content: [{ type: "text", text: "noon" }],
+        },
+        {
+          type: "tool-result",
+          callId: "",
+          name: "get_time",
+          content: [{ type: "text", text: "down" }],
+          isError: true,
+        },
+      ],
+    },
+  ],
+  tools: [
+    { kind: "function", name: "get_weather", description: "Weather", schema: { type: "object" } },
+    { kind: "function", name: "get_time", extras: { behavior: "NON_BLOCKING" } },
+    { kind: "googleSearch", name: "", extras: { googleSearch: {} } },
+  ],
+  toolChoice: { mode: "required" },
+  sampling: {
+    temperature: 0.3,
+    topP: 0.9,
+    topK: 40,
+    maxTokens: 512,
+    stop: ["STOP"],
+    seed: 7,
+    presencePenalty: 0.1,
+    frequencyPenalty: 0.2,
+    n: 2,
+  },
+  responseFormat: { type: "json_schema", schema: { type: "object" } },
+  reasoning: { mode: "enabled", budgetTokens: 2048, effort: "high" },
+  stream: true,
+  extras: { safetySettings: [], generationConfig: { responseModalities: ["TEXT"] } },
+};
+
+describe("gemini writer", () => {
+  it("round trip: read(write(x)) equals x for a rich request (model and stream via the path)", () => {
+    const path = requestPath("gemini", rich);
+    expect(path).toBe("/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse");
+    expect(readRequest("gemini", writeRequest("gemini", rich), { path })).toEqual(rich);
+  });
+
+  it("the body carries neither the model nor stream", () => {
+    const body = writeRequest("gemini", rich);
+    expect(body).not.toHaveProperty("model");
+    expect(body).not.toHaveProperty("stream");
+  });
+
+  it("from Chat: tool results get the function name from their call, text results wrap as output", () => {
+    const chat = readRequest("openai-chat", {
+      model: "m",
+      messages: [
+        { role: "developer", content: "dev" },
+        {
+          role: "assistant",
+          tool_calls: [
+            { id: "c1", type: "function", function: { name: "f", arguments: '{"a":1}' } },
+            { id: "c2", type: "function", function: { name: "g", arguments: "{}" } },
+          ],
+        },
+        { role: "tool", tool_call_id: "c1", content: "plain" },
+        { role: "tool", tool_call_id: "c2", content: '{"b":2}' },
+      ],
+      tool_choice: { type: "function", function: { name: "f" } },
+      response_format: { type: "json_object" },
+    });
+    expect(writeRequest("gemini", chat)).toEqual({
+      systemInstruction: { parts: [{ text: "dev" }] },
+      contents: [
+        {
+          role: "model",
+          parts: [
+            { functionCall: { id: "c1", name: "f", args: { a: 1 } } },
+            { functionCall: { id: "c2", name: "g", args: {} } },
+          ],
+        },
+        {
+          role: "user",
+          parts: [
+            { functionResponse: { id: "c1", name: "f", response: { output: "plain" } } },
+            { functionResponse: { id: "c2", name: "g", response: { b: 2 } } },
+          ],
+        },
+      ],
+      toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["f"] } },
+      generationConfig: { responseMimeType: "application/json" },
+    });
+  });
+});

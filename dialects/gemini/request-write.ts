@@ -1,0 +1,173 @@
+/**
+ * Canonical -> Gemini generateContent request body (the model and streaming go in the path:
+ * see requestPath in dialects/request.ts).
+ * @see https://ai.google.dev/api/generate-content#request-body
+ * @see https://ai.google.dev/gemini-api/docs/function-calling (functionResponse must name the function)
+ *
+ * What Gemini cannot express is left out (the lens's no-equivalent table names each):
+ * parallel_tool_calls, tools[].strict, metadata, user, service tier, stream_options, cache
+ * markers, refusal parts, redacted thinking, file-id media, response-format name/strict,
+ * reasoning summary. Schemas go out as `parameters` / `responseSchema` whichever of the two
+ * spellings they were read from.
+ */
+import type {
+  CanonicalRequest,
+  Message,
+  Part,
+  ReasoningConfig,
+  Tool,
+  ToolChoice,
+} from "../canonical.ts";
+import type { JsonRecord } from "../json.ts";
+import { argumentsObject, compact, mergeExtras, nonEmpty } from "../openai-chat/request-fields.ts";
+
+function blob(source: Part & { type: "image" | "audio" | "document" }): JsonRecord | undefined {
+  const s = source.source;
+  const audioType = source.type === "audio" && source.format ? `audio/${source.format}` : undefined;
+  if (s.kind === "base64")
+    return { inlineData: compact({ mimeType: s.mediaType ?? audioType, data: s.data }) };
+  if (s.kind === "url")
+    return { fileData: compact({ mimeType: s.mediaType ?? audioType, fileUri: s.url }) };
+  return undefined;
+}
+
+/**
+ * A function response is an object: a text that is a JSON object goes as that object,
+ * any other text as `{output}` (or `{error}` for an error result), as the reference documents.
+ */
+function responseObject(part: Part & { type: "tool-result" }): JsonRecord {
+  const text = part.content.map((p) => (p.type === "text" ? p.text : "")).join("");
+  if (part.isError) return { error: text };
+  const parsed = text.trim().startsWith("{") ? argumentsObject(text) : undefined;
+  return parsed ?? { output: text };
+}
+
+function writePart(part: Part, same: boolean, names: Map<string, string>): JsonRecord | undefined {
+  switch (part.type) {
+    case "text":
+      return { ...(same ? part.extras : undefined), text: part.text };
+    case "thinking":
+      return part.redacted
+        ? undefined
+        : compact({ text: part.text, thought: true, thoughtSignature: part.signature });
+    case "reasoning":
+      return { text: part.text, thought: true };
+    case "image":
+    case "audio":
+    case "document":
+      return blob(part);
+    case "tool-call": {
+      const args =
+        part.arguments === "" ? undefined : (argumentsObject(part.arguments) ?? part.arguments);
+      return compact({
+        functionCall: compact({ id: part.id === "" ? undefined : part.id, name: part.name, args }),
+        thoughtSignature: part.signature,
+      });
+    }
+    case "tool-result":
+      return {
+        functionResponse: compact({
+          id: part.callId === "" ? undefined : part.callId,
+          name: part.name ?? names.get(part.callId) ?? "",
+          response: responseObject(part),
+        }),
+      };
+    case "unknown":
+      return same ? (part.raw as JsonRecord) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function writeParts(parts: Part[], same: boolean, names: Map<string, string>): JsonRecord[] {
+  return parts.map((p) => writePart(p, same, names)).filter((p) => p !== undefined);
+}
+
+/** Tool messages become user contents; consecutive ones share one content, as Gemini expects. */
+function writeContents(
+  messages: Message[],
+  same: boolean,
+  names: Map<string, string>,
+): JsonRecord[] {
+  const out: JsonRecord[] = [];
+  let toolParts: JsonRecord[] | undefined;
+  for (const message of messages) {
+    if (message.role === "system" || message.role === "developer") continue;
+    const parts = writeParts(message.parts, same, names);
+    if (message.role === "tool") {
+      if (toolParts) toolParts.push(...parts);
+      else {
+        toolParts = parts;
+        out.push({ role: "user", parts: toolParts });
+      }
+      continue;
+    }
+    toolParts = undefined;
+    const role = message.role === "assistant" ? "model" : "user";
+    out.push(mergeExtras({ role, parts }, same ? message.extras : undefined));
+  }
+  return out;
+}
+
+function writeTools(tools: Tool[], same: boolean): JsonRecord[] {
+  const declarations = tools
+    .filter((t) => t.kind === "function")
+    .map((t) => {
+      const body = compact({ name: t.name, description: t.description, parameters: t.schema });
+      return same ? mergeExtras(body, t.extras) : body;
+    });
+  const others = same ? tools.filter((t) => t.kind !== "function").map((t) => t.extras ?? {}) : [];
+  return [...(declarations.length > 0 ? [{ functionDeclarations: declarations }] : []), ...others];
+}
+
+function writeToolChoice(choice: ToolChoice): JsonRecord {
+  const config =
+    choice.mode === "tool"
+      ? { mode: "ANY", allowedFunctionNames: [choice.name] }
+      : { mode: choice.mode === "required" ? "ANY" : choice.mode.toUpperCase() };
+  return { functionCallingConfig: config };
+}
+
+function writeThinking(r: ReasoningConfig | undefined): JsonRecord | undefined {
+  if (!r) return undefined;
+  const budget =
+    r.budgetTokens ?? (r.mode === "disabled" ? 0 : r.mode === "adaptive" ? -1 : undefined);
+  return nonEmpty({ thinkingBudget: budget, thinkingLevel: r.effort });
+}
+
+export function writeGeminiRequest(request: CanonicalRequest, same: boolean): JsonRecord {
+  const names = new Map<string, string>();
+  for (const m of request.messages)
+    for (const p of m.parts) if (p.type === "tool-call") names.set(p.id, p.name);
+  const s = request.sampling;
+  const format = request.responseFormat;
+  const lifted = request.messages
+    .filter((m) => m.role === "system" || m.role === "developer")
+    .flatMap((m) => m.parts);
+  const system = writeParts([...request.system, ...lifted], same, names);
+  const tools = writeTools(request.tools, same);
+  return compact({
+    contents: writeContents(request.messages, same, names),
+    systemInstruction: system.length > 0 ? { parts: system } : undefined,
+    tools: tools.length > 0 ? tools : undefined,
+    toolConfig: request.toolChoice && writeToolChoice(request.toolChoice),
+    generationConfig: nonEmpty({
+      temperature: s.temperature,
+      topP: s.topP,
+      topK: s.topK,
+      maxOutputTokens: s.maxTokens,
+      stopSequences: s.stop,
+      seed: s.seed,
+      presencePenalty: s.presencePenalty,
+      frequencyPenalty: s.frequencyPenalty,
+      candidateCount: s.n,
+      responseMimeType: format
+        ? format.type === "text"
+          ? "text/plain"
+          : "application/json"
+        : undefined,
+      responseSchema: format?.type === "json_schema" ? format.schema : undefined,
+      thinkingConfig: writeThinking(request.reasoning),
+    }),
+  });
+}

@@ -1,0 +1,148 @@
+import { describe, expect, it } from "vitest";
+import type { CanonicalRequest } from "../canonical.ts";
+import { readRequest, writeRequest } from "../request.ts";
+
+/** Every field the Chat dialect can carry, once. */
+const rich: CanonicalRequest = {
+  dialect: "openai-chat",
+  model: "gpt-4.1",
+  system: [],
+  messages: [
+    { role: "system", parts: [{ type: "text", text: "Be brief." }] },
+    { role: "developer", parts: [{ type: "text", text: "Answer in French." }] },
+    {
+      role: "user",
+      name: "alice",
+      parts: [
+        { type: "text", text: "Look:" },
+        {
+          type: "image",
+          source: { kind: "base64", mediaType: "image/png", data: "iVBORw0KGgo=" },
+          detail: "high",
+        },
+        { type: "image", source: { kind: "url", url: "https://example.com/a.jpg" }, detail: "low" },
+        { type: "audio", source: { kind: "base64", data: "UklGRg==" }, format: "mp3" },
+        { type: "document", source: { kind: "file-id", fileId: "file-1" }, title: "a.pdf" },
+        { type: "text", text: "marked", extras: { cache_control: { type: "ephemeral" } } },
+      ],
+    },
+    {
+      role: "assistant",
+      parts: [
+        { type: "reasoning", text: "thinking about it" },
+        { type: "text", text: "Let me check." },
+        { type: "refusal", text: "I can't share that part." },
+        { type: "tool-call", id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}' },
+        { type: "tool-call", id: "call_2", name: "get_time", arguments: "" },
+      ],
+    },
+    {
+      role: "tool",
+      parts: [{ type: "tool-result", callId: "call_1", content: [{ type: "text", text: "14C" }] }],
+    },
+    {
+      role: "tool",
+      parts: [
+        {
+          type: "tool-result",
+          callId: "call_2",
+          content: [
+            { type: "text", text: "12:00" },
+            { type: "text", text: "UTC" },
+          ],
+        },
+      ],
+    },
+    { role: "assistant", parts: [{ type: "text", text: "" }] },
+  ],
+  tools: [
+    {
+      kind: "function",
+      name: "get_weather",
+      description: "Weather",
+      schema: { type: "object" },
+      strict: true,
+    },
+    { kind: "function", name: "get_time" },
+  ],
+  toolChoice: { mode: "required" },
+  parallelToolCalls: false,
+  sampling: {
+    temperature: 0.3,
+    topP: 0.9,
+    topK: 40,
+    maxTokens: 512,
+    stop: ["STOP", "END"],
+    seed: 7,
+    presencePenalty: 0.1,
+    frequencyPenalty: 0.2,
+    n: 2,
+  },
+  responseFormat: { type: "json_schema", name: "answer", schema: { type: "object" }, strict: true },
+  reasoning: { effort: "low" },
+  metadata: { run: "r1" },
+  user: "u1",
+  stream: true,
+  streamOptions: { includeUsage: true },
+  serviceTier: "flex",
+  extras: { logprobs: true, top_logprobs: 3 },
+};
+
+describe("openai-chat writer", () => {
+  it("round trip: read(write(x)) equals x for a rich request", () => {
+    expect(readRequest("openai-chat", writeRequest("openai-chat", rich))).toEqual(rich);
+  });
+
+  it("writes the documented spellings", () => {
+    const body = writeRequest("openai-chat", rich);
+    expect(body.max_tokens).toBe(512);
+    expect(body.max_completion_tokens).toBeUndefined();
+    expect(body.tool_choice).toBe("required");
+    expect(body.parallel_tool_calls).toBe(false);
+    expect(body.stream_options).toEqual({ include_usage: true });
+    expect(body.logprobs).toBe(true);
+    const messages = body.messages as Record<string, unknown>[];
+    expect(messages[2]?.content).toContainEqual({
+      type: "image_url",
+      image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "high" },
+    });
+    expect(messages[3]).toMatchObject({
+      reasoning_content: "thinking about it",
+      content: "Let me check.",
+      refusal: "I can't share that part.",
+    });
+  });
+
+  it("tool results inside a user turn (Anthropic, Gemini) become tool messages first", () => {
+    const request: CanonicalRequest = {
+      dialect: "anthropic-messages",
+      system: [{ type: "text", text: "sys" }],
+      messages: [
+        {
+          role: "user",
+          parts: [
+            {
+              type: "tool-result",
+              callId: "t1",
+              content: [{ type: "text", text: "a" }],
+              isError: true,
+            },
+            { type: "tool-result", callId: "t2", content: [] },
+            { type: "text", text: "next" },
+          ],
+        },
+      ],
+      tools: [{ kind: "web_search_20250305", name: "web_search", extras: { max_uses: 2 } }],
+      sampling: {},
+      extras: { container: "c1" },
+    };
+    expect(writeRequest("openai-chat", request)).toEqual({
+      messages: [
+        { role: "system", content: "sys" },
+        { role: "tool", tool_call_id: "t1", content: "a" },
+        { role: "tool", tool_call_id: "t2" },
+        { role: "user", content: "next" },
+      ],
+    });
+  });
+});

@@ -1,0 +1,202 @@
+/**
+ * claude-code-router (`@musistudio/claude-code-router`), run from npm with Node.
+ *
+ * Config lives in `$HOME/.claude-code-router/config.json`; we point HOME at the run's
+ * work folder. `ccr start` runs the server in the foreground. It binds 127.0.0.1 unless
+ * the config sets HOST together with an APIKEY; we set HOST to 127.0.0.1 anyway. The
+ * client picks a provider with `"model": "<provider>,<model>"`, which CCR splits only on
+ * paths ending in `/v1/messages`; its `/v1/chat/completions` and `/v1/responses` routes
+ * exist but answer 404 "Provider 'undefined' not found" (2.0.0).
+ *
+ * One provider per backend flavour, each with the mock as its `api_base_url` (CCR posts
+ * to that URL as given; the gemini transformer appends `<model>:generateContent`).
+ * @see https://github.com/musistudio/claude-code-router#configuration
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Dialect } from "../../dialects/dialect.ts";
+import type { GatewayRoute, LaunchContext, RouteStatus } from "../adapter.ts";
+import { npmAdapter } from "../npm-adapter.ts";
+
+/** The provider key written into CCR's config (what CCR sends upstream, never the client's). */
+export const CCR_PROVIDER_KEY = "sk-gatecheck-ccr-provider-0000000000";
+
+interface CcrProviderRow {
+  /** Provider name in config.json and in the client's `"<provider>,<model>"`. */
+  name: string;
+  backend: Dialect;
+  /** Built from the mock base URL: the full endpoint (or prefix, for gemini). */
+  apiBase(mockUrl: string): string;
+  transformer?: string;
+  see: string;
+}
+
+/** Providers written into config.json, one per backend flavour. */
+export const CCR_PROVIDERS = [
+  {
+    name: "gc-openai",
+    backend: "openai-chat",
+    apiBase: (m: string) => `${m}/v1/chat/completions`,
+    see: "https://github.com/musistudio/claude-code-router#providers",
+  },
+  {
+    name: "gc-deepseek",
+    backend: "openai-chat",
+    apiBase: (m: string) => `${m}/v1/chat/completions`,
+    transformer: "deepseek",
+    see: "https://github.com/musistudio/claude-code-router#transformers",
+  },
+  {
+    name: "gc-gemini",
+    backend: "gemini",
+    apiBase: (m: string) => `${m}/v1beta/models/`,
+    transformer: "gemini",
+    see: "https://github.com/musistudio/claude-code-router#transformers",
+  },
+  {
+    name: "gc-anthropic",
+    backend: "anthropic-messages",
+    apiBase: (m: string) => `${m}/v1/messages`,
+    transformer: "Anthropic",
+    see: "https://github.com/musistudio/llms (Anthropic transformer: passthrough to /v1/messages)",
+  },
+] as const satisfies readonly CcrProviderRow[];
+
+type CcrProviderName = (typeof CCR_PROVIDERS)[number]["name"];
+
+interface CcrRouteRow {
+  id: string;
+  client: GatewayRoute["client"];
+  ingressPath: string;
+  provider: CcrProviderName;
+  status: RouteStatus;
+  notes?: string;
+}
+
+/** Found offline against the mock with 2.0.0. */
+export const CCR_ROUTES = [
+  {
+    id: "anthropic-messages->openai-chat",
+    client: "anthropic-messages",
+    ingressPath: "/v1/messages",
+    provider: "gc-openai",
+    status: "works",
+  },
+  {
+    id: "anthropic-messages->openai-chat:deepseek",
+    client: "anthropic-messages",
+    ingressPath: "/v1/messages",
+    provider: "gc-deepseek",
+    status: "works",
+    notes: "deepseek transformer: caps max_tokens at 8192, moves reasoning_content to thinking",
+  },
+  {
+    id: "anthropic-messages->gemini",
+    client: "anthropic-messages",
+    ingressPath: "/v1/messages",
+    provider: "gc-gemini",
+    status: "works",
+    notes: "the key travels as x-goog-api-key",
+  },
+  {
+    id: "anthropic-messages->anthropic-messages",
+    client: "anthropic-messages",
+    ingressPath: "/v1/messages",
+    provider: "gc-anthropic",
+    status: "works",
+  },
+  {
+    id: "openai-chat->openai-chat",
+    client: "openai-chat",
+    ingressPath: "/v1/chat/completions",
+    provider: "gc-openai",
+    status: "fails",
+    notes: "404 Provider 'undefined' not found: CCR splits \"provider,model\" only on /v1/messages",
+  },
+  {
+    id: "openai-responses->openai-chat",
+    client: "openai-responses",
+    ingressPath: "/v1/responses",
+    provider: "gc-openai",
+    status: "fails",
+    notes: "404 Provider 'undefined' not found: CCR splits \"provider,model\" only on /v1/messages",
+  },
+] as const satisfies readonly CcrRouteRow[];
+
+function providerRow(name: CcrProviderName): CcrProviderRow {
+  const row = CCR_PROVIDERS.find((p) => p.name === name);
+  if (!row) throw new Error(`claude-code-router: no provider ${name}`);
+  return row;
+}
+
+/** config.json as CCR 2.0.0 reads it. `models` must list the model the client names. */
+export function ccrConfig(ctx: Pick<LaunchContext, "port" | "mockUrl">, models: readonly string[]) {
+  return {
+    PORT: ctx.port,
+    HOST: "127.0.0.1",
+    LOG: true,
+    API_TIMEOUT_MS: 120_000,
+    NON_INTERACTIVE_MODE: true,
+    Providers: CCR_PROVIDERS.map((p: CcrProviderRow) => ({
+      name: p.name,
+      api_base_url: p.apiBase(ctx.mockUrl(p.backend)),
+      api_key: CCR_PROVIDER_KEY,
+      models: [...models],
+      ...(p.transformer && { transformer: { use: [p.transformer] } }),
+    })),
+    Router: { default: `gc-openai,${models[0] ?? "gatecheck-model"}` },
+  };
+}
+
+/** Models the config declares; the sweep's backend model names must be among them. */
+export const CCR_MODELS = [
+  "gatecheck-model",
+  "gpt-4o-mini",
+  "claude-sonnet-4-5",
+  "gemini-2.5-flash",
+  "deepseek-chat",
+];
+
+async function writeCcrConfig(ctx: LaunchContext): Promise<string[]> {
+  const dir = join(ctx.workdir, ".claude-code-router");
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, "config.json");
+  await writeFile(file, `${JSON.stringify(ccrConfig(ctx, CCR_MODELS), null, 2)}\n`);
+  return [file];
+}
+
+function ccrRoutes(): GatewayRoute[] {
+  return CCR_ROUTES.map((row: CcrRouteRow) => {
+    const provider = providerRow(row.provider);
+    const route: GatewayRoute = {
+      id: row.id,
+      client: row.client,
+      backend: provider.backend,
+      ingressPath: row.ingressPath,
+      headers: (ctx): Record<string, string> =>
+        row.client === "anthropic-messages"
+          ? { "x-api-key": ctx.apiKey, "anthropic-version": "2023-06-01" }
+          : { authorization: `Bearer ${ctx.apiKey}` },
+      model: (backendModel) => `${provider.name},${backendModel}`,
+      native: row.client === provider.backend,
+      status: row.status,
+    };
+    if ("notes" in row) route.notes = row.notes;
+    return route;
+  });
+}
+
+export const claudeCodeRouter = npmAdapter({
+  name: "claude-code-router",
+  description:
+    'claude-code-router (npm): Anthropic Messages in, provider picked by "provider,model"',
+  packageName: "@musistudio/claude-code-router",
+  defaultVersion: "2.0.0",
+  writeConfig: writeCcrConfig,
+  command: (_ctx, packageDir) => ({
+    command: process.execPath,
+    args: [join(packageDir, "dist", "cli.js"), "start"],
+    readyPath: "/health",
+  }),
+  routes: ccrRoutes,
+});

@@ -1,0 +1,192 @@
+/**
+ * Portkey AI gateway (`@portkey-ai/gateway`), run from npm with Node.
+ *
+ * Quirks found running 1.15.2 as a new user would (see docs/gateways.md):
+ * - the port comes only from `--port=N` (it ignores `PORT`);
+ * - it listens on every interface; we confine it to 127.0.0.1 with a `--require` preload
+ *   that rewrites `listen()` to loopback (`preload/loopback-listen.cjs`);
+ * - a plain `npm install` resolves `@hono/node-server` 1.19.x, with which every stream
+ *   that Portkey passes through fails with HTTP 500 after reaching the upstream (Portkey
+ *   appends to the immutable headers of the upstream Response: `TypeError: immutable`).
+ *   The `locked` variant pins the versions of the gateway's own lockfile via overrides.
+ *
+ * Routing is per request, by headers: `x-portkey-provider` picks the provider,
+ * `x-portkey-custom-host` points it at the mock, the provider key rides in `Authorization`.
+ * @see https://portkey.ai/docs/api-reference/inference-api/headers
+ */
+import { fileURLToPath } from "node:url";
+import type { Dialect } from "../../dialects/dialect.ts";
+import type { GatewayRoute, GatewaySpec, RouteStatus } from "../adapter.ts";
+import { npmAdapter } from "../npm-adapter.ts";
+
+const PRELOAD = fileURLToPath(new URL("../preload/loopback-listen.cjs", import.meta.url));
+
+interface PortkeyRouteRow {
+  id: string;
+  client: GatewayRoute["client"];
+  backend: Dialect;
+  ingressPath: string;
+  /** `x-portkey-provider` value. */
+  provider: string;
+  /** Appended to the mock URL for `x-portkey-custom-host` (Portkey adds the rest of the path). */
+  hostSuffix: "" | "/v1";
+  status: RouteStatus;
+  /** Streaming status with the plain install; the `locked` variant streams where `status` works. */
+  plainStream: RouteStatus;
+  notes?: string;
+  /** Where the provider's behaviour is documented. */
+  see: string;
+}
+
+/** Found offline against the mock with 1.15.2 (`gatecheck gateways doctor portkey`). */
+export const PORTKEY_ROUTES = [
+  {
+    id: "openai-chat->openai-chat",
+    client: "openai-chat",
+    backend: "openai-chat",
+    ingressPath: "/v1/chat/completions",
+    provider: "openai",
+    hostSuffix: "/v1",
+    status: "works",
+    plainStream: "fails",
+    see: "https://portkey.ai/docs/integrations/llms/openai",
+  },
+  {
+    id: "openai-chat->anthropic-messages",
+    client: "openai-chat",
+    backend: "anthropic-messages",
+    ingressPath: "/v1/chat/completions",
+    provider: "anthropic",
+    hostSuffix: "/v1",
+    status: "works",
+    plainStream: "fails",
+    notes: "the key from Authorization is forwarded as x-api-key",
+    see: "https://portkey.ai/docs/integrations/llms/anthropic",
+  },
+  {
+    id: "openai-chat->gemini",
+    client: "openai-chat",
+    backend: "gemini",
+    ingressPath: "/v1/chat/completions",
+    provider: "google",
+    hostSuffix: "",
+    status: "works",
+    plainStream: "works",
+    notes:
+      "the key travels in the ?key= query; streams are rebuilt by Portkey, so they work even with the plain install",
+    see: "https://portkey.ai/docs/integrations/llms/gemini",
+  },
+  {
+    id: "openai-chat->openai-chat:ollama",
+    client: "openai-chat",
+    backend: "openai-chat",
+    ingressPath: "/v1/chat/completions",
+    provider: "ollama",
+    hostSuffix: "",
+    status: "works",
+    plainStream: "fails",
+    notes:
+      "Portkey's ollama provider calls Ollama's OpenAI-compatible /v1/chat/completions, never the native /api/chat",
+    see: "https://portkey.ai/docs/integrations/llms/ollama",
+  },
+  {
+    id: "anthropic-messages->anthropic-messages",
+    client: "anthropic-messages",
+    backend: "anthropic-messages",
+    ingressPath: "/v1/messages",
+    provider: "anthropic",
+    hostSuffix: "/v1",
+    status: "works",
+    plainStream: "fails",
+    notes: "the key must ride in Authorization; a client x-api-key is not what Portkey forwards",
+    see: "https://portkey.ai/docs/integrations/llms/anthropic",
+  },
+  {
+    id: "anthropic-messages->openai-chat",
+    client: "anthropic-messages",
+    backend: "openai-chat",
+    ingressPath: "/v1/messages",
+    provider: "openai",
+    hostSuffix: "/v1",
+    status: "fails",
+    plainStream: "fails",
+    notes: 'rejected before the upstream: HTTP 500 "messages is not supported by openai"',
+    see: "https://portkey.ai/docs/api-reference/inference-api/anthropic-transform",
+  },
+  {
+    id: "openai-responses->openai-responses",
+    client: "openai-responses",
+    backend: "openai-responses",
+    ingressPath: "/v1/responses",
+    provider: "openai",
+    hostSuffix: "/v1",
+    status: "works",
+    plainStream: "fails",
+    see: "https://portkey.ai/docs/product/ai-gateway/responses-api",
+  },
+  {
+    id: "openai-responses->anthropic-messages",
+    client: "openai-responses",
+    backend: "anthropic-messages",
+    ingressPath: "/v1/responses",
+    provider: "anthropic",
+    hostSuffix: "/v1",
+    status: "fails",
+    plainStream: "fails",
+    notes:
+      'rejected before the upstream: HTTP 500 "createModelResponse is not supported by anthropic"',
+    see: "https://portkey.ai/docs/product/ai-gateway/responses-api",
+  },
+] as const satisfies readonly PortkeyRouteRow[];
+
+function portkeyRoutes(spec: GatewaySpec): GatewayRoute[] {
+  const locked = spec.variant === "locked";
+  return PORTKEY_ROUTES.map((row: PortkeyRouteRow) => {
+    const route: GatewayRoute = {
+      id: row.id,
+      client: row.client,
+      backend: row.backend,
+      ingressPath: row.ingressPath,
+      headers: (ctx) => ({
+        "x-portkey-provider": row.provider,
+        "x-portkey-custom-host": `${ctx.mockUrl(row.backend)}${row.hostSuffix}`,
+        authorization: `Bearer ${ctx.apiKey}`,
+        ...(row.client === "anthropic-messages" && { "anthropic-version": "2023-06-01" }),
+      }),
+      model: (backendModel) => backendModel,
+      native: row.client === row.backend,
+      status: row.status,
+      streamStatus: locked ? row.status : row.plainStream,
+    };
+    if (row.notes) route.notes = row.notes;
+    return route;
+  });
+}
+
+export const portkey = npmAdapter({
+  name: "portkey",
+  description: "Portkey AI gateway (npm), routed per request by x-portkey-* headers",
+  packageName: "@portkey-ai/gateway",
+  defaultVersion: "1.15.2",
+  variants: {
+    locked: {
+      description:
+        "dependencies pinned to the gateway's own lockfile (@hono/node-server 1.13.5, hono 4.9.7)",
+      overrides: { "@hono/node-server": "1.13.5", hono: "4.9.7" },
+    },
+  },
+  watch: ["@hono/node-server", "hono"],
+  // Portkey has no config file: all routing arrives in request headers.
+  writeConfig: async () => [],
+  command: (ctx, packageDir) => ({
+    command: process.execPath,
+    args: [
+      "--require",
+      PRELOAD,
+      `${packageDir}/build/start-server.js`,
+      `--port=${ctx.port}`,
+      "--headless",
+    ],
+  }),
+  routes: portkeyRoutes,
+});

@@ -1,0 +1,163 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { redactionTag } from "../dialects/credentials.ts";
+import { type MockHandle, MockError, newNonce, startMock } from "./index.ts";
+import { postJson, rawRequest, readJson } from "./test-helpers.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "gatecheck-mock-"));
+const open: MockHandle[] = [];
+afterAll(async () => {
+  await Promise.all(open.map((m) => m.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function mock(options: Parameters<typeof startMock>[0] = {}): Promise<MockHandle> {
+  const m = await startMock(options);
+  open.push(m);
+  return m;
+}
+
+const chat = (text: string, extra: Record<string, unknown> = {}) => ({
+  model: "gpt-4o-mini",
+  messages: [{ role: "user", content: text }],
+  ...extra,
+});
+
+describe("recording over real HTTP", () => {
+  it("keeps header order and case, exact bytes, and no secret on disk", async () => {
+    const file = join(dir, "redaction.jsonl");
+    const m = await mock({ recordFile: file, name: "gw-a" });
+    const secret = "sk-proj-abcdefghijklmnopqrstuvwxyz012345";
+    const google = "AIzaSyA-1234567890abcdefghijklmnopqrs";
+    const body = `{"model":"gpt-4o-mini", "api_key":"hunter2-secret","messages":[{"role":"user","content":"key ${secret} ok"}]}`;
+    const res = await rawRequest(m.url, {
+      path: `/v1/chat/completions?key=${google}&x=1`,
+      headers: { Authorization: `Bearer ${secret}`, "X-Custom-Thing": "kept", "x-goog-api-key": google },
+      body,
+    });
+    expect(res.status).toBe(200);
+    await m.close();
+    const disk = readFileSync(file, "utf8");
+    for (const s of [secret, google, "hunter2-secret"]) expect(disk).not.toContain(s);
+    const [record] = disk.trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(record.listener).toBe("gw-a");
+    const names = record.headers.map(([k]: [string, string]) => k);
+    expect(names.slice(0, 4)).toEqual(["host", "connection", "content-type", "Authorization"]);
+    expect(record.headers).toContainEqual(["Authorization", `Bearer ${redactionTag(secret)}`]);
+    expect(record.headers).toContainEqual(["X-Custom-Thing", "kept"]);
+    expect(record.query).toBe(`key=${redactionTag(google)}&x=1`);
+    // Same secret, same tag, wherever it appeared; the rest of the bytes are untouched.
+    expect(record.rawBody).toBe(
+      body.replace(secret, redactionTag(secret)).replace("hunter2-secret", redactionTag("hunter2-secret")),
+    );
+    expect(record.json.messages[0].content).toBe(`key ${redactionTag(secret)} ok`);
+  });
+
+  it("2,000 concurrent requests give exactly 2,000 parseable lines", async () => {
+    const file = join(dir, "load.jsonl");
+    const m = await mock({ recordFile: file });
+    const nonces = Array.from({ length: 2000 }, () => newNonce());
+    const statuses = await Promise.all(
+      nonces.map(async (n, i) => {
+        const res = await postJson(m.url, "/v1/chat/completions", chat(`${n} ${"x".repeat(i % 50 === 0 ? 20_000 : 10)}`));
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    await m.close();
+    const lines = readFileSync(file, "utf8").split("\n");
+    expect(lines.pop()).toBe("");
+    expect(lines).toHaveLength(2000);
+    const seen = new Set(lines.map((l) => JSON.parse(l).nonce));
+    expect(seen).toEqual(new Set(nonces));
+  });
+
+  it("several listeners record separately", async () => {
+    const [a, b] = await Promise.all([mock({ name: "a" }), mock({ name: "b" })]);
+    await (await postJson(a.url, "/v1/messages", { model: "c", max_tokens: 1, messages: [] })).text();
+    await (await postJson(b.url, "/api/chat", { model: "l", messages: [], stream: false })).text();
+    await (await postJson(b.url, "/api/chat", { model: "l", messages: [], stream: false })).text();
+    expect(a!.records().map((r) => [r.listener, r.dialect])).toEqual([["a", "anthropic-messages"]]);
+    expect(b!.records().map((r) => r.dialect)).toEqual(["ollama", "ollama"]);
+    expect(b!.records({ since: 1 }).map((r) => r.seq)).toEqual([2]);
+  });
+});
+
+describe("staging", () => {
+  it("concurrent nonces never mix, and each record carries its nonce", async () => {
+    const m = await mock();
+    const nonces = Array.from({ length: 40 }, () => newNonce());
+    for (const n of nonces) {
+      m.stage({ match: { nonce: n }, reply: { body: { json: { echo: n } } } });
+    }
+    const replies = await Promise.all(
+      nonces.map(async (n) => readJson(await postJson(m.url, "/v1/chat/completions", chat(`probe ${n}`)))),
+    );
+    expect(replies.map((r) => r.echo)).toEqual(nonces);
+    for (const n of nonces) {
+      const [record] = m.records({ nonce: n });
+      expect(record?.reply).toMatchObject({ status: 200, staged: true });
+    }
+  });
+
+  it("a sequence 503, 503, 200 per nonce, every attempt recorded; 429 with Retry-After", async () => {
+    const m = await mock();
+    const n = newNonce();
+    m.stage({ match: { nonce: n }, sequence: [{ status: 503 }, { status: 503 }, { status: 200 }] });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await postJson(m.url, "/v1/messages", { model: "c", max_tokens: 1, messages: [{ role: "user", content: n }] });
+      statuses.push(res.status);
+      if (i === 0) expect((await readJson(res)).error.type).toBe("api_error");
+      else await res.text();
+    }
+    // The fourth is past the sequence: the default reply again.
+    expect(statuses).toEqual([503, 503, 200, 200]);
+    expect(m.records({ nonce: n }).map((r) => [r.reply.status, r.reply.staged])).toEqual([
+      [503, true],
+      [503, true],
+      [200, true],
+      [200, false],
+    ]);
+    m.stage({ match: { model: "rl" }, times: 2, reply: { status: 429, headers: { "retry-after": "7" } } });
+    const limited = await postJson(m.url, "/v1/chat/completions", chat("x", { model: "rl" }));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("7");
+    expect((await readJson(limited)).error.code).toBe("rate_limit_exceeded");
+  });
+
+  it("the most specific spec wins, 'always' stays until reset, bad specs throw MockError", async () => {
+    const m = await mock();
+    const n = newNonce();
+    m.stage({ match: { path: "/v1/chat/completions" }, times: "always", reply: { status: 500 } });
+    m.stage({ match: { nonce: n }, reply: { status: 201, body: { json: { nonce: true } } } });
+    expect((await postJson(m.url, "/v1/chat/completions", chat(n))).status).toBe(201);
+    expect((await postJson(m.url, "/v1/chat/completions", chat(n))).status).toBe(500);
+    expect((await postJson(m.url, "/v1/chat/completions", chat("other"))).status).toBe(500);
+    m.reset();
+    expect((await postJson(m.url, "/v1/chat/completions", chat("other"))).status).toBe(200);
+    expect(() => m.stage({ reply: { wire: { chunks: { every: 0 } } } })).toThrow(MockError);
+    expect(() => m.stage({ reply: { wire: { chunks: { every: 0 } } } })).toThrow(/reply\.wire\.chunks\.every/);
+  });
+
+  it("a staged canonical reply is rendered in the dialect of the path it came in on", async () => {
+    const m = await mock();
+    const canonical = {
+      parts: [
+        { type: "text", text: "Paris." },
+        { type: "tool-call", id: "call_1", name: "lookup", arguments: '{"q":"x"}' },
+      ],
+      stopReason: "tool_calls",
+    };
+    m.stage({ times: "always", reply: { body: { canonical } } });
+    const chatReply = await readJson(await postJson(m.url, "/v1/chat/completions", chat("a")));
+    expect(chatReply.choices[0].message.tool_calls[0]).toMatchObject({ id: "call_1", function: { arguments: '{"q":"x"}' } });
+    expect(chatReply.choices[0].finish_reason).toBe("tool_calls");
+    const anthropic = await readJson(await postJson(m.url, "/v1/messages", { model: "c", max_tokens: 1, messages: [] }));
+    expect(anthropic.stop_reason).toBe("tool_use");
+    expect(anthropic.content[1]).toMatchObject({ type: "tool_use", id: "call_1", input: { q: "x" } });
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The lens's entry points: read an exchange's four sides with the dialect readers and judge
+ * them. `judgeExchange` gives every verdict; `judgeField` answers for one field (the sweep
+ * asks once per attempt for its probe's field).
+ */
+import type { CanonicalReply, CanonicalRequest } from "../../dialects/canonical.ts";
+import type { Dialect, Mode } from "../../dialects/dialect.ts";
+import { readReply } from "../../dialects/reply.ts";
+import { readRequest } from "../../dialects/request.ts";
+import { type Exchange, ExchangeError, type WireReply, type WireRequest } from "../exchange.ts";
+import type { Verdict } from "../verdict.ts";
+import {
+  judgeRead,
+  judgeReadField,
+  type ReadExchange,
+  type ReadSide,
+  scoredForward,
+} from "./judge-read.ts";
+
+export interface JudgeOptions {
+  /** Judge only this field (client spelling, `headers.x`, `credentials.place.name`, `path`, or a reply feature). */
+  field?: string;
+}
+
+function readForward(backend: Dialect, wire: WireRequest): ReadSide<CanonicalRequest> {
+  if (typeof wire.body === "string") return { ok: false, error: "body is not JSON" };
+  try {
+    return { ok: true, value: readRequest(backend, wire.body, { path: wire.path }) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}
+
+function headerRecord(pairs: [string, string][]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of pairs) out[name] = name in out ? `${out[name]}, ${value}` : value;
+  return out;
+}
+
+function readSide(dialect: Dialect, wire: WireReply, mode: Mode): ReadSide<CanonicalReply> {
+  try {
+    const value = readReply(
+      dialect,
+      { status: wire.status, headers: headerRecord(wire.headers), body: wire.body },
+      mode,
+    );
+    return { ok: true, value };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}
+
+/** Reads every side. The client request must be readable: without it nothing can be judged. */
+export function readExchange(exchange: Exchange): ReadExchange {
+  const { client: clientDialect, backend } = exchange.route;
+  const request = exchange.clientRequest;
+  if (typeof request.body === "string") {
+    throw new ExchangeError(
+      "unreadable-client-request",
+      "clientRequest.body: expected a JSON object, got text that is not JSON",
+    );
+  }
+  let client: CanonicalRequest;
+  try {
+    client = readRequest(clientDialect, request.body, { path: request.path });
+  } catch (error) {
+    throw new ExchangeError(
+      "unreadable-client-request",
+      `clientRequest.body: ${(error as Error).message}`,
+    );
+  }
+  const read: ReadExchange = { exchange, client };
+  const wire = scoredForward(exchange);
+  if (wire) read.forwarded = readForward(backend, wire);
+  if (exchange.upstreamReply)
+    read.upstream = readSide(backend, exchange.upstreamReply, exchange.mode);
+  if (exchange.clientResponse)
+    read.clientReply = readSide(clientDialect, exchange.clientResponse, exchange.mode);
+  return read;
+}
+
+/** Every verdict for the exchange, request direction first; or only `options.field`'s. */
+export function judgeExchange(exchange: Exchange, options: JudgeOptions = {}): Verdict[] {
+  const read = readExchange(exchange);
+  return options.field === undefined ? judgeRead(read) : [judgeReadField(read, options.field)];
+}
+
+/** The one verdict for `field` (the most severe where several apply). */
+export function judgeField(exchange: Exchange, field: string): Verdict {
+  return judgeReadField(readExchange(exchange), field);
+}

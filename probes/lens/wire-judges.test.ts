@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { redactionTag } from "../../dialects/credentials.ts";
+import type { WireRequest } from "../exchange.ts";
+import { clientCredentials, judgeCredential, judgeHeader, judgePath } from "./wire-judges.ts";
+
+function wire(path: string, headers: [string, string][] = [], body: unknown = {}): WireRequest {
+  return { method: "POST", path, headers, body, rawBody: JSON.stringify(body) };
+}
+
+describe("headers", () => {
+  it("keeps, drops, trims, and has no equivalent off Anthropic", () => {
+    const client: [string, string][] = [
+      ["anthropic-beta", "a-1,b-2"],
+      ["user-agent", "probe/1"],
+    ];
+    expect(
+      judgeHeader("anthropic-beta", client, [["anthropic-beta", "b-2, a-1"]], "anthropic-messages")
+        ?.verdict,
+    ).toBe("preserved");
+    expect(
+      judgeHeader("anthropic-beta", client, [["anthropic-beta", "a-1"]], "anthropic-messages"),
+    ).toMatchObject({
+      verdict: "mangled",
+      reason: 'headers.anthropic-beta: "a-1,b-2" → "a-1" (lost b-2)',
+    });
+    expect(judgeHeader("anthropic-beta", client, [], "anthropic-messages")?.verdict).toBe(
+      "dropped",
+    );
+    expect(judgeHeader("anthropic-beta", client, [], "openai-chat")?.verdict).toBe("no-equivalent");
+    expect(
+      judgeHeader("user-agent", client, [["user-agent", "gw/2"]], "openai-chat"),
+    ).toMatchObject({ verdict: "mangled", cause: "replaced" });
+    expect(judgeHeader("idempotency-key", client, [], "openai-chat")).toBeUndefined();
+  });
+});
+
+describe("path", () => {
+  it("wants the backend's documented route", () => {
+    expect(judgePath("/v1/messages", wire("/v1/chat/completions"), "openai-chat").verdict).toBe(
+      "preserved",
+    );
+    expect(judgePath("/v1/messages", wire("/v1/v1/chat/completions"), "openai-chat")).toMatchObject(
+      {
+        verdict: "mangled",
+        reason:
+          'path: "/v1/messages" → "/v1/v1/chat/completions" (expected "/v1/chat/completions")',
+      },
+    );
+    expect(
+      judgePath("/v1/messages", wire("/v1beta/models/g-2:generateContent"), "gemini").verdict,
+    ).toBe("preserved");
+    expect(
+      judgePath("/v1/messages", wire("/v1beta/models/g-2:streamGenerateContent?alt=sse"), "gemini")
+        .verdict,
+    ).toBe("preserved");
+    expect(
+      judgePath("/v1/messages", wire("/v1beta/models/g-2:streamGenerateContent"), "gemini"),
+    ).toMatchObject({
+      verdict: "mangled",
+      cause: "missing-query",
+    });
+    expect(judgePath("/v1/chat/completions", wire("/api/generate"), "ollama").verdict).toBe(
+      "mangled",
+    );
+  });
+});
+
+describe("credentials", () => {
+  const key = "sk-ant-api03-CANARYtestKEY000111";
+
+  it("finds client credentials in headers, query and body (any depth)", () => {
+    const request = wire(
+      "/v1/messages?key=AIzaCANARY",
+      [
+        ["x-api-key", key],
+        ["authorization", "Bearer tok-123456"],
+      ],
+      {
+        api_key: "body-secret-1",
+        extra_headers: { "x-api-key": "nested-secret-2" },
+      },
+    );
+    expect(clientCredentials(request).map((c) => `${c.place}.${c.name}=${c.value}`)).toEqual([
+      `header.x-api-key=${key}`,
+      "header.authorization=tok-123456",
+      "query.key=AIzaCANARY",
+      "body.api_key=body-secret-1",
+      "body.extra_headers.x-api-key=nested-secret-2",
+    ]);
+  });
+
+  it("calls a credential found downstream leaked, by value or by redaction tag", () => {
+    const cred = { place: "header" as const, name: "x-api-key", value: key };
+    expect(
+      judgeCredential(
+        cred,
+        [wire("/v1/chat/completions", [["authorization", "Bearer [REDACTED:0badc0de]"]])],
+        [],
+      ),
+    ).toMatchObject({
+      verdict: "preserved",
+      reason: 'credentials.header.x-api-key: "sk-a…0111" → not forwarded',
+    });
+    expect(
+      judgeCredential(
+        cred,
+        [wire("/v1/chat/completions", [["authorization", `Bearer ${key}`]])],
+        [],
+      ).verdict,
+    ).toBe("leaked");
+    const tagged = [
+      wire("/v1/chat/completions", [["authorization", `Bearer ${redactionTag(key)}`]]),
+    ];
+    expect(judgeCredential(cred, tagged, [])).toMatchObject({
+      verdict: "leaked",
+      reason: expect.stringContaining("header authorization"),
+    });
+    expect(
+      judgeCredential(cred, [wire(`/v1/chat?api_key=${encodeURIComponent(key)}`)], []).verdict,
+    ).toBe("leaked");
+    expect(judgeCredential(cred, [wire("/v1/chat", [], { extra: key })], []).reason).toContain(
+      "forwarded body",
+    );
+  });
+
+  it("matches a recording redacted on both sides through its tag, and through planted secrets", () => {
+    const recorded = { place: "header" as const, name: "x-api-key", value: redactionTag(key) };
+    const forwarded = [wire("/v1/chat/completions", [["x-api-key", redactionTag(key)]])];
+    expect(judgeCredential(recorded, forwarded, []).verdict).toBe("leaked");
+    const raw = [wire("/v1/chat/completions", [], { key })];
+    expect(judgeCredential(recorded, raw, []).verdict).toBe("preserved");
+    expect(judgeCredential(recorded, raw, [key]).verdict).toBe("leaked");
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * The example SQL in docs/results.md, run against a two-run fixture a week apart: every
+ * query must be read-only, run, and answer; the two headline questions are checked row by row.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryResultToJson, runReadOnlyQuery } from "./read-only-query.ts";
+import { openStore, openStoreReadonly, type ResultsStore } from "./store.ts";
+import { FIXTURE_OVERRIDES, writeFixtureRun } from "./testing/fixture-run.ts";
+
+const DOC = join(import.meta.dirname, "..", "docs", "results.md");
+
+/** `### heading` → the first ```sql block under it. */
+function docQueries(): Map<string, string> {
+  const text = readFileSync(DOC, "utf8");
+  const out = new Map<string, string>();
+  const re = /^### (.+)\n(?:(?!^### )[\s\S])*?```sql\n([\s\S]*?)```/gm;
+  for (const m of text.matchAll(re)) out.set(m[1] ?? "", m[2] ?? "");
+  return out;
+}
+
+let dir: string;
+let store: ResultsStore;
+const queries = docQueries();
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "gatecheck-docsql-"));
+  const path = join(dir, "r.db");
+  const writer = openStore(path);
+  writeFixtureRun(writer, {
+    runId: "2026-11-23T02-10-00Z-aaaa",
+    startedAt: "2026-11-23T02:10:00.000Z",
+  });
+  // A run in between that must not be taken as "last week".
+  writeFixtureRun(writer, {
+    runId: "2026-11-27T02-10-00Z-mmmm",
+    startedAt: "2026-11-27T02:10:00.000Z",
+  });
+  writeFixtureRun(writer, {
+    runId: "2026-11-30T02-10-00Z-bbbb",
+    startedAt: "2026-11-30T02:10:00.000Z",
+    versions: { portkey: "1.16.0" },
+    overrides: {
+      ...FIXTURE_OVERRIDES,
+      "portkey@1.15.2+locked|chat.tools-strict|openai-chat->anthropic-messages|stream": {
+        verdict: "preserved",
+        reason: "same value",
+      },
+      "portkey@1.15.2+locked|anthropic.stop-sequences|anthropic-messages->openai-chat|non-stream": {
+        verdict: "dropped",
+        reason: '["STOPPROBE"] → absent',
+        runs: 5,
+      },
+    },
+  });
+  writer.close();
+  store = openStoreReadonly(path);
+});
+afterAll(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ask = (heading: string) => {
+  const sql = queries.get(heading);
+  if (!sql) throw new Error(`docs/results.md has no SQL under "### ${heading}"`);
+  return queryResultToJson(runReadOnlyQuery(store.db, sql));
+};
+
+describe("docs/results.md SQL", () => {
+  it("has the example queries", () => {
+    expect(queries.size).toBeGreaterThanOrEqual(6);
+  });
+
+  it.each([...queries.keys()])("%s: runs read-only and answers", (heading) => {
+    expect(ask(heading).length).toBeGreaterThan(0);
+  });
+
+  it("which gateways drop tools[].strict: portkey, non-stream only after the fix", () => {
+    expect(ask("Which gateways drop tools[].strict (latest run)")).toEqual([
+      {
+        column: "portkey@1.16.0+locked",
+        route_id: "openai-chat->anthropic-messages",
+        mode: "non-stream",
+        k_of_n: "5/5",
+        known_issue: "Portkey-AI/gateway#1180",
+      },
+    ]);
+  });
+
+  it("what changed on portkey since last week: across the version bump, skipping the mid-week run", () => {
+    const rows = ask("What changed on portkey since last week");
+    expect(
+      rows.map(
+        (r) =>
+          `${r.probe_id} ${r.mode}: ${r.before_column} ${r.before_verdict} → ${r.now_column} ${r.now_verdict}`,
+      ),
+    ).toEqual([
+      "anthropic.stop-sequences non-stream: portkey@1.15.2+locked preserved → portkey@1.16.0+locked dropped",
+      "chat.tools-strict stream: portkey@1.15.2+locked dropped → portkey@1.16.0+locked preserved",
+    ]);
+  });
+
+  it("preservation per gateway agrees with the matrix and keeps the absent gateway apart", () => {
+    const rows = ask("Preservation rate per gateway in the latest run");
+    const ccr = rows.find((r) => r.column === "claude-code-router@2.0.0");
+    expect(ccr).toMatchObject({ status: "not-run", clean: null, judged: null });
+    expect(rows.find((r) => r.column === "litellm@1.74.0")).toMatchObject({
+      clean: 17,
+      judged: 19,
+      not_measured: 1,
+    });
+  });
+});

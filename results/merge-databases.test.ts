@@ -1,0 +1,145 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mergeDatabases, mergeShards } from "./merge-databases.ts";
+import { cellKeyString } from "./records.ts";
+import { openStore, openStoreReadonly } from "./store.ts";
+import { FIXTURE_OVERRIDES, writeFixtureRun } from "./testing/fixture-run.ts";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "gatecheck-merge-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const RUN = "2026-11-30T02-10-00Z-ab12";
+const STARTED = "2026-11-30T02:10:00.000Z";
+
+/** A deterministic shard of a cell key (stand-in for the sweep's own split). */
+function shardOf(key: string, n: number): number {
+  let h = 0;
+  for (const ch of key) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return h % n;
+}
+
+function writeShards(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => {
+    const path = join(dir, `shard-${i + 1}.db`);
+    const store = openStore(path);
+    writeFixtureRun(store, {
+      runId: RUN,
+      startedAt: STARTED,
+      shard: `${i + 1}/${n}`,
+      keep: (cell) => shardOf(cellKeyString(cell), n) === i,
+    });
+    store.close();
+    return path;
+  });
+}
+
+/** Every table's rows, sorted, with the per-run finish time left out (it is a wall clock). */
+function dump(path: string): Record<string, unknown[]> {
+  const store = openStoreReadonly(path);
+  const all = (sql: string) => store.db.prepare(sql).raw(true).all();
+  const out = {
+    runs: all(
+      "SELECT id, started_at, status, gatecheck_version, git_sha, args, shard FROM runs ORDER BY id",
+    ),
+    gateway_runs: all('SELECT * FROM gateway_runs ORDER BY run_id, "column"'),
+    probes: all("SELECT * FROM probes ORDER BY probe_id, definition_hash"),
+    cells: all('SELECT * FROM cells ORDER BY run_id, "column", route_id, probe_id, mode'),
+    attempts: all(
+      'SELECT * FROM attempts ORDER BY run_id, "column", route_id, probe_id, mode, phase, attempt_no',
+    ),
+  };
+  store.close();
+  return out;
+}
+
+describe("mergeDatabases", () => {
+  it("three shards of one run merge into exactly the single-run database", () => {
+    const single = join(dir, "single.db");
+    const store = openStore(single);
+    writeFixtureRun(store, { runId: RUN, startedAt: STARTED });
+    store.close();
+    const shards = writeShards(3);
+    // Every shard got some cells, none got all.
+    for (const s of shards) {
+      const n = dump(s).cells?.length;
+      expect(n).toBeGreaterThan(0);
+      expect(n).toBeLessThan(50);
+    }
+    const report = mergeDatabases(join(dir, "merged.db"), shards);
+    expect(report).toMatchObject({
+      inputs: 3,
+      runs: [RUN],
+      cellsAdded: 50,
+      cellsAlreadyPresent: 0,
+    });
+    expect(dump(join(dir, "merged.db"))).toEqual(dump(single));
+  });
+
+  it("merging the same input twice adds nothing and is not a conflict", () => {
+    const [one] = writeShards(1);
+    const out = join(dir, "out.db");
+    mergeDatabases(out, [one!]);
+    const again = mergeDatabases(out, [one!]);
+    expect(again).toMatchObject({ cellsAdded: 0, cellsAlreadyPresent: 50, attemptsAdded: 0 });
+  });
+
+  it("more inputs than SQLite can attach at once still merge, all or nothing", () => {
+    const shards = writeShards(12);
+    const out = join(dir, "many.db");
+    const report = mergeDatabases(out, shards);
+    expect(report.cellsAdded).toBe(50);
+    const merged = dump(out);
+    expect(merged.cells).toHaveLength(50);
+    expect(merged.runs?.[0]).toContain(null); // all 12 of 12 shards: a whole run
+  });
+
+  it("a conflicting duplicate cell is an error naming it, and OUT stays as it was", () => {
+    const out = join(dir, "out.db");
+    const [base] = writeShards(1);
+    mergeDatabases(out, [base!]);
+    const before = readFileSync(out);
+    const other = join(dir, "other.db");
+    const store = openStore(other);
+    writeFixtureRun(store, {
+      runId: RUN,
+      startedAt: STARTED,
+      overrides: {
+        ...FIXTURE_OVERRIDES,
+        "litellm@1.74.0|chat.tools-strict|openai-chat->anthropic-messages|stream": {
+          verdict: "dropped",
+          reason: "absent",
+        },
+      },
+    });
+    store.close();
+    const fresh = join(dir, "fresh.db");
+    expect(() => mergeDatabases(fresh, [base!, other])).toThrow(
+      /other\.db: 1 conflicting duplicate cell\(s\); nothing was merged:\n {2}run 2026-11-30T02-10-00Z-ab12: litellm@1\.74\.0 \| openai-chat->anthropic-messages \| chat\.tools-strict \| stream: preserved here, dropped in .*other\.db \(differs in verdict, reason, counts\)/,
+    );
+    expect(dump(fresh).cells).toHaveLength(0);
+    expect(() => mergeDatabases(out, [other])).toThrow(/conflicting duplicate cell/);
+    expect(readFileSync(out).equals(before)).toBe(true);
+  });
+
+  it("refuses an input that is also the output, and a missing input", () => {
+    const [one] = writeShards(1);
+    expect(() => mergeDatabases(one!, [one!])).toThrow(/both an input and the output/);
+    expect(() => mergeDatabases(join(dir, "o.db"), [join(dir, "nope.db")])).toThrow(
+      /cannot open results database .*nope\.db/,
+    );
+  });
+});
+
+describe("mergeShards", () => {
+  it("joins shard labels and recognises a whole sweep", () => {
+    expect(mergeShards("1/3", "2/3")).toBe("1/3,2/3");
+    expect(mergeShards("1/3,2/3", "3/3")).toBeNull();
+    expect(mergeShards(null, "2/3")).toBeNull();
+    expect(mergeShards("2/4", "1/4")).toBe("1/4,2/4");
+  });
+});

@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CellRecord } from "./records.ts";
+import { diffRuns, formatRunDiff } from "./run-diff.ts";
+import { loadRunView, type RunView } from "./run-view.ts";
+import { openStore, type ResultsStore } from "./store.ts";
+import { FIXTURE_OVERRIDES, writeFixtureRun } from "./testing/fixture-run.ts";
+
+let dir: string;
+let store: ResultsStore;
+const A = "2026-11-23T02-10-00Z-aaaa";
+const B = "2026-11-30T02-10-00Z-bbbb";
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "gatecheck-diff-"));
+  store = openStore(join(dir, "r.db"));
+  writeFixtureRun(store, { runId: A, startedAt: "2026-11-23T02:10:00.000Z" });
+  // A week later: portkey upgraded, one cell regressed, one fixed, one changed kind.
+  const overrides = { ...FIXTURE_OVERRIDES };
+  overrides[
+    "portkey@1.15.2+locked|anthropic.stop-sequences|anthropic-messages->openai-chat|stream"
+  ] = {
+    verdict: "dropped",
+    reason: '["STOPPROBE"] → absent',
+    runs: 5,
+  };
+  delete overrides[
+    "litellm@1.74.0|anthropic.stop-sequences|anthropic-messages->openai-chat|stream"
+  ];
+  overrides[
+    "portkey@1.15.2+locked|anthropic.disable-parallel|anthropic-messages->openai-chat|non-stream"
+  ] = {
+    verdict: "dropped",
+    reason: "absent",
+    runs: 5,
+  };
+  writeFixtureRun(store, {
+    runId: B,
+    startedAt: "2026-11-30T02:10:00.000Z",
+    overrides,
+    versions: { portkey: "1.16.0" },
+  });
+});
+afterAll(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const describeChange = (c: {
+  gateway: string;
+  probeId: string;
+  mode: string;
+  before?: { verdict: string };
+  after?: { verdict: string };
+}) =>
+  `${c.gateway} ${c.probeId} ${c.mode}: ${c.before?.verdict ?? "absent"} → ${c.after?.verdict ?? "absent"}`;
+
+describe("diffRuns", () => {
+  it("matches cells across a version bump and names regressions, new defects and fixes", () => {
+    const diff = diffRuns(loadRunView(store, A), loadRunView(store, B));
+    expect(diff.compared).toBe(50);
+    expect(diff.regressions.map(describeChange)).toEqual([
+      "portkey anthropic.stop-sequences stream: preserved → dropped",
+    ]);
+    expect(diff.newSilent.map(describeChange)).toEqual([
+      "portkey anthropic.stop-sequences stream: preserved → dropped",
+    ]);
+    expect(diff.fixed.map(describeChange)).toEqual([
+      "litellm anthropic.stop-sequences stream: dropped → preserved",
+    ]);
+    expect(diff.otherChanges.map(describeChange)).toEqual([
+      "portkey anthropic.disable-parallel non-stream: mangled → dropped",
+    ]);
+    expect(diff.gatewayChanges).toEqual([
+      { gateway: "portkey", before: "1.15.2", after: "1.16.0" },
+    ]);
+    const text = formatRunDiff(diff);
+    expect(text).toContain("## Regressions: clean → silent defect (1)");
+    expect(text).toContain(
+      '- portkey@1.15.2+locked → portkey@1.16.0+locked anthropic-messages->openai-chat stream `stop_sequences` (anthropic.stop-sequences): preserved → dropped 5/5: ["STOPPROBE"] → absent',
+    );
+  });
+
+  it("the reverse direction turns fixes into regressions", () => {
+    const diff = diffRuns(loadRunView(store, B), loadRunView(store, A));
+    expect(diff.regressions.map(describeChange)).toEqual([
+      "litellm anthropic.stop-sequences stream: preserved → dropped",
+    ]);
+    expect(diff.fixed.map(describeChange)).toEqual([
+      "portkey anthropic.stop-sequences stream: dropped → preserved",
+    ]);
+  });
+
+  it("never compares a probe whose definition changed", () => {
+    const a = loadRunView(store, A);
+    const b = loadRunView(store, B);
+    const changed: RunView = {
+      ...b,
+      cells: b.cells.map(
+        (c): CellRecord =>
+          c.probeId === "anthropic.stop-sequences" ? { ...c, definitionHash: "new-hash" } : c,
+      ),
+    };
+    const diff = diffRuns(a, changed);
+    expect(diff.regressions).toEqual([]);
+    expect(diff.changedProbes.map((p) => p.probeId)).toEqual(["anthropic.stop-sequences"]);
+    // The changed probe's defects are still reported as new, not as regressions.
+    expect(diff.newSilent.map(describeChange)).toContain(
+      "portkey anthropic.stop-sequences stream: absent → dropped",
+    );
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * `gatecheck mock`: the recording mock as a standalone backend. Prints
+ * `listening on http://HOST:PORT` as its first stdout line; SIGINT/SIGTERM close the
+ * listener, flush every record to the file, and exit 0 (stopping is how a server ends).
+ */
+import type { Command } from "commander";
+import { MockError, startMock } from "../../mock-upstream/index.ts";
+import { PERSONA_NAMES } from "../../mock-upstream/personas/index.ts";
+import { CliError, EXIT } from "../exit-codes.ts";
+import type { RegisterCommand } from "./index.ts";
+
+interface MockFlags {
+  host: string;
+  port: string;
+  record?: string;
+  persona?: string;
+  prefix?: string;
+  bodyLimit?: string;
+  name: string;
+}
+
+function integer(value: string, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new CliError(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+async function runMock(flags: MockFlags): Promise<void> {
+  const port = integer(flags.port, "--port", 0, 65_535);
+  const bodyLimitBytes =
+    flags.bodyLimit === undefined ? undefined : integer(flags.bodyLimit, "--body-limit", 1, 2 ** 40);
+  if (flags.prefix !== undefined && !flags.prefix.startsWith("/")) {
+    throw new CliError(`--prefix must start with "/", got ${JSON.stringify(flags.prefix)}`);
+  }
+  let mock: Awaited<ReturnType<typeof startMock>>;
+  try {
+    mock = await startMock({
+      host: flags.host,
+      port,
+      name: flags.name,
+      ...(flags.record ? { recordFile: flags.record } : {}),
+      ...(flags.persona ? { persona: flags.persona } : {}),
+      ...(flags.prefix ? { prefix: flags.prefix } : {}),
+      ...(bodyLimitBytes ? { bodyLimitBytes } : {}),
+    });
+  } catch (error) {
+    if (error instanceof MockError) {
+      const hint = error.code === "unknown-persona" ? ` (known: ${PERSONA_NAMES.join(", ")})` : "";
+      throw new CliError(`${error.message}${hint}`);
+    }
+    throw error;
+  }
+  process.stdout.write(`listening on ${mock.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  try {
+    await mock.close();
+  } catch (error) {
+    process.stderr.write(`gatecheck mock: record file: ${(error as Error).message}\n`);
+    process.exit(EXIT.failed);
+  }
+  process.stderr.write(`gatecheck mock: stopped after ${mock.records().length} record(s)\n`);
+  process.exit(EXIT.ok);
+}
+
+export const registerMock: RegisterCommand = (program: Command) => {
+  program
+    .command("mock")
+    .description(
+      "Run the recording mock upstream: point a gateway's backend at it; every request is recorded (credentials redacted) and answered like the provider would",
+    )
+    .option("--host <host>", "address to bind", "127.0.0.1")
+    .option("--port <port>", "port to bind (0 picks a free one)", "9990")
+    .option("--record <file>", "append every request to this JSONL file")
+    .option("--persona <name>", "validate requests as a strict provider does")
+    .option("--prefix <path>", "mount point stripped before routing, e.g. /api/v1")
+    .option("--body-limit <bytes>", "answer 413 to bodies over this size (default 32 MiB)")
+    .option("--name <name>", "listener name written on records", "mock")
+    .action((flags: MockFlags) => runMock(flags));
+};

@@ -1,0 +1,199 @@
+/**
+ * One attempt of one cell: plant a fresh nonce, stage the probe's upstream reply on the
+ * gateway's mock listener, call the gateway's ingress, collect what the mock recorded for
+ * the nonce, and judge. Everything kept is redacted before it leaves this function, and
+ * judged in that redacted form, so `rescore` of stored bytes gives the same verdicts.
+ */
+import { redactBody, redactHeaderPairs } from "../dialects/credentials.ts";
+import type { Mode } from "../dialects/dialect.ts";
+import type { GatewayRoute } from "../gateways/adapter.ts";
+import type { MockHandle } from "../mock-upstream/index.ts";
+import { newNonce } from "../mock-upstream/nonce.ts";
+import { type BuiltRequest, buildClientRequest } from "../probes/corpus/build.ts";
+import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
+import type { Probe } from "../probes/corpus/probe.ts";
+import { readExchange } from "../probes/lens/judge-exchange.ts";
+import { judgeRead, judgeReadField } from "../probes/lens/judge-read.ts";
+import type { Verdict } from "../probes/verdict.ts";
+import {
+  exchangeFromWire,
+  type ForwardedRecord,
+  type StoredClientRequest,
+  type StoredResponse,
+} from "./exchange-from-wire.ts";
+import { sendRequest } from "./http-client.ts";
+import { stagedReplyFor } from "./stage-upstream.ts";
+
+export interface AttemptTarget {
+  /** Gateway base URL (`http://127.0.0.1:PORT`). */
+  baseUrl: string;
+  mock: MockHandle;
+  route: GatewayRoute;
+  /** The key the client sends for the route's own upstream credential (not a canary). */
+  apiKey: string;
+  /** Model the backend is asked for; the route turns it into the client's model name. */
+  backendModel: string;
+  timeoutMs: number;
+  /** How long to wait for the mock's record after the response (gateways may forward late). */
+  settleMs?: number;
+}
+
+export interface AttemptOutcome {
+  status: "ok" | "transport-error";
+  timings: { firstByteMs?: number; totalMs: number; chunks: number };
+  clientRequest: StoredClientRequest;
+  forwarded: ForwardedRecord[];
+  clientResponse: StoredResponse;
+  /** Every verdict the lens gave; the probe's own is `verdict`. */
+  verdicts: Verdict[];
+  verdict: Verdict;
+  nonce: string;
+}
+
+export function ingressPath(route: GatewayRoute, mode: Mode): string {
+  return mode === "stream" ? (route.streamIngressPath ?? route.ingressPath) : route.ingressPath;
+}
+
+function mergeHeaders(
+  routeHeaders: Record<string, string>,
+  probeHeaders: Record<string, string>,
+): [string, string][] {
+  const merged = new Map<string, [string, string]>();
+  for (const [name, value] of [...Object.entries(routeHeaders), ...Object.entries(probeHeaders)]) {
+    merged.set(name.toLowerCase(), [name, value]);
+  }
+  return [...merged.values()];
+}
+
+/** What one attempt sends: the probe (for its upstream reply), the field judged, and how
+ * the client request is built for a nonce (the main leg builds the probe's own request; the
+ * control leg a translation of it). */
+export interface AttemptPlan {
+  probe: Probe;
+  field: string;
+  mode: Mode;
+  build(nonce: string, model: string): BuiltRequest;
+}
+
+export function mainLeg(probe: Probe, mode: Mode): AttemptPlan {
+  return {
+    probe,
+    field: probe.field,
+    mode,
+    build: (nonce, model) => buildClientRequest(probe, { nonce, mode, model }),
+  };
+}
+
+export async function runAttempt(
+  target: AttemptTarget,
+  plan: AttemptPlan,
+): Promise<AttemptOutcome> {
+  const { route, mock } = target;
+  const { probe, mode } = plan;
+  const nonce = newNonce();
+  const built = plan.build(nonce, route.model(target.backendModel));
+  const staged = stagedReplyFor(probe, nonce, route.backend);
+  if (staged) mock.stage(staged);
+  const query = built.path.includes("?") ? built.path.slice(built.path.indexOf("?")) : "";
+  const path = ingressPath(route, mode) + query;
+  const headers = mergeHeaders(
+    route.headers({ mockUrl: () => mock.url, apiKey: target.apiKey }),
+    built.headers,
+  );
+  const body = JSON.stringify(built.body);
+  const response = await sendRequest({
+    url: target.baseUrl + path,
+    headers: Object.fromEntries(headers),
+    body,
+    timeoutMs: target.timeoutMs,
+  });
+  const forwarded = await collect(mock, nonce, target.settleMs ?? 50);
+  const secrets = CANARY_VALUES;
+  const clientRequest: StoredClientRequest = {
+    method: "POST",
+    path,
+    headers: redactHeaderPairs(headers, secrets),
+    body: JSON.parse(redactBody(body, secrets)),
+  };
+  const clientResponse: StoredResponse = {
+    status: response.status,
+    headers: redactHeaderPairs(response.headers, secrets),
+    bodyBase64: Buffer.from(
+      redactBody(response.body.toString("latin1"), secrets),
+      "latin1",
+    ).toString("base64"),
+    ...(response.transportError ? { transportError: response.transportError } : {}),
+  };
+  const exchange = exchangeFromWire({
+    client: route.client,
+    backend: route.backend,
+    mode,
+    clientRequest,
+    forwarded,
+    clientResponse,
+    secrets,
+  });
+  const { verdicts, verdict } = judgeAttempt(exchange, plan.field, clientResponse);
+  return {
+    status: response.transportError ? "transport-error" : "ok",
+    timings: {
+      ...(response.timings.firstByteMs === undefined
+        ? {}
+        : { firstByteMs: response.timings.firstByteMs }),
+      totalMs: Math.round(response.timings.totalMs),
+      chunks: response.chunks.length,
+    },
+    clientRequest,
+    forwarded,
+    clientResponse,
+    verdicts,
+    verdict,
+    nonce,
+  };
+}
+
+/**
+ * The lens's verdicts, and the probe's one. A response that never arrived (refused, reset
+ * before headers, timed out) is `error`: the rig could not see what the gateway did.
+ */
+export function judgeAttempt(
+  exchange: ReturnType<typeof exchangeFromWire>,
+  field: string,
+  response: StoredResponse,
+): { verdicts: Verdict[]; verdict: Verdict } {
+  if (response.status === 0) {
+    const verdict: Verdict = {
+      field,
+      verdict: "error",
+      reason: `no response from the gateway: ${response.transportError ?? "unknown transport failure"}`,
+      cause: "transport",
+    };
+    return { verdicts: [verdict], verdict };
+  }
+  try {
+    const read = readExchange(exchange);
+    return { verdicts: judgeRead(read), verdict: judgeReadField(read, field) };
+  } catch (error) {
+    const verdict: Verdict = {
+      field,
+      verdict: "error",
+      reason: `the lens could not judge this exchange: ${(error as Error).message}`,
+      cause: "lens",
+    };
+    return { verdicts: [verdict], verdict };
+  }
+}
+
+/** The mock's records for the nonce; waits briefly for a forward that lands after the reply. */
+async function collect(
+  mock: MockHandle,
+  nonce: string,
+  settleMs: number,
+): Promise<ForwardedRecord[]> {
+  let records = mock.records({ nonce });
+  if (records.length === 0 && settleMs > 0) {
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    records = mock.records({ nonce });
+  }
+  return records as ForwardedRecord[];
+}

@@ -1,0 +1,115 @@
+/**
+ * From a cell's attempts to the rows the results store keeps: the folded cell (verdict,
+ * k of N, control mark, known issue) and one attempt row per attempt, redacted.
+ */
+import { createHash } from "node:crypto";
+import { redactJson } from "../dialects/credentials.ts";
+import { stableStringify } from "../dialects/json.ts";
+import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
+import type { Probe } from "../probes/corpus/probe.ts";
+import type { Verdict, VerdictKind } from "../probes/verdict.ts";
+import type {
+  AttemptPhase,
+  AttemptRecord,
+  CellKey,
+  CellRecord,
+  ProbeRecord,
+} from "../results/records.ts";
+import type { AttemptOutcome } from "./attempt.ts";
+import type { PlannedCell } from "./cells.ts";
+import { foldVerdicts } from "./determinism.ts";
+
+/** A probe as stored: canaries redacted, so the database holds no key lookalike. */
+export function storedProbe(probe: Probe): ProbeRecord {
+  const definition = redactJson(probe, CANARY_VALUES);
+  return {
+    probeId: probe.id,
+    definitionHash: definitionHash(probe),
+    clientDialect: probe.client,
+    axis: probe.axis,
+    field: probe.field,
+    severity: probe.severity,
+    definition,
+  };
+}
+
+export function definitionHash(probe: Probe): string {
+  return createHash("sha256").update(stableStringify(probe)).digest("hex").slice(0, 16);
+}
+
+export function attemptRecord(
+  runId: string,
+  key: CellKey,
+  phase: AttemptPhase,
+  attemptNo: number,
+  outcome: AttemptOutcome,
+): AttemptRecord {
+  return {
+    ...key,
+    runId,
+    attemptNo,
+    phase,
+    status: outcome.status,
+    timings: outcome.timings,
+    clientRequest: outcome.clientRequest,
+    forwarded: outcome.forwarded,
+    upstreamReply: null,
+    clientResponse: outcome.clientResponse,
+    verdicts: outcome.verdicts,
+  };
+}
+
+export interface CellFacts {
+  runId: string;
+  cell: PlannedCell;
+  /** Verdicts of the main and repeat attempts, in order. */
+  verdicts: readonly Verdict[];
+  controlVerdict?: VerdictKind;
+  knownIssue?: string;
+}
+
+export function cellRecord(facts: CellFacts): CellRecord {
+  const { cell, verdicts } = facts;
+  const folded = foldVerdicts(verdicts.map((v) => v.verdict));
+  const representative = verdicts.find((v) => v.verdict === folded.verdict) ?? verdicts[0];
+  return {
+    ...cell.key,
+    runId: facts.runId,
+    clientDialect: cell.route.client,
+    backendDialect: cell.route.backend,
+    definitionHash: definitionHash(cell.probe),
+    verdict: folded.verdict,
+    reason: representative?.reason ?? "",
+    ...(representative?.cause ? { cause: representative.cause } : {}),
+    runs: folded.n,
+    counts: folded.counts,
+    determinism: folded.k,
+    stable: folded.stable,
+    ...(facts.controlVerdict ? { controlVerdict: facts.controlVerdict } : {}),
+    ...(facts.knownIssue ? { knownIssue: facts.knownIssue } : {}),
+  };
+}
+
+/** A cell that was never attempted (gateway not run, budget spent, gateway dead). */
+export function unattemptedCell(
+  runId: string,
+  cell: PlannedCell,
+  verdict: Extract<VerdictKind, "not-run" | "error">,
+  reason: string,
+  knownIssue?: string,
+): CellRecord {
+  return {
+    ...cell.key,
+    runId,
+    clientDialect: cell.route.client,
+    backendDialect: cell.route.backend,
+    definitionHash: definitionHash(cell.probe),
+    verdict,
+    reason,
+    runs: 0,
+    counts: {},
+    determinism: 0,
+    stable: true,
+    ...(knownIssue ? { knownIssue } : {}),
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * Which cells a sweep runs: for one gateway column, every route it offers × every probe in
+ * the route's client dialect that applies to its backend × every mode the probe runs in,
+ * kept to this machine's shard. The order is stable (route, probe, mode) so progress and
+ * logs read the same run after run.
+ */
+import type { Mode } from "../dialects/dialect.ts";
+import type { GatewayRoute } from "../gateways/adapter.ts";
+import type { Probe } from "../probes/corpus/probe.ts";
+import { type CellKey, cellKeyString } from "../results/records.ts";
+import { inShard, type Shard } from "./shard.ts";
+import { stageableFor } from "./stage-upstream.ts";
+
+export interface PlannedCell {
+  key: CellKey;
+  route: GatewayRoute;
+  probe: Probe;
+}
+
+export interface CellFilter {
+  modes: readonly Mode[];
+  shard?: Shard;
+  /** The column passes client credentials upstream by design (`direct`: there is no gateway). */
+  credentialsPassThrough?: boolean;
+}
+
+/**
+ * A credential probe asks "did the client's key reach the upstream?". That question has no
+ * meaning where the key is the upstream's by design: with no gateway at all, or on a header
+ * the route itself uses to carry the provider key (Portkey's Authorization). Such cells are
+ * not planned, rather than judged as leaks.
+ */
+export function credentialByDesign(
+  probe: Probe,
+  route: GatewayRoute,
+  passThrough: boolean,
+): boolean {
+  if (probe.axis !== "credential") return false;
+  if (passThrough) return true;
+  const match = /^credentials\.header\.(.+)$/.exec(probe.field);
+  if (!match) return false;
+  const routeHeaders = Object.keys(
+    route.headers({ mockUrl: () => "http://127.0.0.1", apiKey: "k" }),
+  );
+  return routeHeaders.some((name) => name.toLowerCase() === match[1]);
+}
+
+export function probeApplies(
+  probe: Probe,
+  route: GatewayRoute,
+  mode: Mode,
+  filter?: CellFilter,
+): boolean {
+  return (
+    !credentialByDesign(probe, route, filter?.credentialsPassThrough ?? false) &&
+    probe.client === route.client &&
+    probe.modes.includes(mode) &&
+    (probe.backends === undefined || probe.backends.includes(route.backend)) &&
+    stageableFor(probe, route.backend)
+  );
+}
+
+export function planCells(
+  column: string,
+  routes: readonly GatewayRoute[],
+  probes: readonly Probe[],
+  filter: CellFilter,
+): PlannedCell[] {
+  const cells: PlannedCell[] = [];
+  for (const route of routes) {
+    for (const probe of probes) {
+      for (const mode of filter.modes) {
+        if (!probeApplies(probe, route, mode, filter)) continue;
+        const key: CellKey = { column, routeId: route.id, probeId: probe.id, mode };
+        if (inShard(cellKeyString(key), filter.shard)) cells.push({ key, route, probe });
+      }
+    }
+  }
+  return cells;
+}

@@ -1,0 +1,272 @@
+/**
+ * One gateway column through the sweep's phases: (1) every cell once; (2) non-clean cells
+ * repeated to N attempts, folded to k of N; (3) the control leg for silent defects over the
+ * gateway's native route for that backend. Each cell is written as soon as a phase finishes
+ * it, so an interrupted run keeps what it did and `--resume` continues without duplicates.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Mode } from "../dialects/dialect.ts";
+import type { GatewayAdapter, GatewaySpec } from "../gateways/adapter.ts";
+import { startGateway } from "../gateways/start.ts";
+import { startMock } from "../mock-upstream/index.ts";
+import type { Probe } from "../probes/corpus/probe.ts";
+import { isClean, isSilentDefect, type Verdict } from "../probes/verdict.ts";
+import type { CellWriter } from "../results/cell-writer.ts";
+import { cellKeyString } from "../results/records.ts";
+import type { ResultsStore } from "../results/store.ts";
+import { mainLeg } from "./attempt.ts";
+import { attemptRecord, cellRecord, unattemptedCell } from "./cell-record.ts";
+import { type PlannedCell, planCells } from "./cells.ts";
+import { controlLeg, nativeRouteFor } from "./control-leg.ts";
+import type { Deadline } from "./deadline.ts";
+import { GatewaySession } from "./gateway-session.ts";
+import { knownIssueFor } from "./known-issue.ts";
+import { forEachLimited } from "./pool.ts";
+import type { ProgressSink } from "./progress.ts";
+import type { Shard } from "./shard.ts";
+
+export interface ColumnSettings {
+  runId: string;
+  probes: readonly Probe[];
+  modes: readonly Mode[];
+  shard?: Shard;
+  repeats: number;
+  concurrency: number;
+  attemptTimeoutMs: number;
+  backendModel: string;
+  apiKey: string;
+  /** This run's folder; the column gets `<workRoot>/<label>/` for config, logs, mock records. */
+  workRoot: string;
+  cacheDir?: string;
+  deadline: Deadline;
+  signal: AbortSignal;
+}
+
+export interface ColumnDeps {
+  store: ResultsStore;
+  writer: CellWriter;
+  progress: ProgressSink;
+  /** Cell keys already in the database (resume). */
+  done: ReadonlySet<string>;
+}
+
+export interface ColumnJob {
+  adapter: GatewayAdapter;
+  spec: GatewaySpec;
+  label: string;
+}
+
+export interface ColumnResult {
+  label: string;
+  status: "ok" | "not-run" | "error";
+  reason?: string;
+  cells: number;
+}
+
+interface CellState {
+  cell: PlannedCell;
+  verdicts: Verdict[];
+  knownIssue?: string;
+}
+
+export async function runColumn(
+  job: ColumnJob,
+  settings: ColumnSettings,
+  deps: ColumnDeps,
+): Promise<ColumnResult> {
+  const { label, spec, adapter } = job;
+  const { runId, deadline, signal } = settings;
+  const workdir = join(settings.workRoot, label.replaceAll("/", "_"));
+  mkdirSync(workdir, { recursive: true });
+  const routes = adapter.routes(spec).filter((r) => r.status !== "fails");
+  const planned = planCells(label, routes, settings.probes, {
+    modes: settings.modes,
+    credentialsPassThrough: adapter.source === "none",
+    ...(settings.shard ? { shard: settings.shard } : {}),
+  }).filter((c) => !deps.done.has(cellKeyString(c.key)));
+  deps.progress.column(label, planned.length);
+  const issueOf = (cell: PlannedCell) => knownIssueFor(cell.probe, spec.name, spec.version)?.url;
+
+  const mock = await startMock({ name: label, recordFile: join(workdir, "mock-records.jsonl") });
+  const startOptions = {
+    workdir,
+    mockUrl: () => mock.url,
+    ...(settings.cacheDir ? { cacheDir: settings.cacheDir } : {}),
+    signal,
+  };
+  try {
+    const started = await startGateway(adapter, spec, startOptions);
+    if (started.status !== "running") {
+      deps.store.putGatewayRun({
+        runId,
+        gateway: spec.name,
+        version: spec.version,
+        column: label,
+        status: "not-run",
+        reason: started.reason,
+        ...(started.logPath ? { logPath: started.logPath } : {}),
+      });
+      for (const cell of planned) {
+        deps.writer.add({
+          cell: unattemptedCell(
+            runId,
+            cell,
+            "not-run",
+            `gateway not run: ${started.reason}`,
+            issueOf(cell),
+          ),
+          attempts: [],
+        });
+        deps.progress.cell(label, "not-run");
+      }
+      return { label, status: "not-run", reason: started.reason, cells: planned.length };
+    }
+    const version = started.install.version ?? spec.version;
+    deps.store.putGatewayRun({
+      runId,
+      gateway: spec.name,
+      version,
+      column: label,
+      status: "ok",
+      ...(started.gateway.logPath ? { logPath: started.gateway.logPath } : {}),
+    });
+    const session = new GatewaySession(
+      started.gateway,
+      adapter,
+      spec,
+      startOptions,
+      mock,
+      settings,
+      (message) => deps.progress.note(label, message),
+    );
+    try {
+      const states = await mainPhase(planned, session, settings, deps, label, issueOf);
+      await repeatPhase(states, session, settings, deps);
+      await controlPhase(states, routes, session, settings, deps);
+    } finally {
+      await session.stop();
+    }
+    if (session.deadReason) {
+      deps.store.putGatewayRun({
+        runId,
+        gateway: spec.name,
+        version,
+        column: label,
+        status: "error",
+        reason: session.deadReason,
+        ...(session.logPath ? { logPath: session.logPath } : {}),
+      });
+      return { label, status: "error", reason: session.deadReason, cells: planned.length };
+    }
+    return { label, status: "ok", cells: planned.length };
+  } finally {
+    await mock.close();
+  }
+}
+
+async function mainPhase(
+  planned: readonly PlannedCell[],
+  session: GatewaySession,
+  settings: ColumnSettings,
+  deps: ColumnDeps,
+  label: string,
+  issueOf: (cell: PlannedCell) => string | undefined,
+): Promise<CellState[]> {
+  const states: CellState[] = [];
+  const { runId } = settings;
+  await forEachLimited(planned, settings.concurrency, async (cell) => {
+    if (settings.signal.aborted) return; // left unwritten: --resume runs it
+    const knownIssue = issueOf(cell);
+    if (settings.deadline.workExpired()) {
+      deps.writer.add({
+        cell: unattemptedCell(
+          runId,
+          cell,
+          "not-run",
+          "budget: the sweep's time ran out",
+          knownIssue,
+        ),
+        attempts: [],
+      });
+      deps.progress.cell(label, "not-run");
+      return;
+    }
+    const outcome = await session.attempt(cell.route, mainLeg(cell.probe, cell.key.mode));
+    if (!outcome) {
+      deps.writer.add({
+        cell: unattemptedCell(runId, cell, "error", `gateway ${session.deadReason}`, knownIssue),
+        attempts: [],
+      });
+      deps.progress.cell(label, "error");
+      return;
+    }
+    const state: CellState = {
+      cell,
+      verdicts: [outcome.verdict],
+      ...(knownIssue ? { knownIssue } : {}),
+    };
+    states.push(state);
+    deps.writer.add({
+      cell: cellRecord({ runId, ...state }),
+      attempts: [attemptRecord(runId, cell.key, "main", 1, outcome)],
+    });
+    deps.progress.cell(label, outcome.verdict.verdict);
+  });
+  return states;
+}
+
+async function repeatPhase(
+  states: readonly CellState[],
+  session: GatewaySession,
+  settings: ColumnSettings,
+  deps: ColumnDeps,
+): Promise<void> {
+  if (settings.repeats <= 1) return;
+  const nonClean = states.filter((s) => !isClean(s.verdicts[0]?.verdict ?? "error"));
+  await forEachLimited(nonClean, settings.concurrency, async (state) => {
+    const attempts = [];
+    for (let n = 2; n <= settings.repeats; n++) {
+      if (settings.signal.aborted || settings.deadline.workExpired()) break;
+      const outcome = await session.attempt(
+        state.cell.route,
+        mainLeg(state.cell.probe, state.cell.key.mode),
+      );
+      if (!outcome) break;
+      state.verdicts.push(outcome.verdict);
+      attempts.push(attemptRecord(settings.runId, state.cell.key, "repeat", n, outcome));
+    }
+    if (attempts.length > 0) {
+      deps.writer.add({ cell: cellRecord({ runId: settings.runId, ...state }), attempts });
+    }
+  });
+}
+
+async function controlPhase(
+  states: readonly CellState[],
+  routes: Parameters<typeof nativeRouteFor>[0],
+  session: GatewaySession,
+  settings: ColumnSettings,
+  deps: ColumnDeps,
+): Promise<void> {
+  const candidates = states.filter((s) =>
+    isSilentDefect(cellRecord({ runId: settings.runId, ...s }).verdict),
+  );
+  await forEachLimited(candidates, settings.concurrency, async (state) => {
+    if (settings.signal.aborted || settings.deadline.workExpired()) return;
+    const native = nativeRouteFor(routes, state.cell.route.backend);
+    if (!native || native.id === state.cell.route.id) return;
+    const plan = controlLeg(state.cell.probe, state.cell.key.mode, native);
+    if (!plan) return;
+    const outcome = await session.attempt(native, plan);
+    if (!outcome) return;
+    deps.writer.add({
+      cell: cellRecord({
+        runId: settings.runId,
+        ...state,
+        controlVerdict: outcome.verdict.verdict,
+      }),
+      attempts: [attemptRecord(settings.runId, state.cell.key, "control", 1, outcome)],
+    });
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * A running gateway as the sweep uses it: attempts go through it, and a crash is noticed,
+ * the gateway restarted once, and after a second crash every further attempt is refused
+ * with the log path, so one gateway's death never stalls the others.
+ */
+import type {
+  GatewayAdapter,
+  GatewayRoute,
+  GatewaySpec,
+  RunningGateway,
+} from "../gateways/adapter.ts";
+import { type StartOptions, startGateway } from "../gateways/start.ts";
+import type { MockHandle } from "../mock-upstream/index.ts";
+import { type AttemptOutcome, type AttemptPlan, runAttempt } from "./attempt.ts";
+
+export interface SessionSettings {
+  apiKey: string;
+  backendModel: string;
+  attemptTimeoutMs: number;
+}
+
+export class GatewaySession {
+  private restarts = 0;
+  private restarting: Promise<boolean> | undefined;
+  /** Why the gateway is given up on; set after its second crash. */
+  deadReason: string | undefined;
+
+  constructor(
+    private gateway: RunningGateway,
+    private readonly adapter: GatewayAdapter,
+    private readonly spec: GatewaySpec,
+    private readonly startOptions: StartOptions,
+    private readonly mock: MockHandle,
+    private readonly settings: SessionSettings,
+    private readonly onNote: (message: string) => void,
+  ) {}
+
+  get logPath(): string | undefined {
+    return this.gateway.logPath;
+  }
+
+  async attempt(route: GatewayRoute, plan: AttemptPlan): Promise<AttemptOutcome | undefined> {
+    if (this.deadReason) return undefined;
+    const run = () =>
+      runAttempt(
+        {
+          baseUrl: this.gateway.baseUrl,
+          mock: this.mock,
+          route,
+          apiKey: this.settings.apiKey,
+          backendModel: this.settings.backendModel,
+          timeoutMs: this.settings.attemptTimeoutMs,
+        },
+        plan,
+      );
+    const outcome = await run();
+    if (outcome.status === "ok" || !this.gateway.exited()) return outcome;
+    return (await this.restart()) ? run() : undefined;
+  }
+
+  private restart(): Promise<boolean> {
+    this.restarting ??= this.doRestart().finally(() => {
+      this.restarting = undefined;
+    });
+    return this.restarting;
+  }
+
+  private async doRestart(): Promise<boolean> {
+    if (this.deadReason) return false;
+    if (!this.gateway.exited()) return true; // another attempt already restarted it
+    const exit = this.gateway.exited();
+    const how = exit?.signal ? `signal ${exit.signal}` : `exit code ${exit?.exitCode ?? "?"}`;
+    const tail = this.gateway.logTail(5).join(" | ");
+    if (this.restarts >= 1) {
+      this.deadReason = `crashed twice (${how}); log: ${this.gateway.logPath ?? "none"}${tail ? `; last lines: ${tail}` : ""}`;
+      this.onNote(`gave up: ${this.deadReason}`);
+      return false;
+    }
+    this.restarts += 1;
+    this.onNote(`crashed (${how}); restarting once`);
+    await this.gateway.stop();
+    const started = await startGateway(this.adapter, this.spec, this.startOptions);
+    if (started.status !== "running") {
+      this.deadReason = `crashed (${how}) and could not restart: ${started.reason}; log: ${started.logPath ?? this.gateway.logPath ?? "none"}`;
+      this.onNote(`gave up: ${this.deadReason}`);
+      return false;
+    }
+    this.gateway = started.gateway;
+    return true;
+  }
+
+  stop() {
+    return this.gateway.stop();
+  }
+}

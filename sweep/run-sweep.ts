@@ -1,0 +1,161 @@
+/**
+ * The main job: every selected gateway column × route × probe × mode, judged, repeated
+ * where it matters, stored, and rendered. Columns run concurrently, each with its own mock
+ * listener, so one gateway's crash or hang never stalls another's cells.
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { execa } from "execa";
+import type { Mode } from "../dialects/dialect.ts";
+import type { GatewayAdapter, GatewaySpec } from "../gateways/adapter.ts";
+import { gatewayLabel } from "../gateways/adapter.ts";
+import type { Probe } from "../probes/corpus/probe.ts";
+import { cellKeyString } from "../results/records.ts";
+import { writeRunOutputs } from "../results/run-outputs.ts";
+import { newRunId, openStore } from "../results/store.ts";
+import { storedProbe } from "./cell-record.ts";
+import { type ColumnResult, runColumn } from "./column-run.ts";
+import { Deadline } from "./deadline.ts";
+import { type ProgressSink, silentProgress } from "./progress.ts";
+import type { Shard } from "./shard.ts";
+
+export interface SweepColumn {
+  adapter: GatewayAdapter;
+  spec: GatewaySpec;
+}
+
+export interface SweepOptions {
+  columns: readonly SweepColumn[];
+  probes: readonly Probe[];
+  modes: readonly Mode[];
+  repeats: number;
+  minutes: number;
+  concurrency: number;
+  shard?: Shard;
+  /** Continue this run instead of starting a new one. */
+  resume?: string;
+  dbPath: string;
+  /** Where MATRIX.md, summary.json and the run's work folders go. */
+  outDir: string;
+  attemptTimeoutMs: number;
+  /** Time kept back for writing the report. */
+  reportReserveMs?: number;
+  cacheDir?: string;
+  /** The arguments as the user gave them, stored with the run. */
+  args: unknown;
+  progress?: ProgressSink;
+  signal?: AbortSignal;
+}
+
+export interface SweepResult {
+  runId: string;
+  status: "done" | "interrupted";
+  columns: ColumnResult[];
+  matrixPath: string;
+  summaryPath: string;
+  dbPath: string;
+}
+
+/** The model the mock is asked for; any name works, this one is easy to spot in records. */
+export const BACKEND_MODEL = "gatecheck-mock-model";
+/** The route key clients send where a route needs one (redacted on disk like any key). */
+export const ROUTE_API_KEY = "sk-gatecheck-route-key-0000000000000000";
+
+export async function runSweep(options: SweepOptions): Promise<SweepResult> {
+  const progress = options.progress ?? silentProgress;
+  const signal = options.signal ?? new AbortController().signal;
+  mkdirSync(dirname(options.dbPath), { recursive: true });
+  const store = openStore(options.dbPath);
+  try {
+    const runId = options.resume ?? newRunId();
+    const done = new Set<string>();
+    if (options.resume) {
+      store.requireRun(options.resume);
+      store.setRunStatus(options.resume, "running");
+      // Cells that never ran (budget, gateway not run) are run again on resume.
+      for (const cell of store.doneCells(options.resume)) {
+        if (cell.verdict !== "not-run") done.add(cellKeyString(cell));
+      }
+    } else {
+      store.beginRun({
+        id: runId,
+        startedAt: new Date().toISOString(),
+        gatecheckVersion: packageVersion(),
+        ...(await gitSha()),
+        args: options.args,
+        ...(options.shard ? { shard: `${options.shard.index}/${options.shard.count}` } : {}),
+      });
+    }
+    store.putProbes(options.probes.map(storedProbe));
+    const reserveMs = options.reportReserveMs ?? Math.min(30_000, options.minutes * 6_000);
+    const deadline = new Deadline(options.minutes * 60_000, reserveMs);
+    const writer = store.cellWriter();
+    let columns: ColumnResult[];
+    try {
+      columns = await Promise.all(
+        options.columns.map((column) => {
+          const label = gatewayLabel(column.spec);
+          return runColumn(
+            { ...column, label },
+            {
+              runId,
+              probes: options.probes,
+              modes: options.modes,
+              ...(options.shard ? { shard: options.shard } : {}),
+              repeats: options.repeats,
+              concurrency: options.concurrency,
+              attemptTimeoutMs: options.attemptTimeoutMs,
+              backendModel: BACKEND_MODEL,
+              apiKey: ROUTE_API_KEY,
+              workRoot: join(options.outDir, "runs", runId),
+              ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+              deadline,
+              signal,
+            },
+            { store, writer, progress, done },
+          ).catch((error: Error): ColumnResult => {
+            progress.note(label, `failed: ${error.message}`);
+            store.putGatewayRun({
+              runId,
+              gateway: column.spec.name,
+              version: column.spec.version,
+              column: label,
+              status: "error",
+              reason: `the sweep failed on this column: ${error.message}`,
+            });
+            return { label, status: "error", reason: error.message, cells: 0 };
+          });
+        }),
+      );
+    } finally {
+      writer.close();
+    }
+    const status = signal.aborted ? "interrupted" : "done";
+    store.finishRun(runId, status);
+    const paths = writeRunOutputs(store, runId, options.outDir);
+    return {
+      runId,
+      status,
+      columns,
+      matrixPath: paths.matrix,
+      summaryPath: paths.summary,
+      dbPath: options.dbPath,
+    };
+  } finally {
+    progress.close();
+    store.close();
+  }
+}
+
+function packageVersion(): string {
+  const text = readFileSync(new URL("../package.json", import.meta.url), "utf8");
+  return (JSON.parse(text) as { version: string }).version;
+}
+
+async function gitSha(): Promise<{ gitSha?: string }> {
+  const result = await execa("git", ["rev-parse", "HEAD"], {
+    cwd: new URL("..", import.meta.url),
+    reject: false,
+  });
+  return result.exitCode === 0 && result.stdout ? { gitSha: result.stdout.trim() } : {};
+}
