@@ -84,6 +84,15 @@ export function redactHeaderPairs(
   ]);
 }
 
+/** decodeURIComponent that keeps malformed percent-encoding as written instead of throwing. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** A query string (without `?`), credential parameters redacted, order kept. */
 export function redactQuery(query: string, extraSecrets: readonly string[] = []): string {
   if (!query) return query;
@@ -92,10 +101,10 @@ export function redactQuery(query: string, extraSecrets: readonly string[] = [])
     .map((pair) => {
       const eq = pair.indexOf("=");
       if (eq < 0) return pair;
-      const name = decodeURIComponent(pair.slice(0, eq));
+      const name = safeDecode(pair.slice(0, eq));
       const value = pair.slice(eq + 1);
       if ((CREDENTIAL_QUERY_PARAMS as readonly string[]).includes(name.toLowerCase())) {
-        return `${pair.slice(0, eq)}=${redactionTag(decodeURIComponent(value))}`;
+        return `${pair.slice(0, eq)}=${redactionTag(safeDecode(value))}`;
       }
       return `${pair.slice(0, eq)}=${redactText(value, extraSecrets)}`;
     })
@@ -148,8 +157,14 @@ export function redactBody(raw: string, extraSecrets: readonly string[] = []): s
   }
   const secrets = [...credentialValuesInJson(parsed), ...extraSecrets];
   const out = redactText(raw, secrets);
-  const leftover = secrets.some(
-    (s) => s.length >= 6 && JSON.stringify(JSON.parse(out)).includes(s),
-  );
-  return leftover ? JSON.stringify(redactJson(JSON.parse(out), extraSecrets)) : out;
+  // The in-place text can stop being JSON when a secret also stood outside a string
+  // (inside a number, a key spelled with escapes): then re-serialize from the structure.
+  let reparsed: unknown;
+  try {
+    reparsed = JSON.parse(out);
+  } catch {
+    return JSON.stringify(redactJson(parsed, secrets));
+  }
+  const leftover = secrets.some((s) => s.length >= 6 && JSON.stringify(reparsed).includes(s));
+  return leftover ? JSON.stringify(redactJson(reparsed, extraSecrets)) : out;
 }

@@ -108,7 +108,7 @@ describe("cross-dialect: Anthropic read, written as Chat", () => {
     expect(chat).toEqual({
       model: "claude-sonnet-4-5",
       messages: [
-        { role: "system", content: [{ type: "text", text: "SYSPROBE-7731" }] },
+        { role: "system", content: "SYSPROBE-7731" },
         { role: "user", content: "What's the weather?" },
       ],
       tools: [
@@ -163,5 +163,28 @@ describe("readers never write into the body they read", () => {
     const read = readRequest(dialect, deepFreeze(body), { path });
     expect(JSON.stringify(body)).toBe(before);
     expect(() => writeRequest(dialect, read)).not.toThrow();
+  });
+});
+
+describe("tool choice survives every dialect that can carry it", () => {
+  const choices = [
+    { mode: "auto" },
+    { mode: "none" },
+    { mode: "required" },
+    { mode: "tool", name: "get_weather" },
+  ] as const;
+  const carriers = ["openai-chat", "openai-responses", "anthropic-messages", "gemini"] as const;
+  it.each(carriers.flatMap((d) => choices.map((c) => [d, c] as const)))(
+    "%s %o",
+    (dialect, choice) => {
+      const request = readRequest("openai-chat", { messages: [], tool_choice: "auto" });
+      const written = writeRequest(dialect, { ...request, toolChoice: choice });
+      expect(readRequest(dialect, written).toolChoice).toEqual(choice);
+    },
+  );
+
+  it("ollama has no tool choice: nothing is written", () => {
+    const request = readRequest("openai-chat", { messages: [], tool_choice: "required" });
+    expect(writeRequest("ollama", request)).toEqual({ messages: [] });
   });
 });

@@ -65,6 +65,7 @@ describe("stream plan", () => {
     const usage = json(events.at(-2)?.data ?? "");
     expect(usage.choices).toEqual([]);
     expect(usage.usage).toEqual({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
+    expect(json(events[0]?.data ?? "").usage).toBeNull();
     const finish = json(events.at(-3)?.data ?? "");
     expect((finish.choices as { finish_reason: string }[])[0]?.finish_reason).toBe("tool_calls");
   });

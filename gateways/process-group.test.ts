@@ -119,6 +119,9 @@ describe("process groups", () => {
     process.kill(-(gateway.pid ?? 0), "SIGKILL");
     expect(await pending).toMatch(/transport error/);
     mock.hold(undefined);
+    // The adapter reports the death without being asked to stop.
+    while (!gateway.exited()) await new Promise((r) => setTimeout(r, 20));
+    expect(gateway.exited()).toEqual({ signal: "SIGKILL" });
     const stop = await gateway.stop();
     expect(stop.how).toBe("already-exited");
     expect(stop.gone).toBe(true);

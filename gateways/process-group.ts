@@ -4,12 +4,13 @@
  * stderr appended to one log file, the environment given whole (never extended from ours).
  *
  * Stop is SIGTERM to the group, SIGKILL after a grace period, then verified: the group is
- * gone only when `kill(-pid, 0)` answers ESRCH. A detached group does not die with us, so
+ * gone only when no live (non-zombie) member is left (read from `/proc`; `kill(-pid, 0)`
+ * elsewhere). A detached group does not die with us, so
  * a reaper kills every live group if this process exits or gets SIGINT/SIGTERM/SIGHUP,
  * then re-raises the signal when nobody else handles it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { ExitInfo, StopResult } from "./adapter.ts";
 
@@ -34,8 +35,40 @@ export interface ManagedProcess {
 export const DEFAULT_GRACE_MS = 3000;
 const KILL_WAIT_MS = 5000;
 
-/** True while any process of the group exists (a zombie leader counts until reaped). */
+/**
+ * Live (non-zombie) members of a process group, from /proc on Linux. A zombie has exited;
+ * orphaned ones wait for PID 1 to reap them, which in some containers takes seconds.
+ * Returns undefined where /proc is unavailable.
+ */
+export function groupMembers(pgid: number): number[] | undefined {
+  if (process.platform !== "linux") return undefined;
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return undefined;
+  }
+  const members: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // exited while we looked
+    }
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X")
+      members.push(Number(entry));
+  }
+  return members;
+}
+
+/** True while any live process of the group exists. */
 export function groupAlive(pgid: number): boolean {
+  const members = groupMembers(pgid);
+  if (members) return members.length > 0;
   try {
     process.kill(-pgid, 0);
     return true;
@@ -44,12 +77,19 @@ export function groupAlive(pgid: number): boolean {
   }
 }
 
+/** True while the process exists and is not a zombie. */
 export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return process.platform !== "linux";
   }
 }
 
@@ -92,12 +132,15 @@ function killAllNow(): void {
 }
 
 function onSignal(signal: NodeJS.Signals): void {
+  // Counted first: ours runs before every other listener (prepended), so a `once`
+  // handler of the application is still registered here.
+  const othersHandle = process.listenerCount(signal) > 1;
   killAllNow();
   liveGroups.clear();
   uninstallReaper();
   // Somebody else handles this signal (a CLI's graceful abort): let them. Otherwise
   // behave as if we had never been here: the default action ends the process.
-  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  if (!othersHandle) process.kill(process.pid, signal);
 }
 
 let reaperInstalled = false;
@@ -106,7 +149,7 @@ function installReaper(): void {
   if (reaperInstalled) return;
   reaperInstalled = true;
   process.on("exit", killAllNow);
-  for (const s of REAPED_SIGNALS) process.on(s, onSignal);
+  for (const s of REAPED_SIGNALS) process.prependListener(s, onSignal);
 }
 
 function uninstallReaper(): void {
@@ -182,6 +225,11 @@ export function spawnGroup(options: SpawnGroupOptions): ManagedProcess {
   let stopping: Promise<StopResult> | undefined;
 
   async function stop(graceMs = DEFAULT_GRACE_MS): Promise<StopResult> {
+    // A leader that already died (crash, SIGKILL) leaves its group a moment to be reaped.
+    if (exit && (await waitGone(pgid, 500))) {
+      untrack(pgid);
+      return { gone: true, how: "already-exited", exit };
+    }
     if (!groupAlive(pgid)) {
       untrack(pgid);
       return { gone: true, how: "already-exited", exit: await whenExited };

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { redactionTag } from "../dialects/credentials.ts";
-import { type MockHandle, MockError, newNonce, startMock } from "./index.ts";
+import { MockError, type MockHandle, newNonce, startMock } from "./index.ts";
 import { postJson, rawRequest, readJson } from "./test-helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-mock-"));
@@ -34,14 +34,21 @@ describe("recording over real HTTP", () => {
     const body = `{"model":"gpt-4o-mini", "api_key":"hunter2-secret","messages":[{"role":"user","content":"key ${secret} ok"}]}`;
     const res = await rawRequest(m.url, {
       path: `/v1/chat/completions?key=${google}&x=1`,
-      headers: { Authorization: `Bearer ${secret}`, "X-Custom-Thing": "kept", "x-goog-api-key": google },
+      headers: {
+        Authorization: `Bearer ${secret}`,
+        "X-Custom-Thing": "kept",
+        "x-goog-api-key": google,
+      },
       body,
     });
     expect(res.status).toBe(200);
     await m.close();
     const disk = readFileSync(file, "utf8");
     for (const s of [secret, google, "hunter2-secret"]) expect(disk).not.toContain(s);
-    const [record] = disk.trimEnd().split("\n").map((l) => JSON.parse(l));
+    const [record] = disk
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(record.listener).toBe("gw-a");
     const names = record.headers.map(([k]: [string, string]) => k);
     expect(names.slice(0, 4)).toEqual(["host", "connection", "content-type", "Authorization"]);
@@ -50,7 +57,9 @@ describe("recording over real HTTP", () => {
     expect(record.query).toBe(`key=${redactionTag(google)}&x=1`);
     // Same secret, same tag, wherever it appeared; the rest of the bytes are untouched.
     expect(record.rawBody).toBe(
-      body.replace(secret, redactionTag(secret)).replace("hunter2-secret", redactionTag("hunter2-secret")),
+      body
+        .replace(secret, redactionTag(secret))
+        .replace("hunter2-secret", redactionTag("hunter2-secret")),
     );
     expect(record.json.messages[0].content).toBe(`key ${redactionTag(secret)} ok`);
   });
@@ -61,7 +70,11 @@ describe("recording over real HTTP", () => {
     const nonces = Array.from({ length: 2000 }, () => newNonce());
     const statuses = await Promise.all(
       nonces.map(async (n, i) => {
-        const res = await postJson(m.url, "/v1/chat/completions", chat(`${n} ${"x".repeat(i % 50 === 0 ? 20_000 : 10)}`));
+        const res = await postJson(
+          m.url,
+          "/v1/chat/completions",
+          chat(`${n} ${"x".repeat(i % 50 === 0 ? 20_000 : 10)}`),
+        );
         await res.arrayBuffer();
         return res.status;
       }),
@@ -77,7 +90,9 @@ describe("recording over real HTTP", () => {
 
   it("several listeners record separately", async () => {
     const [a, b] = await Promise.all([mock({ name: "a" }), mock({ name: "b" })]);
-    await (await postJson(a.url, "/v1/messages", { model: "c", max_tokens: 1, messages: [] })).text();
+    await (
+      await postJson(a.url, "/v1/messages", { model: "c", max_tokens: 1, messages: [] })
+    ).text();
     await (await postJson(b.url, "/api/chat", { model: "l", messages: [], stream: false })).text();
     await (await postJson(b.url, "/api/chat", { model: "l", messages: [], stream: false })).text();
     expect(a!.records().map((r) => [r.listener, r.dialect])).toEqual([["a", "anthropic-messages"]]);
@@ -94,7 +109,9 @@ describe("staging", () => {
       m.stage({ match: { nonce: n }, reply: { body: { json: { echo: n } } } });
     }
     const replies = await Promise.all(
-      nonces.map(async (n) => readJson(await postJson(m.url, "/v1/chat/completions", chat(`probe ${n}`)))),
+      nonces.map(async (n) =>
+        readJson(await postJson(m.url, "/v1/chat/completions", chat(`probe ${n}`))),
+      ),
     );
     expect(replies.map((r) => r.echo)).toEqual(nonces);
     for (const n of nonces) {
@@ -109,7 +126,11 @@ describe("staging", () => {
     m.stage({ match: { nonce: n }, sequence: [{ status: 503 }, { status: 503 }, { status: 200 }] });
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
-      const res = await postJson(m.url, "/v1/messages", { model: "c", max_tokens: 1, messages: [{ role: "user", content: n }] });
+      const res = await postJson(m.url, "/v1/messages", {
+        model: "c",
+        max_tokens: 1,
+        messages: [{ role: "user", content: n }],
+      });
       statuses.push(res.status);
       if (i === 0) expect((await readJson(res)).error.type).toBe("api_error");
       else await res.text();
@@ -122,7 +143,11 @@ describe("staging", () => {
       [200, true],
       [200, false],
     ]);
-    m.stage({ match: { model: "rl" }, times: 2, reply: { status: 429, headers: { "retry-after": "7" } } });
+    m.stage({
+      match: { model: "rl" },
+      times: 2,
+      reply: { status: 429, headers: { "retry-after": "7" } },
+    });
     const limited = await postJson(m.url, "/v1/chat/completions", chat("x", { model: "rl" }));
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBe("7");
@@ -140,7 +165,9 @@ describe("staging", () => {
     m.reset();
     expect((await postJson(m.url, "/v1/chat/completions", chat("other"))).status).toBe(200);
     expect(() => m.stage({ reply: { wire: { chunks: { every: 0 } } } })).toThrow(MockError);
-    expect(() => m.stage({ reply: { wire: { chunks: { every: 0 } } } })).toThrow(/reply\.wire\.chunks\.every/);
+    expect(() => m.stage({ reply: { wire: { chunks: { every: 0 } } } })).toThrow(
+      /reply\.wire\.chunks\.every/,
+    );
   });
 
   it("a staged canonical reply is rendered in the dialect of the path it came in on", async () => {
@@ -154,10 +181,19 @@ describe("staging", () => {
     };
     m.stage({ times: "always", reply: { body: { canonical } } });
     const chatReply = await readJson(await postJson(m.url, "/v1/chat/completions", chat("a")));
-    expect(chatReply.choices[0].message.tool_calls[0]).toMatchObject({ id: "call_1", function: { arguments: '{"q":"x"}' } });
+    expect(chatReply.choices[0].message.tool_calls[0]).toMatchObject({
+      id: "call_1",
+      function: { arguments: '{"q":"x"}' },
+    });
     expect(chatReply.choices[0].finish_reason).toBe("tool_calls");
-    const anthropic = await readJson(await postJson(m.url, "/v1/messages", { model: "c", max_tokens: 1, messages: [] }));
+    const anthropic = await readJson(
+      await postJson(m.url, "/v1/messages", { model: "c", max_tokens: 1, messages: [] }),
+    );
     expect(anthropic.stop_reason).toBe("tool_use");
-    expect(anthropic.content[1]).toMatchObject({ type: "tool_use", id: "call_1", input: { q: "x" } });
+    expect(anthropic.content[1]).toMatchObject({
+      type: "tool_use",
+      id: "call_1",
+      input: { q: "x" },
+    });
   });
 });

@@ -37,13 +37,32 @@ export async function writeToNode(res: ServerResponse, reply: WireReply): Promis
   if (reply.transfer === "content-length" && !hasHeader(reply, "content-length")) {
     res.setHeader("content-length", declaredLength);
   }
-  res.flushHeaders();
+  const [first, ...rest] = reply.frames;
+  const single = reply.ending === "complete" && rest.length === 0 && !first?.raw;
+  if (single && reply.transfer === "content-length" && !(first?.delayMs ?? 0)) {
+    // The common case, one packet: status, headers and the whole body in one write.
+    res.end(first?.bytes);
+    return;
+  }
+  // Headers go out at once when the first byte of the body waits (a slow first token).
+  if (!first || first.delayMs > 0 || first.raw) res.flushHeaders();
+  // Frames due together are corked into one syscall; each is still its own HTTP chunk.
+  let corked = false;
   for (const frame of reply.frames) {
-    if (frame.delayMs > 0) await sleep(frame.delayMs);
+    if (frame.delayMs > 0) {
+      if (corked) socket?.uncork();
+      corked = false;
+      await sleep(frame.delayMs);
+    }
     if (res.destroyed) return;
+    if (!corked && socket) {
+      socket.cork();
+      corked = true;
+    }
     if (frame.raw) socket?.write(frame.bytes);
     else res.write(frame.bytes);
   }
+  if (corked) socket?.uncork();
   switch (reply.ending) {
     case "complete":
       res.end();

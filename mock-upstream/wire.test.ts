@@ -26,8 +26,14 @@ function send(path: string, spec: unknown, body: unknown = CHAT, headers = {}, t
 const text = (x: RawExchange) => x.body.toString("utf8");
 
 describe("chunk plans", () => {
-  const sse = [{ data: { a: 1 } }, { event: "e", data: "two\nlines" }, { comment: "keep" }, { data: "[DONE]" }];
-  const wireText = 'data: {"a":1}\n\nevent: e\ndata: two\ndata: lines\n\n: keep\n\ndata: [DONE]\n\n';
+  const sse = [
+    { data: { a: 1 } },
+    { event: "e", data: "two\nlines" },
+    { comment: "keep" },
+    { data: "[DONE]" },
+  ];
+  const wireText =
+    'data: {"a":1}\n\nevent: e\ndata: two\ndata: lines\n\n: keep\n\ndata: [DONE]\n\n';
 
   it("one write per event by default, bytes exact", async () => {
     const x = await send("/v1/chat/completions", { reply: { body: { sse } } });
@@ -43,7 +49,9 @@ describe("chunk plans", () => {
   });
 
   it("every N bytes", async () => {
-    const x = await send("/v1/chat/completions", { reply: { body: { sse }, wire: { chunks: { every: 7 } } } });
+    const x = await send("/v1/chat/completions", {
+      reply: { body: { sse }, wire: { chunks: { every: 7 } } },
+    });
     expect(text(x)).toBe(wireText);
     expect(x.chunks.slice(0, -1).every((c) => c.length === 7)).toBe(true);
     expect(x.chunks.at(-1)!.length).toBeLessThanOrEqual(7);
@@ -54,14 +62,22 @@ describe("chunk plans", () => {
     const x = await send("/v1/chat/completions", {
       reply: {
         body: { raw: body },
-        wire: { chunks: { at: [{ inside: "utf8-char" }, { inside: "data-line", nth: 2 }, 3] }, transfer: "chunked" },
+        wire: {
+          chunks: { at: [{ inside: "utf8-char" }, { inside: "data-line", nth: 2 }, 3] },
+          transfer: "chunked",
+        },
       },
     });
     expect(text(x)).toBe(body);
     const bytes = Buffer.from(body);
     const e = bytes.indexOf(0xc3);
     const second = bytes.indexOf("data:", 5);
-    expect(x.chunks.map((c) => c.length)).toEqual([3, e + 1 - 3, second + 12 - e - 1, bytes.length - second - 12]);
+    expect(x.chunks.map((c) => c.length)).toEqual([
+      3,
+      e + 1 - 3,
+      second + 12 - e - 1,
+      bytes.length - second - 12,
+    ]);
     expect(x.chunks[1]!.at(-1)).toBe(0xc3);
     expect(x.chunks[1]!.toString("utf8")).toContain("\ufffd");
     expect(x.chunks[2]!.toString("latin1").startsWith("\xa9")).toBe(true);
@@ -83,11 +99,13 @@ describe("chunk plans", () => {
 
   it("frames replay with their own boundaries and delays (the replay entry point)", async () => {
     const frames = [
-      { data: "data: {\"x\"" },
+      { data: 'data: {"x"' },
       { data: ":1}\n\n", delayMs: 100 },
       { data: Buffer.from("data: é\n\n").toString("base64"), encoding: "base64" },
     ];
-    const x = await send("/v1/chat/completions", { reply: { body: { frames }, headers: { "content-type": "text/event-stream" } } });
+    const x = await send("/v1/chat/completions", {
+      reply: { body: { frames }, headers: { "content-type": "text/event-stream" } },
+    });
     expect(x.chunks.map((c) => c.toString())).toEqual(['data: {"x"', ":1}\n\n", "data: é\n\n"]);
     // Arrival gaps can shrink when the first chunk is late; the server-side gap is 100 ms.
     expect(x.chunkTimes[1]! - x.chunkTimes[0]!).toBeGreaterThanOrEqual(50);
@@ -97,7 +115,12 @@ describe("chunk plans", () => {
 describe("stream endings and faults", () => {
   it("EOF without the terminal event still closes cleanly", async () => {
     const x = await send("/v1/chat/completions", {
-      reply: { body: { canonical: { parts: [{ type: "text", text: "hi" }] }, plan: { omitTerminal: true } } },
+      reply: {
+        body: {
+          canonical: { parts: [{ type: "text", text: "hi" }] },
+          plan: { omitTerminal: true },
+        },
+      },
     });
     expect(x.end).toBe("complete");
     expect(text(x)).not.toContain("[DONE]");
@@ -105,14 +128,20 @@ describe("stream endings and faults", () => {
   });
 
   it("a socket reset mid-event", async () => {
-    const x = await send("/v1/chat/completions", { reply: { wire: { end: "reset", endAfterBytes: 40 } } });
+    const x = await send("/v1/chat/completions", {
+      reply: { wire: { end: "reset", endAfterBytes: 40 } },
+    });
     expect(x.end).toBe("reset");
     expect(x.body.length).toBe(40);
     expect(x.terminated).toBe(false);
   });
 
   it("close mid-body: fewer bytes than content-length, then a clean FIN", async () => {
-    const x = await send("/v1/chat/completions", { reply: { fault: "close-mid-body" } }, { ...CHAT, stream: false });
+    const x = await send(
+      "/v1/chat/completions",
+      { reply: { fault: "close-mid-body" } },
+      { ...CHAT, stream: false },
+    );
     expect(x.end).toBe("closed");
     expect(x.body.length).toBe(Math.floor(Number(x.headers.get("content-length")) / 2));
   });
@@ -139,7 +168,10 @@ describe("stream endings and faults", () => {
         reply: {
           body: {
             canonical: { parts: [{ type: "text", text: "partial answer" }] },
-            plan: { textChunkSize: 4, errorAfter: { afterEvents: 4, message: "Overloaded", type: "overloaded_error" } },
+            plan: {
+              textChunkSize: 4,
+              errorAfter: { afterEvents: 4, message: "Overloaded", type: "overloaded_error" },
+            },
           },
         },
       },
@@ -159,7 +191,12 @@ describe("status and error-body faults", () => {
     for (const status of [200, 500]) {
       const spec = { reply: { status, wire: { gzip: "if-accepted" } } };
       const plain = await send("/v1/chat/completions", spec, { ...CHAT, stream: false });
-      const zipped = await send("/v1/chat/completions", spec, { ...CHAT, stream: false }, { "accept-encoding": "gzip, br" });
+      const zipped = await send(
+        "/v1/chat/completions",
+        spec,
+        { ...CHAT, stream: false },
+        { "accept-encoding": "gzip, br" },
+      );
       expect(plain.headers.get("content-encoding")).toBeUndefined();
       expect(zipped.headers.get("content-encoding")).toBe("gzip");
       expect(gunzipSync(zipped.body).toString()).toBe(text(plain));
@@ -168,10 +205,9 @@ describe("status and error-body faults", () => {
   });
 
   it("a gzipped stream keeps one write per event", async () => {
-    const x = await send(
-      "/v1/chat/completions",
-      { reply: { body: { sse: [{ data: "1" }, { data: "2" }] }, wire: { gzip: "always" } } },
-    );
+    const x = await send("/v1/chat/completions", {
+      reply: { body: { sse: [{ data: "1" }, { data: "2" }] }, wire: { gzip: "always" } },
+    });
     expect(x.chunks).toHaveLength(2);
     expect(gunzipSync(x.body).toString()).toBe("data: 1\n\ndata: 2\n\n");
   });
@@ -181,20 +217,34 @@ describe("status and error-body faults", () => {
     expect([html.status, html.headers.get("content-type")]).toEqual([502, "text/html"]);
     expect(text(html)).toContain("<center><h1>502 Bad Gateway</h1></center>");
     const empty = await send("/v1/messages", { reply: { status: 500, fault: "empty" } }, MESSAGES);
-    expect([empty.status, empty.headers.get("content-length"), empty.body.length]).toEqual([500, "0", 0]);
-    const str = await send("/v1/chat/completions", { reply: { status: 400, body: { error: { message: "bad", shape: "string" } } } });
+    expect([empty.status, empty.headers.get("content-length"), empty.body.length]).toEqual([
+      500,
+      "0",
+      0,
+    ]);
+    const str = await send("/v1/chat/completions", {
+      reply: { status: 400, body: { error: { message: "bad", shape: "string" } } },
+    });
     expect(text(str)).toBe('{"error":"bad"}');
   });
 
   it("a slow first byte the caller can time out on", async () => {
-    const x = await send("/v1/chat/completions", { reply: { wire: { headersDelayMs: 1000 } } }, CHAT, {}, 250);
+    const x = await send(
+      "/v1/chat/completions",
+      { reply: { wire: { headersDelayMs: 1000 } } },
+      CHAT,
+      {},
+      250,
+    );
     expect([x.end, x.head]).toEqual(["timeout", ""]);
   });
 });
 
 describe("the five regression fixtures", () => {
   const load = (name: string) =>
-    JSON.parse(readFileSync(new URL(`./fixtures/regressions/${name}.json`, import.meta.url), "utf8"));
+    JSON.parse(
+      readFileSync(new URL(`./fixtures/regressions/${name}.json`, import.meta.url), "utf8"),
+    );
   const bodyFor = (path: string) => (path === "/v1/messages" ? MESSAGES : CHAT);
   const dataOf = (x: RawExchange) =>
     text(x)
@@ -238,7 +288,10 @@ describe("the five regression fixtures", () => {
     const order = calls.map((c: { index: number }) => c.index);
     expect(order.slice(0, 4)).toEqual([0, 1, 0, 1]);
     const args = [0, 1].map((i) =>
-      calls.filter((c: { index: number }) => c.index === i).map((c: { function: { arguments: string } }) => c.function.arguments).join(""),
+      calls
+        .filter((c: { index: number }) => c.index === i)
+        .map((c: { function: { arguments: string } }) => c.function.arguments)
+        .join(""),
     );
     expect(args).toEqual(['{"city":"Paris"}', '{"city":"Oslo"}']);
   });
@@ -254,9 +307,14 @@ describe("the five regression fixtures", () => {
   it("usage after text", async () => {
     const f = load("usage-after-text");
     const x = await send(f.path, f.spec, bodyFor(f.path));
-    const chunks = dataOf(x).filter((d) => d !== "[DONE]").map((d) => JSON.parse(d));
+    const chunks = dataOf(x)
+      .filter((d) => d !== "[DONE]")
+      .map((d) => JSON.parse(d));
     const last = chunks.at(-1);
-    expect(last).toMatchObject({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } });
+    expect(last).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+    });
     const textAt = chunks.findIndex((c) => c.choices[0]?.delta?.content === "Hello");
     expect(textAt).toBeGreaterThanOrEqual(0);
     expect(textAt).toBeLessThan(chunks.length - 1);

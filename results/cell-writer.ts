@@ -164,9 +164,12 @@ export function createCellWriter(db: Db, options: CellWriterOptions = {}): CellW
     },
     close() {
       if (closed) return;
-      rethrowDeferred();
-      flush();
       closed = true;
+      // Flush what is queued even when an earlier timer flush failed; then report that failure.
+      const earlier = deferredError;
+      deferredError = undefined;
+      flush();
+      if (earlier !== undefined) throw earlier;
     },
     get written() {
       return written;

@@ -79,8 +79,43 @@ describe("preservation per gateway", () => {
     const summary = runSummaryOf(view).columns.find((c) => c.gateway === "claude-code-router");
     expect(summary).toMatchObject({ status: "not-run", judged: 0, preservationRate: null });
     expect(md).toContain(
-      "Not run, so absent from every table below: claude-code-router@2.0.0 (binary ccr not on PATH).",
+      "Did not run or failed: claude-code-router@2.0.0 (not-run: binary ccr not on PATH; no cells).",
     );
+  });
+
+  it("shows the planned cells of a gateway that did not run as not-run, never as ok", () => {
+    const planned = view.cells
+      .filter((c) => c.column === "litellm@1.74.0")
+      .map((c) => ({
+        ...c,
+        column: "claude-code-router@2.0.0",
+        verdict: "not-run" as const,
+        reason: "gateway not run",
+        runs: 0,
+        determinism: 0,
+        counts: {},
+      }));
+    const text = renderMarkdownReport({ ...view, cells: [...view.cells, ...planned] });
+    expect(row(text, "claude-code-router@2.0.0").slice(1)).toEqual([
+      "**not-run**: binary ccr not on PATH",
+      "not measured",
+      "0",
+      "0",
+      "0",
+      "0",
+      "0",
+      "20",
+    ]);
+    expect(text).toContain(
+      "claude-code-router@2.0.0 (not-run: binary ccr not on PATH; its cells read `not-run`/`error`)",
+    );
+    const header = text
+      .split("\n")
+      .find((l) => l.startsWith("| field (probe) | claude-code-router@2.0.0 → anthropic-messages"));
+    expect(header).toBeDefined();
+    expect(row(text, "`tools[].strict` (chat.tools-strict)")[1]).toBe("not-run");
+    // Its known-issue cells are positive controls that were not measured.
+    expect(text).toContain("### Not measured (2)");
   });
 });
 

@@ -101,6 +101,39 @@ describe("store round trip", () => {
     store.close();
   });
 
+  it("gives one cell's attempts and its history across runs and version bumps", () => {
+    const store = openStore(join(dir, "hist.db"));
+    writeFixtureRun(store, {
+      runId: "2026-11-23T02-10-00Z-aaaa",
+      startedAt: "2026-11-23T02:10:00.000Z",
+    });
+    writeFixtureRun(store, {
+      runId: RUN,
+      startedAt: "2026-11-30T02:10:00.000Z",
+      versions: { portkey: "1.16.0" },
+    });
+    const key = {
+      routeId: "openai-chat->anthropic-messages",
+      probeId: "chat.tools-strict",
+      mode: "stream" as const,
+    };
+    const attempts = store.attemptsOfCell(RUN, { ...key, column: "portkey@1.16.0+locked" });
+    expect(attempts.map((a) => `${a.phase}#${a.attemptNo}:${a.verdicts[0]?.verdict}`)).toEqual([
+      "control#1:preserved",
+      "main#1:dropped",
+      "repeat#1:dropped",
+      "repeat#2:dropped",
+      "repeat#3:dropped",
+      "repeat#4:dropped",
+    ]);
+    const history = store.cellHistory("portkey", key);
+    expect(history.map((c) => `${c.runId} ${c.column} ${c.verdict}`)).toEqual([
+      `${RUN} portkey@1.16.0+locked dropped`,
+      "2026-11-23T02-10-00Z-aaaa portkey@1.15.2+locked dropped",
+    ]);
+    store.close();
+  });
+
   it("updates a cell in place when repeats arrive, adding only the new attempts", () => {
     const store = openStore(join(dir, "up.db"));
     store.beginRun({
@@ -176,6 +209,46 @@ describe("store round trip", () => {
     writer.close();
     expect(store.cells(RUN)).toHaveLength(3);
     expect(() => writer.add(units[3]!)).toThrow(/closed/);
+    store.close();
+  });
+});
+
+describe("timed flush", () => {
+  it("writes queued cells after maxDelayMs without waiting for a full batch", async () => {
+    const store = openStore(join(dir, "timer.db"));
+    store.beginRun({
+      id: RUN,
+      startedAt: "2026-11-30T02:10:00Z",
+      gatecheckVersion: "0.1.0",
+      args: {},
+    });
+    const [unit] = fixtureCells({ runId: RUN, startedAt: "" });
+    const writer = store.cellWriter({ batchRows: 1000, maxDelayMs: 20 });
+    writer.add(unit!);
+    expect(store.cells(RUN)).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(store.cells(RUN)).toHaveLength(1);
+    expect(writer.written).toBe(1);
+    writer.close();
+    store.close();
+  });
+
+  it("a failed timed flush is reported by the next call, and close still writes the rest", async () => {
+    const store = openStore(join(dir, "timer-fail.db"));
+    store.beginRun({
+      id: RUN,
+      startedAt: "2026-11-30T02:10:00Z",
+      gatecheckVersion: "0.1.0",
+      args: {},
+    });
+    const [a, b] = fixtureCells({ runId: RUN, startedAt: "" });
+    const writer = store.cellWriter({ batchRows: 1000, maxDelayMs: 20 });
+    writer.add({ cell: { ...a!.cell, runId: "no-such-run" }, attempts: [] });
+    await new Promise((r) => setTimeout(r, 80));
+    expect(() => writer.add(b!)).toThrow(/in run no-such-run: FOREIGN KEY constraint failed/);
+    writer.add(b!);
+    expect(() => writer.close()).not.toThrow();
+    expect(store.cells(RUN)).toHaveLength(1);
     store.close();
   });
 });

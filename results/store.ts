@@ -17,6 +17,7 @@ import { type CellWriter, type CellWriterOptions, createCellWriter } from "./cel
 import type {
   AttemptRecord,
   AttemptText,
+  CellKey,
   CellRecord,
   DoneCell,
   GatewayRunRecord,
@@ -192,6 +193,35 @@ export class ResultsStore {
        ORDER BY "column", route_id, probe_id, mode, phase, attempt_no`,
     );
     for (const row of stmt.iterate(runId)) yield rowToAttempt(row as Row);
+  }
+
+  /** One cell's attempts (main, repeats, control), parsed: the bytes behind a verdict. */
+  attemptsOfCell(runId: string, key: CellKey): AttemptRecord[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM attempts WHERE run_id = ? AND "column" = ? AND route_id = ? AND probe_id = ?
+         AND mode = ? ORDER BY phase, attempt_no`,
+      )
+      .all(runId, key.column, key.routeId, key.probeId, key.mode) as Row[];
+    return rows.map(rowToAttempt);
+  }
+
+  /**
+   * The same cell across runs, newest first, matched by gateway name (not column, so a
+   * version bump keeps the history), route, probe and mode. Cells of a changed probe
+   * definition are included; compare `definitionHash` before comparing verdicts.
+   */
+  cellHistory(gateway: string, key: Omit<CellKey, "column">, limit = 30): CellRecord[] {
+    const rows = this.db
+      .prepare(
+        `SELECT c.* FROM cells c
+         JOIN runs r ON r.id = c.run_id
+         JOIN gateway_runs g ON g.run_id = c.run_id AND g."column" = c."column"
+         WHERE g.gateway = ? AND c.route_id = ? AND c.probe_id = ? AND c.mode = ?
+         ORDER BY r.started_at DESC, r.id DESC LIMIT ?`,
+      )
+      .all(gateway, key.routeId, key.probeId, key.mode, limit) as Row[];
+    return rows.map(rowToCell);
   }
 
   /**

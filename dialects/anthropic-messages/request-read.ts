@@ -25,15 +25,8 @@ import {
   FieldReader,
   nonEmpty,
   onlyKeys,
+  readCacheMarker,
 } from "../openai-chat/request-fields.ts";
-
-/** `cache_control`: `{type: "ephemeral", ttl?}`; the object is kept raw beside the parsed fields. */
-export function readCacheMarker(value: unknown): CacheMarker | undefined {
-  const raw = asRecord(value);
-  if (!raw || typeof raw.type !== "string") return undefined;
-  const ttl = typeof raw.ttl === "string" ? raw.ttl : undefined;
-  return compact({ type: raw.type, ttl, raw });
-}
 
 /** Splits `cache_control` off a block: the rest of the block and the marker (undefined = none or odd). */
 function withCache(block: JsonRecord): { rest: JsonRecord; cache?: CacheMarker; ok: boolean } {

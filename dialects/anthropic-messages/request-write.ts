@@ -96,7 +96,7 @@ export function writeAnthropicBlock(part: Part, same: boolean): unknown {
 /** A string when the content is one plain text part, else blocks. */
 function writeContent(parts: Part[], same: boolean): unknown {
   const only = parts[0];
-  if (parts.length === 1 && only && isPlainText(only)) return only.text;
+  if (parts.length === 1 && only && isPlainText(only, same, true)) return only.text;
   return parts.map((p) => writeAnthropicBlock(p, same)).filter((b) => b !== undefined);
 }
 

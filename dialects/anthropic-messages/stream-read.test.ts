@@ -87,4 +87,20 @@ describe("anthropic-messages stream reader", () => {
     expect(got.parts).toEqual([{ type: "unknown", raw: block }]);
     expect(got.stream).toMatchObject({ complete: true, malformed: [], orphanFragments: 0 });
   });
+
+  it("flags a delta for a block never started and a repeated message_start", () => {
+    const ev = (type: string, body: Record<string, unknown>) =>
+      `event: ${type}\ndata: ${JSON.stringify({ type, ...body })}\n\n`;
+    const start = ev("message_start", { message: { id: "msg_1", content: [] } });
+    const body =
+      start +
+      start +
+      ev("content_block_delta", { index: 4, delta: { type: "text_delta", text: "x" } }) +
+      ev("message_stop", {});
+    const got = read(body);
+    expect(got.stream?.malformed).toEqual([
+      "event 2: a second message_start",
+      "event 3: delta for block:4, which was never started",
+    ]);
+  });
 });

@@ -51,6 +51,9 @@ export function createAnthropicStreamReader(): StreamReader {
     const k = key(data.index);
     // Deltas of a block kept whole (a server tool's input) are not ours to assemble.
     if (parts.kindOf(k) === "unknown") return;
+    if (parts.kindOf(k) === undefined && delta?.type !== "input_json_delta") {
+      state.malformed(`event ${n}: delta for ${k}, which was never started`);
+    }
     switch (delta?.type) {
       case "text_delta":
         parts.text(k, "text", asString(delta.text) ?? "");
@@ -90,6 +93,7 @@ export function createAnthropicStreamReader(): StreamReader {
       }
       switch (type) {
         case "message_start": {
+          if (reply.id !== undefined) state.malformed(`event ${n}: a second message_start`);
           const message = asRecord(data.message) ?? {};
           reply.extras = unknownKeys(message, [
             "id",

@@ -175,4 +175,21 @@ describe("gemini odd shapes are kept, never lost", () => {
       expect(writeRequest("gemini", r)).toEqual(body);
     }
   });
+
+  it("the JSON Schema spellings read to the same schema and are written as the classic keys", () => {
+    const schema = { type: "object", additionalProperties: false };
+    const r = readRequest("gemini", {
+      contents: [],
+      tools: [{ functionDeclarations: [{ name: "f", parametersJsonSchema: schema }] }],
+      generationConfig: { responseMimeType: "application/json", responseJsonSchema: schema },
+    });
+    expect(r.tools[0]?.schema).toEqual(schema);
+    expect(r.responseFormat).toEqual({ type: "json_schema", schema });
+    expect(r.extras).toEqual({});
+    expect(writeRequest("gemini", r)).toEqual({
+      contents: [],
+      tools: [{ functionDeclarations: [{ name: "f", parameters: schema }] }],
+      generationConfig: { responseMimeType: "application/json", responseSchema: schema },
+    });
+  });
 });

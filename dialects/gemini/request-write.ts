@@ -7,8 +7,8 @@
  * What Gemini cannot express is left out (the lens's no-equivalent table names each):
  * parallel_tool_calls, tools[].strict, metadata, user, service tier, stream_options, cache
  * markers, refusal parts, redacted thinking, file-id media, response-format name/strict,
- * reasoning summary. Schemas go out as `parameters` / `responseSchema` whichever of the two
- * spellings they were read from.
+ * reasoning summary. Schemas go out as `parameters` and `responseSchema` (the readers also
+ * accept `parametersJsonSchema` and `responseJsonSchema` into the same canonical schema).
  */
 import type {
   CanonicalRequest,

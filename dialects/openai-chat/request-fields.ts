@@ -3,7 +3,8 @@
  * object compaction for writers, the deep merge that writes extras back, and data URLs.
  * (They live here because this room has no shared request folder; see docs/dialects-requests.md.)
  */
-import { asArray, isRecord, type JsonRecord } from "../json.ts";
+import type { CacheMarker } from "../canonical.ts";
+import { asArray, asRecord, isRecord, type JsonRecord } from "../json.ts";
 
 /**
  * Reads a wire object key by key. A key that is taken but whose value does not parse,
@@ -175,4 +176,12 @@ export function asStopList(value: unknown): string[] | undefined {
 export function asStringArray(value: unknown): string[] | undefined {
   const list = asArray(value);
   return list?.every((s) => typeof s === "string") ? list : undefined;
+}
+
+/** `cache_control`: `{type: "ephemeral", ttl?}`; the object is kept raw beside the parsed fields. */
+export function readCacheMarker(value: unknown): CacheMarker | undefined {
+  const raw = asRecord(value);
+  if (!raw || typeof raw.type !== "string") return undefined;
+  const ttl = typeof raw.ttl === "string" ? raw.ttl : undefined;
+  return compact({ type: raw.type, ttl, raw });
 }

@@ -19,8 +19,10 @@ import {
   asStopList,
   compact,
   FieldReader,
+  nonEmpty,
   onlyKeys,
   parseDataUrl,
+  readCacheMarker,
   readNested,
 } from "./request-fields.ts";
 
@@ -35,8 +37,12 @@ export function readChatPart(raw: unknown): Part {
   const part = asRecord(raw);
   if (!part) return { type: "unknown", raw };
   if (part.type === "text" && typeof part.text === "string") {
-    const { type: _t, text, ...extras } = part;
-    return Object.keys(extras).length > 0 ? { type: "text", text, extras } : { type: "text", text };
+    // `cache_control` on a text part is the Anthropic marker that OpenAI-compatible gateways
+    // (LiteLLM, OpenRouter) accept and forward; read as a cache marker so it compares as one.
+    const { type: _t, text, cache_control: cacheRaw, ...extras } = part;
+    const cache = cacheRaw === undefined ? undefined : readCacheMarker(cacheRaw);
+    if (cacheRaw !== undefined && cache === undefined) extras.cache_control = cacheRaw;
+    return compact({ type: "text" as const, text, cache, extras: nonEmpty(extras) });
   }
   if (
     part.type === "refusal" &&

@@ -18,16 +18,31 @@ import type {
 import type { JsonRecord } from "../json.ts";
 import { compact, mergeExtras, nonEmpty, toDataUrl } from "./request-fields.ts";
 
-/** A plain text part (no extras, no cache) can be written as a bare string. */
-export function isPlainText(part: Part): part is { type: "text"; text: string } {
-  return part.type === "text" && part.extras === undefined && part.cache === undefined;
+/**
+ * A text part that would be written with nothing but its text, so it can go as a bare
+ * string: its extras are only written to the dialect they came from, and its cache marker
+ * only where the target can carry one.
+ */
+export function isPlainText(
+  part: Part,
+  same: boolean,
+  carriesCache = false,
+): part is { type: "text"; text: string } {
+  if (part.type !== "text") return false;
+  return !(same && part.extras !== undefined) && !(carriesCache && part.cache !== undefined);
 }
 
 /** One Chat content part, or undefined when Chat has no such part. */
 export function writeChatPart(part: Part, same: boolean): unknown {
   switch (part.type) {
     case "text":
-      return { ...(same ? part.extras : undefined), type: "text", text: part.text };
+      // cache_control is not OpenAI's: written back only to the dialect it was read from.
+      return compact({
+        ...(same ? part.extras : undefined),
+        type: "text",
+        text: part.text,
+        cache_control: same ? part.cache?.raw : undefined,
+      });
     case "refusal":
       return { type: "refusal", refusal: part.text };
     case "image": {
@@ -67,7 +82,7 @@ function mediaUrl(source: MediaSource): string | undefined {
 /** Content as a bare string when it is one plain text part, else an array of parts. */
 export function writeChatContent(parts: Part[], same: boolean): unknown {
   const only = parts[0];
-  if (parts.length === 1 && only && isPlainText(only)) return only.text;
+  if (parts.length === 1 && only && isPlainText(only, same, same)) return only.text;
   return parts.map((p) => writeChatPart(p, same)).filter((p) => p !== undefined);
 }
 

@@ -27,11 +27,15 @@ export function writeChatEvents(reply: CanonicalReply, plan: StreamPlan): Writte
     created: createdOf(reply),
     model: reply.model ?? "gatecheck-mock",
   };
+  const usagePlan = plan.usage ?? "final";
+  // With stream_options.include_usage every chunk carries `usage: null` until the last one.
+  const includeUsage = usagePlan === "final" && reply.usage !== undefined;
   const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra = {}) => ({
     data: eventJson(
       {
         ...envelope,
         choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+        ...(includeUsage ? { usage: null } : {}),
         ...extra,
       },
       plan,
@@ -92,11 +96,10 @@ export function writeChatEvents(reply: CanonicalReply, plan: StreamPlan): Writte
     }
   });
   flushCalls();
-  const usage = plan.usage ?? "final";
   const finishExtra =
-    usage === "with-finish" && reply.usage ? { usage: writeChatUsage(reply.usage) } : {};
+    usagePlan === "with-finish" && reply.usage ? { usage: writeChatUsage(reply.usage) } : {};
   events.push(chunk({}, chatFinishReason(reply), finishExtra));
-  if (usage === "final" && reply.usage) {
+  if (includeUsage && reply.usage) {
     // stream_options.include_usage: one last chunk with empty choices carries the usage.
     events.push({
       data: eventJson({ ...envelope, choices: [], usage: writeChatUsage(reply.usage) }, plan),

@@ -53,7 +53,7 @@ function writePart(part: Part, role: string, same: boolean): unknown {
 
 function writeContent(parts: Part[], role: string, same: boolean): unknown {
   const only = parts[0];
-  if (parts.length === 1 && only && isPlainText(only)) return only.text;
+  if (parts.length === 1 && only && isPlainText(only, same)) return only.text;
   return parts.map((p) => writePart(p, role, same)).filter((p) => p !== undefined);
 }
 
@@ -163,12 +163,17 @@ function writeToolChoice(choice: ToolChoice): unknown {
 }
 
 /** The bare-string `input` form: one user message of one plain text part and nothing else. */
-function inputString(messages: Message[]): string | undefined {
+function inputString(messages: Message[], same: boolean): string | undefined {
   const only = messages[0];
   const part = only?.parts[0];
   if (messages.length !== 1 || !only || only.role !== "user" || only.parts.length !== 1)
     return undefined;
-  if (only.name !== undefined || only.extras !== undefined || !part || !isPlainText(part))
+  if (
+    only.name !== undefined ||
+    (same && only.extras !== undefined) ||
+    !part ||
+    !isPlainText(part, same)
+  )
     return undefined;
   return part.text;
 }
@@ -185,7 +190,8 @@ export function writeResponsesRequest(request: CanonicalRequest, same: boolean):
     input:
       request.messages.length === 0
         ? undefined
-        : (inputString(request.messages) ?? request.messages.flatMap((m) => writeItems(m, same))),
+        : (inputString(request.messages, same) ??
+          request.messages.flatMap((m) => writeItems(m, same))),
     tools: tools.length > 0 ? tools : undefined,
     tool_choice: request.toolChoice && writeToolChoice(request.toolChoice),
     parallel_tool_calls: request.parallelToolCalls,

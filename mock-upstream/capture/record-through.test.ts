@@ -266,6 +266,19 @@ describe("record-through: options", () => {
     );
   });
 
+  it("answers 502 for a status no Response can carry, and says so", async () => {
+    const { front, exchanges } = await rig((_req, res) => {
+      res.writeHead(600);
+      res.end("odd");
+    });
+    const client = await rawRequest(front.port, { path: "/v1/chat/completions", body: "{}" });
+    expect(client.status).toBe(502);
+    expect(exchanges[0]?.end).toMatchObject({
+      kind: "upstream-unreachable",
+      error: "upstream answered with status 600",
+    });
+  });
+
   it("prefixes the upstream's own path", async () => {
     const { upstream } = await rig((_req, res) => {
       res.end("ok");

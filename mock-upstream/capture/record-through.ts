@@ -158,17 +158,23 @@ export function createRecordThrough(options: RecordThroughOptions): RecordThroug
           return;
         }
         const response = capturedResponse(res, elapsed());
-        const frames: Frame[] = [];
+        // Raw reads on the hot path; encoded once, when the exchange is saved.
+        const frames: RawFrame[] = [];
         let ended = false;
         const finish = (kind: EndKind, error?: string) => {
           if (ended) return;
           ended = true;
           incoming.signal?.removeEventListener("abort", onAbort);
-          save({ ...base, response, frames, end: { kind, at: elapsed(), error } });
+          save({
+            ...base,
+            response,
+            frames: frames.map(encodeFrame),
+            end: { kind, at: elapsed(), error },
+          });
         };
         const headers = clientHeaders(res);
         if (NULL_BODY_STATUSES.has(response.status) || incoming.method === "HEAD") {
-          res.on("data", (chunk: Buffer) => frames.push({ at: elapsed(), ...encodeBytes(chunk) }));
+          res.on("data", (chunk: Buffer) => frames.push({ at: elapsed(), bytes: chunk }));
           res.on("end", () => finish("complete"));
           res.on("error", (error) => finish("reset", error.message));
           resolve(new Response(null, { status: response.status, headers }));
@@ -200,10 +206,19 @@ export function createRecordThrough(options: RecordThroughOptions): RecordThroug
   });
 }
 
+interface RawFrame {
+  at: number;
+  bytes: Buffer;
+}
+
+function encodeFrame(frame: RawFrame): Frame {
+  return { at: frame.at, ...encodeBytes(frame.bytes) };
+}
+
 /** The upstream response as a stream of its socket reads, recorded as they pass. */
 function relayBody(
   res: IncomingMessage,
-  frames: Frame[],
+  frames: RawFrame[],
   elapsed: () => number,
   finish: (kind: EndKind, error?: string) => void,
 ): ReadableStream<Uint8Array> {
@@ -220,7 +235,7 @@ function relayBody(
           }
         };
         res.on("data", (chunk: Buffer) => {
-          frames.push({ at: elapsed(), ...encodeBytes(chunk) });
+          frames.push({ at: elapsed(), bytes: chunk });
           if (cancelled) return;
           controller.enqueue(new Uint8Array(chunk));
           if ((controller.desiredSize ?? 0) <= 0) res.pause();

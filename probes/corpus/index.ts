@@ -11,26 +11,32 @@ import { streamTemplates } from "./all-clients/stream.ts";
 import { anthropicContentProbes } from "./anthropic-messages/content.ts";
 import { anthropicHeaderProbes } from "./anthropic-messages/header.ts";
 import { anthropicHistoryProbes } from "./anthropic-messages/history.ts";
+import { anthropicPassthroughProbes } from "./anthropic-messages/passthrough.ts";
 import { anthropicRequestProbes } from "./anthropic-messages/request.ts";
 import { chatContentProbes } from "./openai-chat/content.ts";
 import { chatHeaderProbes } from "./openai-chat/header.ts";
 import { chatHistoryProbes } from "./openai-chat/history.ts";
+import { chatPassthroughProbes } from "./openai-chat/passthrough.ts";
 import { chatRequestProbes } from "./openai-chat/request.ts";
 import { responsesContentProbes } from "./openai-responses/content.ts";
 import { responsesHeaderProbes } from "./openai-responses/header.ts";
+import { responsesPassthroughProbes } from "./openai-responses/passthrough.ts";
 import { responsesRequestProbes } from "./openai-responses/request.ts";
 import type { Probe } from "./probe.ts";
 
 export const CORPUS: readonly Probe[] = [
   ...anthropicRequestProbes,
+  ...anthropicPassthroughProbes,
   ...anthropicContentProbes,
   ...anthropicHistoryProbes,
   ...anthropicHeaderProbes,
   ...chatRequestProbes,
+  ...chatPassthroughProbes,
   ...chatContentProbes,
   ...chatHistoryProbes,
   ...chatHeaderProbes,
   ...responsesRequestProbes,
+  ...responsesPassthroughProbes,
   ...responsesContentProbes,
   ...responsesHeaderProbes,
   ...expandTemplates([

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { registerCheck } from "./check.ts";
 import { registerDiff } from "./diff.ts";
 import { registerGateways } from "./gateways.ts";
 import { registerMerge } from "./merge.ts";
@@ -6,11 +7,13 @@ import { registerMock } from "./mock.ts";
 import { registerProbes } from "./probes.ts";
 import { registerQuery } from "./query.ts";
 import { registerReport } from "./report.ts";
+import { registerSweep } from "./sweep.ts";
 
 /** One entry per subcommand file; each registers itself on the program. */
 export type RegisterCommand = (program: Command) => void;
 
 export const commands: RegisterCommand[] = [
+  registerSweep,
   registerGateways,
   registerQuery,
   registerReport,
@@ -18,4 +21,5 @@ export const commands: RegisterCommand[] = [
   registerMerge,
   registerMock,
   registerProbes,
+  registerCheck,
 ];

@@ -52,7 +52,11 @@ describe("gatecheck mock", () => {
         const res = await fetch(`${url}/v1/messages`, {
           method: "POST",
           headers: { "content-type": "application/json", "x-api-key": "sk-ant-api03-secretsecret" },
-          body: JSON.stringify({ model: "c", max_tokens: 1, messages: [{ role: "user", content: `n${i}` }] }),
+          body: JSON.stringify({
+            model: "c",
+            max_tokens: 1,
+            messages: [{ role: "user", content: `n${i}` }],
+          }),
         });
         await res.arrayBuffer();
         return res.status;
@@ -63,7 +67,10 @@ describe("gatecheck mock", () => {
     expect(await cli.exit).toBe(0);
     const text = readFileSync(file, "utf8");
     expect(text).not.toContain("secretsecret");
-    const lines = text.trimEnd().split("\n").map((l) => JSON.parse(l));
+    const lines = text
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(300);
     expect(lines.every((r) => r.listener === "cli")).toBe(true);
   });

@@ -22,7 +22,9 @@ interface MockFlags {
 function integer(value: string, flag: string, min: number, max: number): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max) {
-    throw new CliError(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    throw new CliError(
+      `${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`,
+    );
   }
   return n;
 }
@@ -30,7 +32,9 @@ function integer(value: string, flag: string, min: number, max: number): number 
 async function runMock(flags: MockFlags): Promise<void> {
   const port = integer(flags.port, "--port", 0, 65_535);
   const bodyLimitBytes =
-    flags.bodyLimit === undefined ? undefined : integer(flags.bodyLimit, "--body-limit", 1, 2 ** 40);
+    flags.bodyLimit === undefined
+      ? undefined
+      : integer(flags.bodyLimit, "--body-limit", 1, 2 ** 40);
   if (flags.prefix !== undefined && !flags.prefix.startsWith("/")) {
     throw new CliError(`--prefix must start with "/", got ${JSON.stringify(flags.prefix)}`);
   }

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { CORPUS } from "../../probes/corpus/index.ts";
 import { mergeProbes, parseProbeFile } from "../../probes/corpus/parse-probe-file.ts";
 import type { Probe } from "../../probes/corpus/probe.ts";
+import { KNOWN_FAILING } from "../../probes/self-check/known-failing.ts";
 import { runSelfCheck, type SelfCheckReport } from "../../probes/self-check/self-check.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 import type { RegisterCommand } from "./index.ts";
@@ -86,9 +87,13 @@ function listProbes(probes: readonly Probe[], json: boolean): string {
 }
 
 function checkText(report: SelfCheckReport): string {
-  const lines = report.problems.map(
+  const lines: string[] = report.problems.map(
     (p) => `${p.probe} [${p.backend}, ${p.mode}] ${p.kind}: ${p.detail}`,
   );
+  for (const id of report.failing) {
+    const known = KNOWN_FAILING[id];
+    lines.push(known ? `${id}: known (${known.owner}): ${known.why}` : `${id}: NEW failure`);
+  }
   const summary =
     report.failing.length === 0
       ? `self-check: ${report.probes} probes, ${report.cells} cells, every checker can pass and fire`

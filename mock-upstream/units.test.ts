@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { findNonce, isNonce, NONCE_PATTERN, newNonce } from "./nonce.ts";
+import { acceptsGzip, guessDialect, isJsonContentType } from "./request-facts.ts";
+import { StageStore } from "./stage-store.ts";
+import { StagedReplySpec } from "./staged-reply-spec.ts";
+import { cutUnits, resolveCuts, truncateFrames } from "./wire-plan.ts";
+
+describe("nonce", () => {
+  it("has the documented shape and is found anywhere in raw bytes", () => {
+    const n = newNonce();
+    expect(n).toMatch(/^gc-[0-9a-f]{16}$/);
+    expect(isNonce(n)).toBe(true);
+    expect(NONCE_PATTERN.test(n)).toBe(true);
+    expect(findNonce(`{"content":"line\\n${n} rest"}`)).toBe(n);
+    expect(findNonce("gc-0123456789abcdef0")).toBeUndefined();
+    expect(findNonce("gc-0123456789ABCDEF")).toBeUndefined();
+    expect(findNonce("nothing here")).toBeUndefined();
+  });
+});
+
+describe("stage store", () => {
+  const spec = (s: unknown) => StagedReplySpec.parse(s);
+  const req = (rawText: string, model?: string, path = "/v1/chat/completions") => ({
+    rawText,
+    model,
+    path,
+    prefixless: path,
+  });
+
+  it("serves a sequence in order, N passes, then removes it", () => {
+    const store = new StageStore();
+    store.add(
+      spec({ match: { model: "m" }, times: 2, sequence: [{ status: 503 }, { status: 200 }] }),
+    );
+    const got = Array.from({ length: 5 }, () => store.take(req("", "m"))?.reply.status);
+    expect(got).toEqual([503, 200, 503, 200, undefined]);
+    expect(store.list()).toHaveLength(0);
+  });
+
+  it("prefers nonce over model over path over match-all, whatever the staging order", () => {
+    const store = new StageStore();
+    store.add(spec({ times: "always", reply: { status: 500 } }));
+    store.add(
+      spec({ match: { path: "/v1/chat/completions" }, times: "always", reply: { status: 501 } }),
+    );
+    store.add(spec({ match: { model: "m" }, times: "always", reply: { status: 502 } }));
+    store.add(
+      spec({ match: { nonce: "gc-aaaaaaaaaaaaaaaa" }, times: "always", reply: { status: 503 } }),
+    );
+    expect(store.take(req("x gc-aaaaaaaaaaaaaaaa", "m"))?.reply.status).toBe(503);
+    expect(store.take(req("x", "m"))?.reply.status).toBe(502);
+    expect(store.take(req("x", "other"))?.reply.status).toBe(501);
+    expect(store.take(req("x", "other", "/v1/messages"))?.reply.status).toBe(500);
+  });
+});
+
+describe("wire plan cuts", () => {
+  const body = Buffer.from('data: {"t":"é"}\n\ndata: {"t":"x"}\n\n');
+
+  it("resolves cuts inside a UTF-8 character and a data: line", () => {
+    const e = body.indexOf(0xc3);
+    expect(resolveCuts(body, [{ inside: "utf8-char", nth: 1 }])).toEqual([e + 1]);
+    const second = body.indexOf("data:", 1);
+    // The middle of the 15-byte line `data: {"t":"x"}`.
+    expect(resolveCuts(body, [{ inside: "data-line", nth: 2 }])).toEqual([second + 7]);
+    // Out-of-range and duplicate cuts are dropped; cuts come back sorted.
+    expect(resolveCuts(body, [9, 0, 9, 3, 999, { inside: "utf8-char", nth: 5 }])).toEqual([3, 9]);
+  });
+
+  it("cuts units per event, whole, or every N bytes, never losing a byte", () => {
+    const units = [Buffer.from("ab"), Buffer.from("cde"), Buffer.from("f")];
+    expect(cutUnits(units, "event").map(String)).toEqual(["ab", "cde", "f"]);
+    expect(cutUnits(units, "whole").map(String)).toEqual(["abcdef"]);
+    expect(cutUnits(units, { every: 4 }).map(String)).toEqual(["abcd", "ef"]);
+    expect(cutUnits(units, { at: [1, 5] }).map(String)).toEqual(["a", "bcde", "f"]);
+  });
+
+  it("truncates frames to a byte count", () => {
+    const frames = [Buffer.from("abc"), Buffer.from("def")].map((bytes) => ({ bytes, delayMs: 1 }));
+    expect(truncateFrames(frames, 4).map((f) => String(f.bytes))).toEqual(["abc", "d"]);
+  });
+});
+
+describe("request facts", () => {
+  it("reads accept-encoding, JSON content types and guesses a dialect for unknown paths", () => {
+    expect(acceptsGzip([["Accept-Encoding", "br, gzip;q=0.5"]])).toBe(true);
+    expect(acceptsGzip([["accept-encoding", "gzip;q=0, br"]])).toBe(false);
+    expect(acceptsGzip([])).toBe(false);
+    expect(isJsonContentType("application/json; charset=utf-8")).toBe(true);
+    expect(isJsonContentType("application/vnd.api+json")).toBe(true);
+    expect(isJsonContentType("text/plain")).toBe(false);
+    expect(guessDialect("/v1/v1/messages", [["anthropic-version", "2023-06-01"]])).toBe(
+      "anthropic-messages",
+    );
+    expect(guessDialect("/v1beta/models/x:countTokens", [])).toBe("gemini");
+    expect(guessDialect("/api/generate", [])).toBe("ollama");
+    expect(guessDialect("/v2/responses", [])).toBe("openai-responses");
+    expect(guessDialect("/v1/v1/chat/completions", [])).toBe("openai-chat");
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * Load benchmark: the mock (recording on, to a temp JSONL file) against a bare `node:http`
+ * server that answers the same bytes without recording, at the same concurrency, in one
+ * process run. Prints requests/s and p50/p99 latency for each and the ratio (target: the
+ * mock at >= 0.8 of bare). Rounds alternate bare/mock so machine noise hits both alike; the
+ * best round of each counts.
+ *
+ *   npx tsx scripts/bench/mock-load.ts [--seconds 4] [--concurrency 32] [--rounds 3]
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { Agent, createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { startMock } from "../../mock-upstream/index.ts";
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "4" },
+    concurrency: { type: "string", default: "32" },
+    rounds: { type: "string", default: "3" },
+  },
+});
+const SECONDS = Number(values.seconds);
+const CONCURRENCY = Number(values.concurrency);
+const ROUNDS = Number(values.rounds);
+
+const BODY = JSON.stringify({
+  model: "gpt-4o-mini",
+  messages: [
+    { role: "system", content: "You are terse." },
+    { role: "user", content: "Say hello. gc-0123456789abcdef" },
+  ],
+  temperature: 0.3,
+});
+const HEADERS = {
+  "content-type": "application/json",
+  authorization: "Bearer sk-proj-benchbenchbenchbench",
+};
+
+export interface LoadResult {
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+}
+
+function once(url: URL, agent: Agent): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: "POST", agent, headers: { ...HEADERS, "content-length": Buffer.byteLength(BODY) } },
+      (res) => {
+        res.on("data", () => {});
+        res.on("end", () => resolve(performance.now() - started));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(BODY);
+  });
+}
+
+async function load(base: string, path: string): Promise<LoadResult> {
+  const url = new URL(path, base);
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const latencies: number[] = [];
+  const deadline = performance.now() + SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < deadline) latencies.push(await once(url, agent));
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    perSecond: latencies.length / elapsed,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+  };
+}
+
+function listen(server: Server): Promise<string> {
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
+}
+
+/** A bare server answering every request with the given bytes after reading the body. */
+function bareServer(contentType: string, body: Buffer): Server {
+  return createServer((req, res) => {
+    req.on("data", () => {});
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": contentType, "content-length": body.length });
+      res.end(body);
+    });
+  });
+}
+
+/** A bare server writing the same events one write each, chunked, like the mock's default plan. */
+function bareStreamServer(events: readonly Buffer[]): Server {
+  return createServer((req, res) => {
+    req.on("data", () => {});
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
+      for (const e of events) res.write(e);
+      res.end();
+    });
+  });
+}
+
+function best(results: LoadResult[]): LoadResult {
+  return results.reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
+}
+
+const fmt = (r: LoadResult) =>
+  `${r.perSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  (${r.requests} requests)`;
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "gatecheck-bench-"));
+  const mock = await startMock({ recordFile: join(dir, "records.jsonl"), name: "bench" });
+  try {
+    // The bare server returns exactly the bytes the mock answers this request with.
+    const sample = await fetch(`${mock.url}/v1/chat/completions`, { method: "POST", headers: HEADERS, body: BODY });
+    const sampleBody = Buffer.from(await sample.arrayBuffer());
+    const bare = bareServer(sample.headers.get("content-type") ?? "application/json", sampleBody);
+    const bareUrl = await listen(bare);
+
+    console.log(`JSON replies: ${CONCURRENCY} concurrent, ${SECONDS} s per round, ${ROUNDS} rounds, best round counts`);
+    const bareRuns: LoadResult[] = [];
+    const mockRuns: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      bareRuns.push(await load(bareUrl, "/v1/chat/completions"));
+      mockRuns.push(await load(mock.url, "/v1/chat/completions"));
+    }
+    const b = best(bareRuns);
+    const m = best(mockRuns);
+    console.log(`  bare node:http   ${fmt(b)}`);
+    console.log(`  mock (recording) ${fmt(m)}`);
+    console.log(`  ratio mock/bare  ${(m.perSecond / b.perSecond).toFixed(2)}  (target >= 0.8)`);
+    console.log(`  records written  ${mock.records().length}`);
+    bare.close();
+    bare.closeAllConnections();
+    mock.reset();
+
+    // A 2,000-event SSE stream with the default chunk plan (one write per event).
+    const sse = Array.from({ length: 2000 }, (_, i) => ({
+      data: { id: "chatcmpl-bench", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: `tok${i} ` } }] },
+    }));
+    mock.stage({ times: "always", reply: { body: { sse } } });
+    const streamSample = await fetch(`${mock.url}/v1/chat/completions`, { method: "POST", headers: HEADERS, body: BODY });
+    const streamBytes = Buffer.from(await streamSample.arrayBuffer());
+    const events = streamBytes.toString("utf8").split(/(?<=\n\n)/).map((e) => Buffer.from(e));
+    const bareStream = bareStreamServer(events);
+    const bareStreamUrl = await listen(bareStream);
+    const streamConcurrency = 4;
+    const loadStreams = async (base: string) => {
+      const saved = { c: CONCURRENCY };
+      void saved;
+      const url = new URL("/v1/chat/completions", base);
+      const agent = new Agent({ keepAlive: true, maxSockets: streamConcurrency });
+      const latencies: number[] = [];
+      const deadline = performance.now() + SECONDS * 1000;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: streamConcurrency }, async () => {
+          while (performance.now() < deadline) latencies.push(await once(url, agent));
+        }),
+      );
+      const elapsed = (performance.now() - started) / 1000;
+      agent.destroy();
+      latencies.sort((a, b) => a - b);
+      return { requests: latencies.length, perSecond: latencies.length / elapsed, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
+    };
+    console.log(`SSE streams of ${events.length} events (${streamBytes.length} bytes): ${streamConcurrency} concurrent`);
+    const bareStreams: LoadResult[] = [];
+    const mockStreams: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      bareStreams.push(await loadStreams(bareStreamUrl));
+      mockStreams.push(await loadStreams(mock.url));
+    }
+    const bs = best(bareStreams);
+    const ms = best(mockStreams);
+    const events2k = (r: LoadResult) => `${(r.perSecond * events.length).toFixed(0)} events/s`;
+    console.log(`  bare node:http   ${fmt(bs).replace("req/s", "streams/s")}  ${events2k(bs)}`);
+    console.log(`  mock (recording) ${fmt(ms).replace("req/s", "streams/s")}  ${events2k(ms)}`);
+    console.log(`  ratio mock/bare  ${(ms.perSecond / bs.perSecond).toFixed(2)}  (target >= 0.8)`);
+    bareStream.close();
+    bareStream.closeAllConnections();
+  } finally {
+    await mock.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Command } from "commander";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { CliError, EXIT } from "../exit-codes.ts";
+import { registerCheck } from "./check.ts";
+
+const FIXTURES = join(import.meta.dirname, "..", "..", "probes", "lens", "fixtures");
+const dir = mkdtempSync(join(tmpdir(), "gatecheck-check-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
+  const program = new Command().exitOverride();
+  registerCheck(program);
+  let out = "";
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    out += String(chunk);
+    return true;
+  });
+  try {
+    await program.parseAsync(["node", "gatecheck", "check", ...args]);
+    return { out, err: "", code: EXIT.ok };
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    return { out, err: error.message, code: error.exitCode };
+  } finally {
+    vi.restoreAllMocks();
+  }
+}
+
+describe("gatecheck check", () => {
+  const lossy = join(FIXTURES, "anthropic-to-chat-non-stream-lossy.json");
+
+  it("prints a table of field, verdict and reason, and exits 0 whatever it found", async () => {
+    const r = await cli(lossy);
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.out).toMatch(/^Request \(client → backend\)\nfield +verdict +reason\n/);
+    expect(r.out).toMatch(/\nstop_sequences +dropped +\["STOPPROBE"\] → absent\n/);
+    expect(r.out).toMatch(/\ncredentials\.header\.x-api-key +leaked +/);
+    expect(r.out).toContain("Reply (upstream → client)");
+    expect(r.out).toMatch(
+      /finish_reason +mangled +"length" \(length\) → "stop" \(end_turn\) \[erased-truncation\]/,
+    );
+  });
+
+  it("prints JSON verdicts with --json", async () => {
+    const r = await cli(lossy, "--json");
+    const verdicts = JSON.parse(r.out) as { field: string; verdict: string }[];
+    expect(verdicts.find((v) => v.field === "stop_sequences")?.verdict).toBe("dropped");
+  });
+
+  it("exits 2 naming what is wrong and where", async () => {
+    const bad = join(dir, "bad.json");
+    writeFileSync(
+      bad,
+      JSON.stringify({ route: { client: "anthropic-messages", backend: "gemini" }, mode: "fast" }),
+    );
+    const r = await cli(bad);
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.err).toContain(`${bad} is not a valid exchange`);
+    expect(r.err).toMatch(/mode: .*"stream"\|"non-stream"/);
+    const notJson = join(dir, "not.json");
+    writeFileSync(notJson, "{");
+    expect((await cli(notJson)).err).toContain("is not JSON");
+    expect((await cli(join(dir, "missing.json"))).code).toBe(EXIT.usage);
+  });
+
+  it("exits 2 when the client request body cannot be read", async () => {
+    const file = join(dir, "text-body.json");
+    const exchange = {
+      route: { client: "openai-chat", backend: "openai-chat" },
+      mode: "non-stream",
+      clientRequest: { path: "/v1/chat/completions", body: "not json" },
+      forwarded: [],
+    };
+    writeFileSync(file, JSON.stringify(exchange));
+    const r = await cli(file);
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.err).toContain("clientRequest.body");
+  });
+});
