@@ -159,6 +159,7 @@ export function redactBody(raw: string, extraSecrets: readonly string[] = []): s
   const out = redactText(raw, secrets);
   // The in-place text can stop being JSON when a secret also stood outside a string
   // (inside a number, a key spelled with escapes): then re-serialize from the structure.
+  if (out === raw && secrets.length === 0) return raw;
   let reparsed: unknown;
   try {
     reparsed = JSON.parse(out);

@@ -58,6 +58,15 @@ describe("readRequest", () => {
     );
     expect(plain.stream).toBe(false);
     expect(readRequest("gemini", { contents: [] }).model).toBeUndefined();
+    const prefixed = readRequest(
+      "gemini",
+      { contents: [] },
+      { path: "/gemini/v1beta/models/gemini-pro:generateContent?key=k" },
+    );
+    expect(prefixed.model).toBe("gemini-pro");
+    expect(
+      readRequest("gemini", { contents: [] }, { path: "/v1/chat/completions" }).model,
+    ).toBeUndefined();
   });
 
   it("ollama: stream absent stays undefined (no default filled in)", () => {
@@ -186,5 +195,35 @@ describe("tool choice survives every dialect that can carry it", () => {
   it("ollama has no tool choice: nothing is written", () => {
     const request = readRequest("openai-chat", { messages: [], tool_choice: "required" });
     expect(writeRequest("ollama", request)).toEqual({ messages: [] });
+  });
+});
+
+describe("perfect translation carries the first user text (where the sweep plants its nonce)", () => {
+  const all = DIALECTS.flatMap((dialect) => {
+    const dir = new URL(`./${dialect}/fixtures/`, import.meta.url);
+    return readdirSync(dir)
+      .filter((f) => f.startsWith("request-") && f.endsWith(".json"))
+      .map((f) => [dialect, f, new URL(f, dir)] as const);
+  });
+
+  function firstUserText(request: ReturnType<typeof readRequest>): string | undefined {
+    for (const message of request.messages) {
+      if (message.role !== "user") continue;
+      for (const part of message.parts) if (part.type === "text") return part.text;
+    }
+    return undefined;
+  }
+
+  it.each(all)("%s %s to every dialect", (dialect, _name, url) => {
+    const { body, path } = JSON.parse(readFileSync(url, "utf8"));
+    const source = readRequest(dialect, body, { path });
+    const text = firstUserText(source);
+    expect(text).toBeDefined();
+    for (const target of DIALECTS) {
+      const written = writeRequest(target, source);
+      const back = readRequest(target, written, { path: requestPath(target, source) });
+      expect(firstUserText(back), `${dialect} -> ${target}`).toBe(text);
+      expect(back.model, `${dialect} -> ${target}`).toBe(source.model);
+    }
   });
 });

@@ -35,6 +35,11 @@ export interface GatewayEnvOptions {
   workdir: string;
   /** Adapter-specific variables (config paths, ports). Credential-looking names are refused. */
   extra?: Record<string, string>;
+  /**
+   * Fake provider keys for gateways that read keys from the environment (GoModel reads
+   * OPENAI_API_KEY). Each value must contain "gatecheck", so a real key cannot pass here.
+   */
+  fakeCredentials?: Record<string, string>;
   /** Where to read pass-through values from (tests inject their own). */
   from?: NodeJS.ProcessEnv;
 }
@@ -59,6 +64,12 @@ export function gatewayEnv(options: GatewayEnvOptions): Record<string, string> {
   for (const [name, value] of Object.entries(options.extra ?? {})) {
     if (isCredentialVariable(name)) {
       throw new Error(`gateway env: refusing credential-like variable ${name}`);
+    }
+    env[name] = value;
+  }
+  for (const [name, value] of Object.entries(options.fakeCredentials ?? {})) {
+    if (!value.includes("gatecheck")) {
+      throw new Error(`gateway env: ${name} must be a gatecheck fake key (contain "gatecheck")`);
     }
     env[name] = value;
   }

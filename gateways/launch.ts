@@ -17,6 +17,8 @@ export interface ProcessLaunch {
   args: readonly string[];
   /** Adapter-specific variables (never credentials). */
   env?: Record<string, string>;
+  /** Fake provider keys read from the environment (values must contain "gatecheck"). */
+  fakeCredentials?: Record<string, string>;
   /** Path polled for readiness; any HTTP status counts. */
   readyPath?: string;
   cwd?: string;
@@ -31,7 +33,11 @@ export async function launchProcess(
   const logPath = join(ctx.workdir, "gateway.log");
   const baseUrl = `http://127.0.0.1:${ctx.port}`;
   if (ctx.signal?.aborted) throw new GatewayError("interrupted", `${label}: launch interrupted`);
-  const env = gatewayEnv({ workdir: ctx.workdir, ...(how.env && { extra: how.env }) });
+  const env = gatewayEnv({
+    workdir: ctx.workdir,
+    ...(how.env && { extra: how.env }),
+    ...(how.fakeCredentials && { fakeCredentials: how.fakeCredentials }),
+  });
   const proc = spawnGroup({
     command: how.command,
     args: how.args,

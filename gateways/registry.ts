@@ -8,9 +8,28 @@ import { claudeCodeRouter } from "./adapters/claude-code-router.ts";
 import { direct } from "./adapters/direct.ts";
 import { portkey } from "./adapters/portkey.ts";
 import { loadGatewayFile } from "./generic.ts";
+import { anyLlm } from "./recipes/any-llm.ts";
+import { axonhub, ollama, sglang, vllm } from "./recipes/attach-only.ts";
+import { bifrost } from "./recipes/bifrost.ts";
+import { gomodel } from "./recipes/gomodel.ts";
+import { litellm } from "./recipes/litellm.ts";
+import { switchyard } from "./recipes/switchyard.ts";
 import { parseGatewaySpec } from "./spec.ts";
 
-export const BUILTIN_ADAPTERS: readonly GatewayAdapter[] = [direct, portkey, claudeCodeRouter];
+export const BUILTIN_ADAPTERS: readonly GatewayAdapter[] = [
+  direct,
+  portkey,
+  claudeCodeRouter,
+  litellm,
+  bifrost,
+  switchyard,
+  gomodel,
+  anyLlm,
+  axonhub,
+  vllm,
+  sglang,
+  ollama,
+];
 
 export function findAdapter(name: string): GatewayAdapter | undefined {
   return BUILTIN_ADAPTERS.find((a) => a.name === name);

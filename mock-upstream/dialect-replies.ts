@@ -84,21 +84,18 @@ export function canonicalBody(
 
 export interface DefaultReplyContext {
   model?: string;
-  nonce?: string;
   stream: boolean;
   /** OpenAI Chat sends its usage chunk only when `stream_options.include_usage` asks. */
   includeUsage?: boolean;
 }
 
 /**
- * The reply to an unstaged generate request: one text part that names the nonce (so a
- * client response can be traced to its upstream request), a plain stop, and usage.
+ * The reply to an unstaged generate request: one text part, a plain stop, and usage. The
+ * same request shape always gets the same bytes (the records, not the reply, carry the
+ * nonce), so rendered defaults are cached.
  */
 export function defaultReply(dialect: Dialect, ctx: DefaultReplyContext): CanonicalReply {
-  const text = ctx.nonce
-    ? `Hello from the gatecheck mock (${ctx.nonce}).`
-    : "Hello from the gatecheck mock.";
-  const parts: Part[] = [{ type: "text", text }];
+  const parts: Part[] = [{ type: "text", text: "Hello from the gatecheck mock." }];
   return {
     dialect,
     model: ctx.model ?? "gatecheck-mock",
@@ -109,11 +106,20 @@ export function defaultReply(dialect: Dialect, ctx: DefaultReplyContext): Canoni
   };
 }
 
+const DEFAULT_CACHE_LIMIT = 512;
+const defaultCache = new Map<string, RenderedBody>();
+
 export function defaultBody(dialect: Dialect, ctx: DefaultReplyContext): RenderedBody {
-  return canonicalBody(dialect, defaultReply(dialect, ctx), {
+  const key = JSON.stringify([dialect, ctx.model, ctx.stream, ctx.includeUsage === true]);
+  const cached = defaultCache.get(key);
+  if (cached) return cached;
+  const body = canonicalBody(dialect, defaultReply(dialect, ctx), {
     stream: ctx.stream,
     plan: ctx.stream ? { textChunkSize: 8, ...usagePlan(dialect, ctx) } : undefined,
   });
+  if (defaultCache.size >= DEFAULT_CACHE_LIMIT) defaultCache.clear();
+  defaultCache.set(key, body);
+  return body;
 }
 
 /** @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options */

@@ -29,14 +29,17 @@ class BodyCollector {
   }
 }
 
-async function readNodeBody(incoming: IncomingMessage, limit: number): Promise<BodyCollector> {
+/** Event-driven rather than `for await`: the async iterator costs more than the rest of a small request. */
+function readNodeBody(incoming: IncomingMessage, limit: number): Promise<BodyCollector> {
   const collector = new BodyCollector(limit);
-  try {
-    for await (const chunk of incoming) collector.push(chunk as Buffer);
-  } catch {
+  if (incoming.readableEnded) return Promise.resolve(collector);
+  return new Promise((resolve) => {
+    incoming.on("data", (chunk: Buffer) => collector.push(chunk));
+    incoming.once("end", () => resolve(collector));
     // The client went away mid-body: keep what arrived; the record shows the byte count.
-  }
-  return collector;
+    incoming.once("error", () => resolve(collector));
+    incoming.once("aborted", () => resolve(collector));
+  });
 }
 
 async function readWebBody(request: Request, limit: number): Promise<BodyCollector> {

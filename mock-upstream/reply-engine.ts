@@ -47,8 +47,31 @@ function defaultErrorMessage(status: number): string {
   return `gatecheck mock: staged HTTP ${status}`;
 }
 
+/**
+ * Rendered staged bodies, per spec body and per (dialect, stream): a spec is immutable once
+ * parsed, and an "always" reply of 2,000 events must not be re-encoded for every request.
+ */
+const rendered = new WeakMap<object, Map<string, RenderedBody>>();
+
 /** The body a reply spec describes, before wire shaping. */
 export function renderBody(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
+  const body = spec.body;
+  if (!body) return renderUncached(spec, ctx);
+  const key = `${ctx.dialect}|${ctx.stream}|${spec.status}`;
+  let forBody = rendered.get(body);
+  if (!forBody) {
+    forBody = new Map();
+    rendered.set(body, forBody);
+  }
+  let out = forBody.get(key);
+  if (!out) {
+    out = renderUncached(spec, ctx);
+    forBody.set(key, out);
+  }
+  return out;
+}
+
+function renderUncached(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
   const body = spec.body;
   if (!body) {
     if (spec.status >= 200 && spec.status < 300) return ctx.defaultBody();

@@ -227,7 +227,6 @@ export async function handleTraffic(
     defaultBody: () =>
       defaultBody(dialect, {
         model,
-        nonce: facts?.nonce,
         stream,
         includeUsage: includeUsage(facts?.json),
       }),

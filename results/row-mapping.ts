@@ -3,7 +3,7 @@
  * `merge` agree on them.
  */
 import type { ClientDialect, Dialect, Mode } from "../dialects/dialect.ts";
-import type { Verdict, VerdictKind } from "../probes/verdict.ts";
+import { VERDICTS, type Verdict, type VerdictKind } from "../probes/verdict.ts";
 import type {
   AttemptPhase,
   AttemptRecord,
@@ -15,6 +15,7 @@ import type {
   RunRecord,
   RunStatus,
 } from "./records.ts";
+import { ResultsError } from "./results-error.ts";
 
 export const RUN_COLUMNS = [
   "id",
@@ -94,6 +95,23 @@ const optStr = (v: unknown): string | undefined =>
   v === null || v === undefined ? undefined : String(v);
 const json = (v: unknown): unknown => JSON.parse(String(v));
 
+/**
+ * A verdict column's value, checked: every view indexes tables by verdict, so a value outside
+ * the vocabulary (a bug in a writer, a foreign database) is an error naming the row, not NaN.
+ */
+export function verdictOf(value: unknown, where: string): VerdictKind {
+  if (typeof value === "string" && (VERDICTS as readonly string[]).includes(value)) {
+    return value as VerdictKind;
+  }
+  throw new ResultsError(
+    "bad-record",
+    `${where}: verdict ${JSON.stringify(value)} is not one of ${VERDICTS.join(", ")}`,
+  );
+}
+
+const cellWhere = (row: Row) =>
+  `cell ${String(row.column)} | ${String(row.route_id)} | ${String(row.probe_id)} | ${String(row.mode)} in run ${String(row.run_id)}`;
+
 export function runToRow(r: RunRecord): Row {
   return {
     id: r.id,
@@ -169,6 +187,10 @@ export function rowToProbe(row: Row): ProbeRecord {
 }
 
 export function cellToRow(c: CellRecord): Row {
+  const where = `cell ${c.column} | ${c.routeId} | ${c.probeId} | ${c.mode} in run ${c.runId}`;
+  verdictOf(c.verdict, where);
+  if (c.controlVerdict !== undefined) verdictOf(c.controlVerdict, `${where} (control)`);
+  for (const key of Object.keys(c.counts)) verdictOf(key, `${where} (counts)`);
   return {
     run_id: c.runId,
     column: c.column,
@@ -200,14 +222,17 @@ export function rowToCell(row: Row): CellRecord {
     clientDialect: str(row.client_dialect) as ClientDialect,
     backendDialect: str(row.backend_dialect) as Dialect,
     definitionHash: str(row.definition_hash),
-    verdict: str(row.verdict) as VerdictKind,
+    verdict: verdictOf(row.verdict, cellWhere(row)),
     reason: str(row.reason),
     cause: optStr(row.cause),
     runs: Number(row.runs),
     counts: json(row.counts) as CellRecord["counts"],
     determinism: Number(row.determinism),
     stable: Number(row.stable) === 1,
-    controlVerdict: optStr(row.control_verdict) as VerdictKind | undefined,
+    controlVerdict:
+      row.control_verdict === null || row.control_verdict === undefined
+        ? undefined
+        : verdictOf(row.control_verdict, `${cellWhere(row)} (control)`),
     knownIssue: optStr(row.known_issue),
   };
 }

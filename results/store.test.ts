@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -184,6 +184,27 @@ describe("store round trip", () => {
     store.close();
   });
 
+  it("refuses a verdict outside the vocabulary, on write and on read", () => {
+    const store = openStore(join(dir, "vocab.db"));
+    store.beginRun({
+      id: RUN,
+      startedAt: "2026-11-30T02:10:00Z",
+      gatecheckVersion: "0.1.0",
+      args: {},
+    });
+    const [a, b] = fixtureCells({ runId: RUN, startedAt: "" });
+    const writer = store.cellWriter();
+    writer.add({ cell: { ...a!.cell, verdict: "lost" as never }, attempts: [] });
+    expect(() => writer.flush()).toThrow(/verdict "lost" is not one of preserved/);
+    writer.add(b!);
+    writer.close();
+    store.db.prepare("UPDATE cells SET verdict = 'gone'").run();
+    expect(() => store.cells(RUN)).toThrow(
+      /cell direct@0\.1\.0 \| anthropic-messages->anthropic-messages \| anthropic\.stop-sequences \| stream in run .*: verdict "gone"/,
+    );
+    store.close();
+  });
+
   it("refuses attempts queued with another cell", () => {
     const store = openStore(join(dir, "mix.db"));
     const [a, b] = fixtureCells({ runId: RUN, startedAt: "" });
@@ -295,6 +316,45 @@ describe("crash consistency", () => {
     store.finishRun(runId);
     expect(store.cells(runId)).toHaveLength(fixtureCells({ runId, startedAt: "" }).length);
     expect(store.requireRun(runId).status).toBe("done");
+    store.close();
+  });
+
+  it("a writer killed at an arbitrary moment mid-transaction leaves no half-written cell", async () => {
+    const path = join(dir, "crash-loop.db");
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", join(import.meta.dirname, "fixtures", "crash-loop-writer.ts"), path],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const exited = new Promise((r) => child.on("exit", r));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (d: Buffer) => {
+          if (d.toString().includes("ready")) resolve();
+        });
+        child.on("exit", (code) => reject(new Error(`writer exited early with ${code}`)));
+      });
+      // Let it write a little longer, then kill it wherever it is.
+      await new Promise((r) => setTimeout(r, 150));
+    } finally {
+      child.kill("SIGKILL");
+      await exited;
+    }
+    const store = openStore(path);
+    expect(store.db.pragma("integrity_check", { simple: true })).toBe("ok");
+    const runId = "2026-11-30T02-10-00Z-loop";
+    const cells = store.doneCells(runId);
+    expect(cells.length).toBeGreaterThanOrEqual(200);
+    const partial = store.db
+      .prepare(
+        `SELECT c.probe_id, count(a.attempt_no) AS n FROM cells c LEFT JOIN attempts a
+         ON a.run_id = c.run_id AND a."column" = c."column" AND a.route_id = c.route_id
+         AND a.probe_id = c.probe_id AND a.mode = c.mode
+         WHERE c.run_id = ? GROUP BY c.probe_id HAVING n <> 5`,
+      )
+      .all(runId);
+    expect(partial).toEqual([]);
+    expect(store.countAttempts(runId)).toBe(cells.length * 5);
     store.close();
   });
 });

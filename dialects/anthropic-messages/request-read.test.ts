@@ -161,6 +161,32 @@ describe("anthropic-messages request fixtures", () => {
     expect(r.extras).toEqual({ container: "container_011CQUeFzdf4ERyYDeH8ECUC" });
   });
 
+  it("tool_result content blocks, an empty tool_result, an empty input, tool_choice none", () => {
+    const r = read("request-tool-result-content-blocks.json");
+    expect(r.messages[1]?.parts[1]).toEqual({
+      type: "tool-call",
+      id: "toolu_01B",
+      name: "get_time",
+      arguments: "{}",
+    });
+    expect(r.messages[2]?.parts).toEqual([
+      {
+        type: "tool-result",
+        callId: "toolu_01A09q90qw90lq917835lq9",
+        content: [
+          { type: "text", text: "15 degrees" },
+          {
+            type: "image",
+            source: { kind: "base64", mediaType: "image/jpeg", data: "/9j/4AAQSkZJRg==" },
+          },
+        ],
+      },
+      { type: "tool-result", callId: "toolu_01B", content: [] },
+    ]);
+    expect(r.toolChoice).toEqual({ mode: "none" });
+    expect(r.parallelToolCalls).toBeUndefined();
+  });
+
   it("adaptive thinking and the older output_format", () => {
     const r = read("request-adaptive-thinking-output-format.json");
     expect(r.reasoning).toEqual({ mode: "adaptive" });

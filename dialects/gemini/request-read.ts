@@ -249,13 +249,36 @@ function camelContainers(body: JsonRecord): JsonRecord {
   return out;
 }
 
+/** Same tail as routes.ts GEMINI_GENERATE, found anywhere: a gateway's mount prefix or a doubled version segment still names the model. */
+const GENERATE_TAIL = /\/models\/([^/:?]+):(generateContent|streamGenerateContent)(?:\?|$)/;
+
+/**
+ * The model and stream choice of a generate path. dialectOfPath knows the documented paths;
+ * the looser tail match keeps the model readable when a gateway adds a prefix (the lens
+ * judges the path itself elsewhere).
+ */
+function modelOfPath(path: string): { model: string; stream: boolean } | undefined {
+  const route = dialectOfPath(path);
+  if (route?.dialect === "gemini" && route.kind === "generate" && route.model !== undefined) {
+    return { model: route.model, stream: route.stream === true };
+  }
+  const tail = GENERATE_TAIL.exec(path);
+  if (!tail) return undefined;
+  let model = tail[1] ?? "";
+  try {
+    model = decodeURIComponent(model);
+  } catch {
+    // A malformed escape stays as sent.
+  }
+  return { model, stream: tail[2] === "streamGenerateContent" };
+}
+
 export function readGeminiRequest(
   body: JsonRecord,
   context: { path?: string } = {},
 ): CanonicalRequest {
   const f = new FieldReader(camelContainers(body));
-  const route = context.path === undefined ? undefined : dialectOfPath(context.path);
-  const fromPath = route?.dialect === "gemini" && route.kind === "generate" ? route : undefined;
+  const fromPath = context.path === undefined ? undefined : modelOfPath(context.path);
   const messages = f.take("contents", asRecords)?.map(readContent) ?? [];
   const system = f.nested("systemInstruction", (g) => g.take("parts", readParts)) ?? [];
   const tools = f.take("tools", readTools) ?? [];

@@ -24,13 +24,12 @@ function images(parts: Part[]): string[] | undefined {
   return data.length > 0 ? data : undefined;
 }
 
+/** Visible reasoning and non-redacted thinking text go in `thinking` (signatures cannot). */
 function thinking(parts: Part[]): string | undefined {
-  const text = parts.filter(
-    (p) => p.type === "reasoning" || (p.type === "thinking" && !p.redacted),
+  const texts = parts.flatMap((p) =>
+    p.type === "reasoning" || (p.type === "thinking" && !p.redacted) ? [p.text] : [],
   );
-  return text.length > 0
-    ? text.map((p) => (p.type === "reasoning" || p.type === "thinking" ? p.text : "")).join("")
-    : undefined;
+  return texts.length > 0 ? texts.join("") : undefined;
 }
 
 function writeMessages(message: Message, same: boolean, names: Map<string, string>): JsonRecord[] {

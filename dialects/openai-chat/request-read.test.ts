@@ -205,4 +205,26 @@ describe("openai-chat odd shapes are kept, never lost", () => {
     expect(r.messages[0]?.parts).toEqual([]);
     expect(r.messages[1]?.parts).toEqual([{ type: "text", text: "" }]);
   });
+
+  it("cache_control on a text part (LiteLLM, OpenRouter) is a cache marker, carried to Anthropic", () => {
+    const body = {
+      messages: [
+        {
+          role: "user",
+          content: [{ type: "text", text: "long", cache_control: { type: "ephemeral" } }],
+        },
+      ],
+    };
+    const r = readRequest("openai-chat", body);
+    expect(r.messages[0]?.parts).toEqual([
+      { type: "text", text: "long", cache: { type: "ephemeral", raw: { type: "ephemeral" } } },
+    ]);
+    expect(writeRequest("openai-chat", r)).toEqual(body);
+    expect(writeRequest("anthropic-messages", r).messages).toEqual([
+      {
+        role: "user",
+        content: [{ type: "text", text: "long", cache_control: { type: "ephemeral" } }],
+      },
+    ]);
+  });
 });

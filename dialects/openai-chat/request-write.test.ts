@@ -23,7 +23,12 @@ const rich: CanonicalRequest = {
         { type: "image", source: { kind: "url", url: "https://example.com/a.jpg" }, detail: "low" },
         { type: "audio", source: { kind: "base64", data: "UklGRg==" }, format: "mp3" },
         { type: "document", source: { kind: "file-id", fileId: "file-1" }, title: "a.pdf" },
-        { type: "text", text: "marked", extras: { cache_control: { type: "ephemeral" } } },
+        {
+          type: "text",
+          text: "marked",
+          cache: { type: "ephemeral", raw: { type: "ephemeral" } },
+          extras: { x_note: "kept" },
+        },
       ],
     },
     {

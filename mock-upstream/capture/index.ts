@@ -28,4 +28,9 @@ export {
 } from "./replay.ts";
 export { loadCaptureFile, parseCapture } from "./replay-file.ts";
 export { MATCH_STRATEGIES, type MatchStrategy, ReplayMatcher } from "./replay-match.ts";
-export { exchangeToReplySpec, type RecordedReplySpec } from "./staged-reply.ts";
+export {
+  exchangeToReplySpec,
+  type RecordedReplySpec,
+  type RecordedStage,
+  replayStages,
+} from "./staged-reply.ts";

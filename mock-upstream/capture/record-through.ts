@@ -51,7 +51,7 @@ export interface RecordThroughOptions {
 
 export type RecordThroughHandler = ((incoming: IncomingRequestInfo) => Promise<Response>) & {
   readonly upstream: URL;
-  /** Resolves when every finished exchange is on disk; rejects on a write error. */
+  /** Rejects with the first capture-file write error, if any. */
   flush(): Promise<void>;
   /** Close idle upstream connections. */
   close(): void;
@@ -88,7 +88,7 @@ export function createRecordThrough(options: RecordThroughOptions): RecordThroug
   const basePath = upstream.pathname.replace(/\/+$/, "");
 
   const save = (exchange: Exchange) => {
-    void writer?.append(exchange);
+    writer?.append(exchange);
     options.onExchange?.(exchange);
   };
 

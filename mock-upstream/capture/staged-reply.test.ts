@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startMock } from "../index.ts";
-import { ReplySpec } from "../staged-reply-spec.ts";
+import { ReplySpec, StagedReplySpec } from "../staged-reply-spec.ts";
 import { decodeBytes } from "./exchange.ts";
 import { loadCaptureFile } from "./replay-file.ts";
-import { exchangeToReplySpec } from "./staged-reply.ts";
+import { exchangeToReplySpec, replayStages } from "./staged-reply.ts";
 import { rawRequest } from "./test-support.ts";
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
@@ -48,6 +48,33 @@ describe("a recording as a staged reply", () => {
         exchange.frames.map((f) => decodeBytes(f).toString()),
       );
       expect(client.complete).toBe(false);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("a whole capture file stages by nonce, then model and path, then path", async () => {
+    const exchanges = await loadCaptureFile(join(FIXTURES, "three-exchanges.jsonl"));
+    const stages = replayStages(exchanges);
+    expect(stages.map((s) => s.match)).toEqual([
+      { nonce: "gc-00000000000000aa" },
+      { model: "gpt-4o-mini", path: "/v1/chat/completions" },
+      { model: "claude-sonnet-4-5", path: "/v1/messages" },
+    ]);
+    for (const stage of stages) expect(StagedReplySpec.safeParse(stage).success).toBe(true);
+    const mock = await startMock();
+    try {
+      mock.stage(stages);
+      const ask = (model: string, text: string) =>
+        rawRequest(mock.port, {
+          path: "/v1/chat/completions",
+          headers: [["Content-Type", "application/json"]],
+          body: JSON.stringify({ model, messages: [{ role: "user", content: text }] }),
+        });
+      expect((await ask("gpt-4o", "gc-00000000000000aa")).body.toString()).toBe('{"ex":"a"}');
+      expect((await ask("gpt-4o-mini", "hello")).body.toString()).toBe('{"ex":"b"}');
+      const records = mock.records();
+      expect(records.map((r) => r.reply.staged)).toEqual([true, true]);
     } finally {
       await mock.close();
     }

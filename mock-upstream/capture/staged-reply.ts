@@ -44,3 +44,31 @@ export function exchangeToReplySpec(
     },
   };
 }
+
+export interface RecordedStage {
+  match: { nonce?: string; model?: string; path?: string };
+  times: "always";
+  sequence: RecordedReplySpec[];
+}
+
+/**
+ * A whole capture file as staged replies, so the mock's own pipeline (records, personas,
+ * staging ranks) serves it. Exchanges are keyed by nonce when they carry one, else by model
+ * and path, else by path; each key answers with its exchanges in file order, then from the
+ * first again. Staged nonce keys outrank model keys, which outrank path keys.
+ */
+export function replayStages(
+  exchanges: readonly Exchange[],
+  options: ReplayOptions = {},
+): RecordedStage[] {
+  const stages = new Map<string, RecordedStage>();
+  for (const exchange of exchanges) {
+    const { nonce, model, path } = exchange.request;
+    const match = nonce ? { nonce } : model ? { model, path } : { path };
+    const key = JSON.stringify(match);
+    const stage = stages.get(key) ?? { match, times: "always" as const, sequence: [] };
+    stage.sequence.push(exchangeToReplySpec(exchange, options));
+    stages.set(key, stage);
+  }
+  return [...stages.values()];
+}

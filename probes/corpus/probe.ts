@@ -51,6 +51,8 @@ export const knownIssueSchema = z
     url: z.url(),
     /** true only after a real run of this rig reproduced it; cited issues start false. */
     reproduced: z.boolean(),
+    /** Backend dialects of the routes where it was reported; absent = every route. */
+    backends: z.array(z.enum(DIALECTS)).min(1).optional(),
     note: z.string().optional(),
   })
   .strict();

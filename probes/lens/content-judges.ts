@@ -6,7 +6,7 @@
 import type { CacheMarker, CanonicalRequest, MediaSource, Part } from "../../dialects/canonical.ts";
 import type { VerdictKind } from "../verdict.ts";
 import { show } from "./describe.ts";
-import { allTexts, conversation, eachPart, normalizeText, systemParts } from "./request-view.ts";
+import { allTexts, conversation, flatParts, normalizeText, systemParts } from "./request-view.ts";
 
 export interface Outcome {
   kind: VerdictKind;
@@ -96,9 +96,7 @@ type MediaType = "image" | "document" | "audio";
 
 function mediaParts(req: CanonicalRequest, type: MediaType): MediaSource[] {
   const out: MediaSource[] = [];
-  eachPart(conversation(req), (p) => {
-    if (p.type === type) out.push(p.source);
-  });
+  for (const p of flatParts(req)) if (p.type === type) out.push(p.source);
   return out;
 }
 
@@ -135,9 +133,7 @@ export function judgeMedia(
 
 function partTexts(req: CanonicalRequest, type: "thinking" | "reasoning"): string[] {
   const out: string[] = [];
-  eachPart(conversation(req), (p) => {
-    if (p.type === type && p.text.trim() !== "") out.push(p.text);
-  });
+  for (const p of flatParts(req)) if (p.type === type && p.text.trim() !== "") out.push(p.text);
   return out;
 }
 
@@ -175,9 +171,7 @@ export function judgeReasoning(
 /** A prior refusal may travel as a refusal or as assistant text: the words are the meaning. */
 export function judgeRefusal(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
   const sent: string[] = [];
-  eachPart(conversation(client), (p) => {
-    if (p.type === "refusal") sent.push(p.text);
-  });
+  for (const p of flatParts(client)) if (p.type === "refusal") sent.push(p.text);
   const visible = normalizeText(allTexts(forwarded).join("\n"));
   const missing = sent.find((t) => !visible.includes(normalizeText(t)));
   if (missing === undefined)
@@ -185,14 +179,15 @@ export function judgeRefusal(client: CanonicalRequest, forwarded: CanonicalReque
   return { absent: true, detail: `${show(missing)} → absent` };
 }
 
+function addMarker(out: { type: string; ttl?: string }[], c: CacheMarker | undefined): void {
+  if (c) out.push(c.ttl === undefined ? { type: c.type } : { type: c.type, ttl: c.ttl });
+}
+
 /** Cache markers in the order they stand (system, then messages), as {type, ttl}. */
 export function cacheMarkers(req: CanonicalRequest): { type: string; ttl?: string }[] {
   const out: { type: string; ttl?: string }[] = [];
-  const add = (c: CacheMarker | undefined) => {
-    if (c) out.push(c.ttl === undefined ? { type: c.type } : { type: c.type, ttl: c.ttl });
-  };
-  for (const p of req.system) if ("cache" in p) add(p.cache);
-  for (const m of req.messages) for (const p of m.parts) if ("cache" in p) add(p.cache);
+  for (const p of req.system) if ("cache" in p) addMarker(out, p.cache);
+  for (const m of req.messages) for (const p of m.parts) if ("cache" in p) addMarker(out, p.cache);
   return out;
 }
 

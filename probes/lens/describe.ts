@@ -2,7 +2,6 @@
  * Short renderings of compared values for verdict reasons: a reason always shows both
  * sides, `stop_sequences: ["STOPPROBE"] → absent`, and stays one line.
  */
-import { stableStringify } from "../../dialects/json.ts";
 import type { Verdict, VerdictKind } from "../verdict.ts";
 
 const LIMIT = 60;
@@ -10,7 +9,7 @@ const LIMIT = 60;
 /** One value, JSON-ish and clipped; `absent` for undefined. */
 export function show(value: unknown): string {
   if (value === undefined) return "absent";
-  const text = typeof value === "string" ? JSON.stringify(value) : stableStringify(value);
+  const text = JSON.stringify(value);
   if (text === undefined) return String(value);
   return text.length > LIMIT ? `${text.slice(0, LIMIT - 1)}…` : text;
 }
@@ -24,7 +23,22 @@ export function change(field: string, before: unknown, after: unknown, note?: st
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  return stableStringify(a) === stableStringify(b);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  let count = 0;
+  for (const key in ra) {
+    if (ra[key] === undefined) continue;
+    count++;
+    if (!sameValue(ra[key], rb[key])) return false;
+  }
+  for (const key in rb) if (rb[key] !== undefined) count--;
+  return count === 0;
 }
 
 export type Direction = NonNullable<Verdict["direction"]>;

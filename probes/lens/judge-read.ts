@@ -113,14 +113,13 @@ function notForwarded(read: ReadExchange, fields: string[]): Verdict[] {
 function requestVerdicts(read: ReadExchange, only?: string): Verdict[] {
   const { exchange, client } = read;
   const wire = scoredForward(exchange);
-  const fields = only === undefined ? requestFields(read) : [only];
-  if (!wire || !read.forwarded) return notForwarded(read, fields);
+  const fields = () => (only === undefined ? requestFields(read) : [only]);
+  if (!wire || !read.forwarded) return notForwarded(read, fields());
   const out: Verdict[] = [];
   const backend = exchange.route.backend;
-  const want = (field: string) => only === undefined || only === field;
   if (!read.forwarded.ok) {
     const why = read.forwarded.error;
-    for (const field of fields) {
+    for (const field of fields()) {
       if (field === PATH_FIELD || field.startsWith("headers.") || field.startsWith("credentials."))
         continue;
       out.push(
@@ -157,10 +156,11 @@ function requestVerdicts(read: ReadExchange, only?: string): Verdict[] {
     if (v) out.push(v);
   }
   for (const c of clientCredentials(exchange.clientRequest)) {
-    if (want(credentialField(c.place, c.name)))
+    if (only === undefined || only === credentialField(c.place, c.name))
       out.push(judgeCredential(c, exchange.forwarded, exchange.secrets));
   }
-  if (want(PATH_FIELD)) out.push(judgePath(exchange.clientRequest.path, wire, backend));
+  if (only === undefined || only === PATH_FIELD)
+    out.push(judgePath(exchange.clientRequest.path, wire, backend));
   return out;
 }
 

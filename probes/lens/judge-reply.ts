@@ -27,7 +27,9 @@ type Outcome =
   | { kind: VerdictKind; detail: string; cause?: string }
   | { absent: true; detail: string };
 
-const ok = (status: number) => status >= 200 && status < 300;
+function ok(status: number): boolean {
+  return status >= 200 && status < 300;
+}
 
 function upstreamError(pair: ReplyPair): ReplyError | undefined {
   return pair.upstream.error ?? pair.upstream.stream?.error;
@@ -121,12 +123,29 @@ function judgePrivate(pair: ReplyPair, type: "thinking" | "reasoning"): Outcome 
   return { kind: "mangled", detail: `${show(sent)} → ${show(got)}` };
 }
 
+function raw(r: CanonicalReply): string {
+  return r.rawStopReason ? ` (${r.rawStopReason})` : "";
+}
+
+function calls(r: CanonicalReply) {
+  return partsOf(r, "tool-call");
+}
+
+function list<T>(xs: T[]): T[] | undefined {
+  return xs.length > 0 ? xs : undefined;
+}
+
+function signatures(r: CanonicalReply): string[] {
+  const out: string[] = [];
+  for (const t of partsOf(r, "thinking")) if (t.signature !== undefined) out.push(t.signature);
+  return out;
+}
+
 function judgeStop(pair: ReplyPair): Outcome {
   const upstream = pair.upstream.stopReason as NonNullable<CanonicalReply["stopReason"]>;
   const hasCalls = partsOf(pair.upstream, "tool-call").length > 0;
   const expected = expectedStopReason(upstream, pair.clientDialect, hasCalls);
   const got = pair.client.stopReason;
-  const raw = (r: CanonicalReply) => (r.rawStopReason ? ` (${r.rawStopReason})` : "");
   const detail = `${show(upstream)}${raw(pair.upstream)} → ${show(got)}${raw(pair.client)}`;
   if (got === undefined) return { absent: true, detail };
   if (got === expected) return { kind: "preserved", detail };
@@ -216,8 +235,6 @@ function judgeFraming(pair: ReplyPair): Outcome {
 
 function featureOutcome(pair: ReplyPair, feature: ReplyFeature): Outcome {
   const { upstream: up, client: down } = pair;
-  const calls = (r: CanonicalReply) => partsOf(r, "tool-call");
-  const list = <T>(xs: T[]) => (xs.length > 0 ? xs : undefined);
   switch (feature) {
     case "id":
       // Each dialect issues ids in its own shape (msg_, chatcmpl-, resp_); across dialects a
@@ -259,9 +276,7 @@ function featureOutcome(pair: ReplyPair, feature: ReplyFeature): Outcome {
     case "reasoning":
       return judgePrivate(pair, "reasoning");
     case "thinking.signature": {
-      const sigs = (r: CanonicalReply) =>
-        partsOf(r, "thinking").flatMap((t) => (t.signature === undefined ? [] : [t.signature]));
-      return compareValues(sigs(up), list(sigs(down)));
+      return compareValues(signatures(up), list(signatures(down)));
     }
     case "refusal": {
       const sent = partsOf(up, "refusal")
@@ -333,21 +348,35 @@ export function judgeReplyFeature(pair: ReplyPair, feature: ReplyFeature): Verdi
 export function replyInventions(pair: ReplyPair): Verdict[] {
   if (!ok(pair.upstreamStatus) || upstreamError(pair) || !ok(pair.clientStatus)) return [];
   const out: Verdict[] = [];
-  const check = (feature: ReplyFeature, up: unknown[], down: unknown[]) => {
-    if (up.length === 0 && down.length > 0) {
-      out.push(verdict("reply", feature, "invented", `${feature}: absent → ${show(down)}`));
-    }
-  };
-  const texts = (r: CanonicalReply) => (visibleText(r) === "" ? [] : [visibleText(r)]);
-  const ids = (r: CanonicalReply) => partsOf(r, "tool-call").map((c) => c.id);
-  const priv = (r: CanonicalReply) =>
-    [...partsOf(r, "thinking"), ...partsOf(r, "reasoning")].map((p) => p.text);
-  const refusals = (r: CanonicalReply) => partsOf(r, "refusal").map((p) => p.text);
-  check("text", texts(pair.upstream), texts(pair.client));
-  check("tool_calls[].id", ids(pair.upstream), ids(pair.client));
-  check("thinking", priv(pair.upstream), priv(pair.client));
-  check("refusal", refusals(pair.upstream), refusals(pair.client));
+  const { upstream: up, client: down } = pair;
+  invented(out, "text", texts(up), texts(down));
+  invented(out, "tool_calls[].id", ids(up), ids(down));
+  invented(out, "thinking", privateTexts(up), privateTexts(down));
+  invented(out, "refusal", refusals(up), refusals(down));
   return out;
+}
+
+function invented(out: Verdict[], feature: ReplyFeature, up: unknown[], down: unknown[]): void {
+  if (up.length === 0 && down.length > 0) {
+    out.push(verdict("reply", feature, "invented", `${feature}: absent → ${show(down)}`));
+  }
+}
+
+function texts(r: CanonicalReply): string[] {
+  const text = visibleText(r);
+  return text === "" ? [] : [text];
+}
+
+function ids(r: CanonicalReply): string[] {
+  return calls(r).map((c) => c.id);
+}
+
+function privateTexts(r: CanonicalReply): string[] {
+  return [...partsOf(r, "thinking"), ...partsOf(r, "reasoning")].map((p) => p.text);
+}
+
+function refusals(r: CanonicalReply): string[] {
+  return partsOf(r, "refusal").map((p) => p.text);
 }
 
 export function judgeReply(pair: ReplyPair): Verdict[] {

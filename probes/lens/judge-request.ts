@@ -21,7 +21,7 @@ import { change, sameValue, show, verdict } from "./describe.ts";
 import { REQUEST_ATTRIBUTES, REQUEST_FIELD_NAMES, type RequestAttribute } from "./field-names.ts";
 import { noEquivalent } from "./no-equivalent.ts";
 import { findInventions, judgeOrder } from "./ordering.ts";
-import { ATTRIBUTE_RULES, type ValueRule } from "./request-rules.ts";
+import { ATTRIBUTE_RULES, type AttributeRule, type ValueRule } from "./request-rules.ts";
 import { judgeToolIds, judgeToolResults, judgeToolSchemas } from "./tool-judges.ts";
 
 export interface RequestPair {
@@ -33,6 +33,12 @@ export interface RequestPair {
   clientBody?: unknown;
 }
 
+const PLAIN_KEY = /^[a-z_]+$/;
+
+function plain(name: string): boolean {
+  return PLAIN_KEY.test(name);
+}
+
 /** The client's spelling of an attribute: an alias when the body used it at top level. */
 export function spelling(
   pair: Pick<RequestPair, "clientDialect" | "clientBody">,
@@ -40,7 +46,6 @@ export function spelling(
 ): string | undefined {
   const row = REQUEST_FIELD_NAMES[pair.clientDialect][attribute];
   if (!row) return undefined;
-  const plain = (name: string) => /^[a-z_]+$/.test(name);
   if (row.aliases && plain(row.field) && isRecord(pair.clientBody)) {
     const body = pair.clientBody;
     if (!(row.field in body)) {
@@ -98,8 +103,8 @@ function valueJudgement(
   rule: ValueRule,
   pair: RequestPair,
   field: string,
-): Judgement & { sent?: unknown } {
-  const sent = rule.read(pair.client);
+  sent: unknown,
+): Judgement {
   let got = rule.read(pair.forwarded);
   if (got === undefined) {
     if (rule.isDefault?.(sent)) {
@@ -145,11 +150,29 @@ export function judgeAttribute(
   pair: RequestPair,
   attribute: RequestAttribute,
 ): Verdict | undefined {
+  const rule: AttributeRule = ATTRIBUTE_RULES[attribute];
+  let j: Judgement;
+  if (rule.kind === "custom") {
+    if (!rule.present(pair.client)) return undefined;
+    const field = spelling(pair, attribute);
+    if (field === undefined) return undefined;
+    j = customJudgement(attribute, pair);
+    return finish(pair, attribute, field, j);
+  }
+  const sent = rule.read(pair.client);
+  if (sent === undefined) return undefined;
   const field = spelling(pair, attribute);
-  if (field === undefined || !carries(attribute, pair.client)) return undefined;
-  const rule = ATTRIBUTE_RULES[attribute];
-  const j =
-    rule.kind === "custom" ? customJudgement(attribute, pair) : valueJudgement(rule, pair, field);
+  if (field === undefined) return undefined;
+  j = valueJudgement(rule, pair, field, sent);
+  return finish(pair, attribute, field, j);
+}
+
+function finish(
+  pair: RequestPair,
+  attribute: RequestAttribute,
+  field: string,
+  j: Judgement,
+): Verdict {
   if (!isAbsent(j)) return verdict("request", field, j.kind, `${field}: ${j.detail}`, j.cause);
   const row = noEquivalent("request", attribute, pair.backend);
   if (row) {

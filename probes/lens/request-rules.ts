@@ -8,7 +8,7 @@ import type { CanonicalRequest } from "../../dialects/canonical.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
 import { sameValue } from "./describe.ts";
 import type { RequestAttribute } from "./field-names.ts";
-import { argumentsValue, conversation, eachPart } from "./request-view.ts";
+import { argumentsValue, conversation, flatParts, hasPartType } from "./request-view.ts";
 
 export interface ValueRule {
   kind: "value";
@@ -77,13 +77,7 @@ function reasoningSwitch(req: CanonicalRequest): "on" | "off" | undefined {
   return undefined;
 }
 
-function hasPart(req: CanonicalRequest, type: string): boolean {
-  let found = false;
-  eachPart(conversation(req), (p) => {
-    if (p.type === type) found = true;
-  });
-  return found;
-}
+const hasPart = hasPartType;
 
 const custom = (present: CustomRule["present"]): CustomRule => ({ kind: "custom", present });
 const value = (
@@ -131,9 +125,9 @@ export const ATTRIBUTE_RULES = {
   "messages.thinking": custom((r) => hasPart(r, "thinking")),
   "messages.thinking.signature": value((r) => {
     const sigs: string[] = [];
-    eachPart(conversation(r), (p) => {
+    for (const p of flatParts(r)) {
       if (p.type === "thinking" && p.signature !== undefined) sigs.push(p.signature);
-    });
+    }
     return nonEmpty(sigs);
   }),
   "messages.reasoning": custom((r) => hasPart(r, "reasoning")),

@@ -16,42 +16,75 @@ export function leadingSystemCount(req: CanonicalRequest): number {
   return n;
 }
 
+interface View {
+  conversation: Message[];
+  system: Part[];
+  /** Every conversation part, tool-result content included, in order. */
+  flat: Part[];
+  types: Set<string>;
+  texts?: string[];
+}
+
+/** Views are computed once per request: a judgement asks for them dozens of times. */
+const views = new WeakMap<CanonicalRequest, View>();
+
+function view(req: CanonicalRequest): View {
+  let v = views.get(req);
+  if (v) return v;
+  const skip = leadingSystemCount(req);
+  const conversation = skip === 0 ? req.messages : req.messages.slice(skip);
+  let system = req.system;
+  if (skip > 0) {
+    system = [...req.system];
+    for (let i = 0; i < skip; i++) system.push(...(req.messages[i] as Message).parts);
+  }
+  const flat: Part[] = [];
+  const types = new Set<string>();
+  for (const message of conversation) {
+    for (const part of message.parts) {
+      flat.push(part);
+      types.add(part.type);
+      if (part.type === "tool-result") {
+        for (const inner of part.content) {
+          flat.push(inner);
+          types.add(inner.type);
+        }
+      }
+    }
+  }
+  v = { conversation, system, flat, types };
+  views.set(req, v);
+  return v;
+}
+
 /** The conversation: every message after the leading system ones. */
 export function conversation(req: CanonicalRequest): Message[] {
-  const skip = leadingSystemCount(req);
-  return skip === 0 ? req.messages : req.messages.slice(skip);
+  return view(req).conversation;
 }
 
 /** System prompt parts: top-level `system` plus leading system/developer messages. */
 export function systemParts(req: CanonicalRequest): Part[] {
-  const skip = leadingSystemCount(req);
-  if (skip === 0) return req.system;
-  const out = [...req.system];
-  for (let i = 0; i < skip; i++) out.push(...(req.messages[i] as Message).parts);
-  return out;
+  return view(req).system;
 }
 
-/** Calls `visit` for every part of the conversation, descending into tool results. */
-export function eachPart(
-  messages: readonly Message[],
-  visit: (part: Part, message: Message, nested: boolean) => void,
-): void {
-  for (const message of messages) {
-    for (const part of message.parts) {
-      visit(part, message, false);
-      if (part.type === "tool-result")
-        for (const inner of part.content) visit(inner, message, true);
-    }
-  }
+/** Every conversation part, descending into tool results, in order. */
+export function flatParts(req: CanonicalRequest): readonly Part[] {
+  return view(req).flat;
+}
+
+export function hasPartType(req: CanonicalRequest, type: Part["type"]): boolean {
+  return view(req).types.has(type);
 }
 
 /** Every string a reader could see as text: system, message text, tool-result text, refusals. */
 export function allTexts(req: CanonicalRequest): string[] {
+  const v = view(req);
+  if (v.texts) return v.texts;
   const out: string[] = [];
-  for (const part of systemParts(req)) if (part.type === "text") out.push(part.text);
-  eachPart(conversation(req), (part) => {
+  for (const part of v.system) if (part.type === "text") out.push(part.text);
+  for (const part of v.flat)
     if (part.type === "text" || part.type === "refusal") out.push(part.text);
-  });
+  v.texts = out;
   return out;
 }
 

@@ -4,10 +4,10 @@
  */
 import type { CanonicalRequest, Part } from "../../dialects/canonical.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
-import { isRecord, stableStringify } from "../../dialects/json.ts";
+import { isRecord } from "../../dialects/json.ts";
 import type { Judgement } from "./content-judges.ts";
 import { mediaKey } from "./content-judges.ts";
-import { show } from "./describe.ts";
+import { sameValue, show } from "./describe.ts";
 import { conversation, normalizeText } from "./request-view.ts";
 
 interface ToolTurns {
@@ -38,7 +38,7 @@ export function judgeToolIds(client: CanonicalRequest, forwarded: CanonicalReque
   const before = [...sent.callIds, ...sent.resultIds];
   const after = [...got.callIds, ...got.resultIds];
   if (after.length === 0) return { absent: true, detail: `${show(before)} → absent` };
-  if (stableStringify(before) === stableStringify(after)) {
+  if (sameValue(before, after)) {
     return { kind: "preserved", detail: `${show(before)} → ${show(after)}` };
   }
   if (
@@ -117,7 +117,7 @@ export function diffSchema(
     for (const key of Object.keys(before)) if (!(key in after)) diff.removed.push(`${path}/${key}`);
   } else if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
     for (let i = 0; i < before.length; i++) diffSchema(before[i], after[i], `${path}/${i}`, diff);
-  } else if (stableStringify(before) !== stableStringify(after)) {
+  } else if (!sameValue(before, after)) {
     diff.changed.push(path || "/");
   }
   return diff;

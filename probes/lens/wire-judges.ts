@@ -113,7 +113,7 @@ export interface ClientCredential {
 
 const SCHEME = /^(Bearer|Basic|Token)\s+/i;
 
-function bodyCredentials(value: unknown, path: string[], out: ClientCredential[]): void {
+function bodyCredentials(value: unknown, path: string, out: ClientCredential[]): void {
   if (Array.isArray(value)) {
     for (const item of value) bodyCredentials(item, path, out);
     return;
@@ -122,15 +122,19 @@ function bodyCredentials(value: unknown, path: string[], out: ClientCredential[]
   for (const [key, v] of Object.entries(value)) {
     const named = CREDENTIAL_BODY_KEYS.includes(key) || isCredentialHeader(key);
     if (named && typeof v === "string" && v !== "") {
-      out.push({ place: "body", name: [...path, key].join("."), value: v.replace(SCHEME, "") });
-    } else {
-      bodyCredentials(v, [...path, key], out);
+      out.push({ place: "body", name: path + key, value: v.replace(SCHEME, "") });
+    } else if (typeof v === "object" && v !== null) {
+      bodyCredentials(v, `${path}${key}.`, out);
     }
   }
 }
 
+const found = new WeakMap<WireRequest, ClientCredential[]>();
+
 /** Every credential the client request carries: credential headers, query keys, body keys. */
 export function clientCredentials(request: WireRequest): ClientCredential[] {
+  const cached = found.get(request);
+  if (cached) return cached;
   const out: ClientCredential[] = [];
   for (const [name, value] of request.headers) {
     if (isCredentialHeader(name) && value !== "") {
@@ -146,7 +150,8 @@ export function clientCredentials(request: WireRequest): ClientCredential[] {
       out.push({ place: "query", name, value: decodeURIComponent(pair.slice(eq + 1)) });
     }
   }
-  bodyCredentials(request.body, [], out);
+  bodyCredentials(request.body, "", out);
+  found.set(request, out);
   return out;
 }
 

@@ -3,7 +3,7 @@
  * probe builds and the upstream steps it stages, and gives what a gateway would have
  * forwarded and what it would have answered:
  * - carry-all: reads the client request and writes it in the backend dialect with the
- *   dialect writers; strips client credentials; retries retryable errors; reads the
+ *   dialect writers; strips client credentials; reads the
  *   upstream reply and writes it back in the client dialect (stream faults kept).
  * - carry-nothing: forwards only the model and the nonce text; answers a bare "OK".
  * - leak-all: carry-all plus everything a careless gateway adds: client credentials in
@@ -76,18 +76,20 @@ function passedHeaders(headers: Record<string, string>, backend: Dialect): Recor
   return out;
 }
 
-/** Serve the staged steps to `forward`, retrying retryable errors the way a good gateway does. */
+/**
+ * Serve the staged steps to `forward`, retrying retryable errors the way a good gateway
+ * does. All three translations retry: they differ in what they carry, not in persistence.
+ */
 function serve(
   input: TranslationInput,
   forward: ForwardedRequest,
-  retry: boolean,
 ): { forwarded: ForwardedRequest[]; upstream?: RenderedReply } {
   const forwarded: ForwardedRequest[] = [];
   let upstream: RenderedReply | undefined;
   for (const step of input.steps) {
     forwarded.push(forward);
     upstream = renderStep(step, input.backend, input.mode);
-    if (!retry || !upstream || !RETRYABLE.has(upstream.status)) break;
+    if (!upstream || !RETRYABLE.has(upstream.status)) break;
   }
   return upstream ? { forwarded, upstream } : { forwarded };
 }
@@ -166,7 +168,7 @@ function carryAll(input: TranslationInput): Translated {
     headers: { "content-type": "application/json", ...passedHeaders(request.headers, backend) },
     body: writeRequest(backend, canonical),
   };
-  const { forwarded, upstream } = serve(input, forward, true);
+  const { forwarded, upstream } = serve(input, forward);
   const out: Translated = { forwarded };
   if (upstream) {
     out.upstreamReply = upstream;
@@ -202,7 +204,7 @@ function carryNothing(input: TranslationInput): Translated {
     headers: { "content-type": "application/json" },
     body: writeRequest(input.backend, bare),
   };
-  const { forwarded, upstream } = serve(input, forward, true);
+  const { forwarded, upstream } = serve(input, forward);
   const okReply: CanonicalReply = {
     dialect: input.client,
     parts: [{ type: "text", text: "OK" }],
@@ -263,7 +265,7 @@ function leakAll(input: TranslationInput): Translated {
     headers,
     body,
   };
-  const { forwarded, upstream } = serve(input, forward, true);
+  const { forwarded, upstream } = serve(input, forward);
   const out: Translated = { forwarded };
   if (upstream) {
     out.upstreamReply = upstream;

@@ -67,14 +67,14 @@ function once(url: URL, agent: Agent): Promise<number> {
   });
 }
 
-async function load(base: string, path: string): Promise<LoadResult> {
+async function load(base: string, path: string, concurrency = CONCURRENCY): Promise<LoadResult> {
   const url = new URL(path, base);
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies: number[] = [];
   const deadline = performance.now() + SECONDS * 1000;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: concurrency }, async () => {
       while (performance.now() < deadline) latencies.push(await once(url, agent));
     }),
   );
@@ -91,7 +91,9 @@ async function load(base: string, path: string): Promise<LoadResult> {
 
 function listen(server: Server): Promise<string> {
   return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+    server.listen(0, "127.0.0.1", () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    ),
   );
 }
 
@@ -130,12 +132,18 @@ async function main(): Promise<void> {
   const mock = await startMock({ recordFile: join(dir, "records.jsonl"), name: "bench" });
   try {
     // The bare server returns exactly the bytes the mock answers this request with.
-    const sample = await fetch(`${mock.url}/v1/chat/completions`, { method: "POST", headers: HEADERS, body: BODY });
+    const sample = await fetch(`${mock.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: HEADERS,
+      body: BODY,
+    });
     const sampleBody = Buffer.from(await sample.arrayBuffer());
     const bare = bareServer(sample.headers.get("content-type") ?? "application/json", sampleBody);
     const bareUrl = await listen(bare);
 
-    console.log(`JSON replies: ${CONCURRENCY} concurrent, ${SECONDS} s per round, ${ROUNDS} rounds, best round counts`);
+    console.log(
+      `JSON replies: ${CONCURRENCY} concurrent, ${SECONDS} s per round, ${ROUNDS} rounds, best round counts`,
+    );
     const bareRuns: LoadResult[] = [];
     const mockRuns: LoadResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -154,34 +162,30 @@ async function main(): Promise<void> {
 
     // A 2,000-event SSE stream with the default chunk plan (one write per event).
     const sse = Array.from({ length: 2000 }, (_, i) => ({
-      data: { id: "chatcmpl-bench", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: `tok${i} ` } }] },
+      data: {
+        id: "chatcmpl-bench",
+        object: "chat.completion.chunk",
+        choices: [{ index: 0, delta: { content: `tok${i} ` } }],
+      },
     }));
     mock.stage({ times: "always", reply: { body: { sse } } });
-    const streamSample = await fetch(`${mock.url}/v1/chat/completions`, { method: "POST", headers: HEADERS, body: BODY });
+    const streamSample = await fetch(`${mock.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: HEADERS,
+      body: BODY,
+    });
     const streamBytes = Buffer.from(await streamSample.arrayBuffer());
-    const events = streamBytes.toString("utf8").split(/(?<=\n\n)/).map((e) => Buffer.from(e));
+    const events = streamBytes
+      .toString("utf8")
+      .split(/(?<=\n\n)/)
+      .map((e) => Buffer.from(e));
     const bareStream = bareStreamServer(events);
     const bareStreamUrl = await listen(bareStream);
     const streamConcurrency = 4;
-    const loadStreams = async (base: string) => {
-      const saved = { c: CONCURRENCY };
-      void saved;
-      const url = new URL("/v1/chat/completions", base);
-      const agent = new Agent({ keepAlive: true, maxSockets: streamConcurrency });
-      const latencies: number[] = [];
-      const deadline = performance.now() + SECONDS * 1000;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: streamConcurrency }, async () => {
-          while (performance.now() < deadline) latencies.push(await once(url, agent));
-        }),
-      );
-      const elapsed = (performance.now() - started) / 1000;
-      agent.destroy();
-      latencies.sort((a, b) => a - b);
-      return { requests: latencies.length, perSecond: latencies.length / elapsed, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
-    };
-    console.log(`SSE streams of ${events.length} events (${streamBytes.length} bytes): ${streamConcurrency} concurrent`);
+    const loadStreams = (base: string) => load(base, "/v1/chat/completions", streamConcurrency);
+    console.log(
+      `SSE streams of ${events.length} events (${streamBytes.length} bytes): ${streamConcurrency} concurrent`,
+    );
     const bareStreams: LoadResult[] = [];
     const mockStreams: LoadResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {

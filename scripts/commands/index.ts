@@ -7,6 +7,7 @@ import { registerMock } from "./mock.ts";
 import { registerProbes } from "./probes.ts";
 import { registerQuery } from "./query.ts";
 import { registerReport } from "./report.ts";
+import { registerRescore } from "./rescore.ts";
 import { registerSweep } from "./sweep.ts";
 
 /** One entry per subcommand file; each registers itself on the program. */
@@ -14,6 +15,7 @@ export type RegisterCommand = (program: Command) => void;
 
 export const commands: RegisterCommand[] = [
   registerSweep,
+  registerRescore,
   registerGateways,
   registerQuery,
   registerReport,

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { readAcceptFile } from "../../results/accept-file.ts";
+import { htmlReportOf } from "../../results/html/build-html-report.ts";
 import { renderJunit } from "../../results/junit-report.ts";
 import { renderMarkdownReport } from "../../results/markdown-report.ts";
 import { summaryJson, writeOutputFile } from "../../results/run-outputs.ts";
@@ -15,6 +16,7 @@ interface ReportOptions {
   json?: string | boolean;
   junit?: string;
   accept?: string;
+  html?: string;
 }
 
 export const registerReport: RegisterCommand = (program: Command) => {
@@ -31,6 +33,7 @@ export const registerReport: RegisterCommand = (program: Command) => {
       "JSON summary: counts per gateway column and verdict (stdout without FILE)",
     )
     .option("--junit <file>", "write JUnit XML: one test case per cell, silent defects fail")
+    .option("--html <file>", "write the HTML report: one self-contained page (matrix, bytes, diff)")
     .option(
       "--accept <file>",
       "accepted losses for --junit: JSON list of {gateway, field, verdict, reason}",
@@ -42,7 +45,8 @@ export const registerReport: RegisterCommand = (program: Command) => {
         const store = openStoreReadonly(options.db);
         try {
           const view = loadRunView(store, runId);
-          const anyOutput = options.md || options.json || options.junit;
+          const anyOutput = options.md || options.json || options.junit || options.html;
+          if (options.html) writeOutputFile(options.html, htmlReportOf(store, view.run.id));
           if (options.md) writeOutputFile(options.md, renderMarkdownReport(view));
           if (typeof options.json === "string") writeOutputFile(options.json, summaryJson(view));
           else if (options.json) process.stdout.write(summaryJson(view));

@@ -18,6 +18,17 @@ export const chatRequestProbes: Probe[] = [
     request: { max_tokens: 777 },
     modes: both,
     severity: "high",
+    knownIssues: [
+      {
+        gateway: "bifrost",
+        versions: "<2.1.0",
+        expect: "dropped",
+        url: "https://github.com/maximhq/bifrost/issues/6132",
+        reproduced: false,
+        backends: ["ollama"],
+        note: "Ollama provider drops max_tokens / max_completion_tokens; listed fixed in v2.1.0",
+      },
+    ],
     note: "777 arrives as 777 in the backend's max-tokens field",
   },
   {

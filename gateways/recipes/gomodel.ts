@@ -1,0 +1,80 @@
+/**
+ * GoModel (enterpilot/gomodel), found on PATH as `gomodel`. Configured by environment:
+ * per-provider key and base URL variables, `PORT` for the listener. Keys are fake
+ * gatecheck keys (the scrubbed environment never carries the user's). At start-up GoModel
+ * lists each provider's models: those polls reach the mock untagged, as background traffic.
+ * @see https://pkg.go.dev/github.com/enterpilot/gomodel (README, .env.template)
+ */
+import type { Dialect } from "../../dialects/dialect.ts";
+import type { LaunchContext } from "../adapter.ts";
+import { binaryAdapter } from "../binary.ts";
+import { RECIPE_PROVIDER_KEY, type RecipeRouteRow, recipeRoutes } from "./recipe-kit.ts";
+
+/** Provider env prefix -> backend dialect and the base URL GoModel expects. */
+export const GOMODEL_PROVIDERS = [
+  { env: "OPENAI", backend: "openai-chat", base: (m: string) => `${m}/v1` },
+  { env: "ANTHROPIC", backend: "anthropic-messages", base: (m: string) => `${m}/v1` },
+  { env: "GEMINI", backend: "gemini", base: (m: string) => `${m}/v1beta` },
+] as const satisfies readonly { env: string; backend: Dialect; base(m: string): string }[];
+
+export function gomodelEnvironment(ctx: Pick<LaunchContext, "mockUrl" | "port">) {
+  const env: Record<string, string> = { PORT: String(ctx.port), LOG_FORMAT: "text" };
+  const keys: Record<string, string> = {};
+  for (const p of GOMODEL_PROVIDERS) {
+    env[`${p.env}_BASE_URL`] = p.base(ctx.mockUrl(p.backend));
+    keys[`${p.env}_API_KEY`] = RECIPE_PROVIDER_KEY;
+  }
+  env.OLLAMA_BASE_URL = `${ctx.mockUrl("openai-chat")}/v1`;
+  return { env, keys };
+}
+
+const ROWS: RecipeRouteRow[] = [
+  {
+    id: "openai-chat->openai-chat",
+    client: "openai-chat",
+    backend: "openai-chat",
+    ingressPath: "/v1/chat/completions",
+    model: (m) => `openai/${m}`,
+  },
+  {
+    id: "openai-chat->anthropic-messages",
+    client: "openai-chat",
+    backend: "anthropic-messages",
+    ingressPath: "/v1/chat/completions",
+    model: (m) => `anthropic/${m}`,
+  },
+  {
+    id: "openai-chat->gemini",
+    client: "openai-chat",
+    backend: "gemini",
+    ingressPath: "/v1/chat/completions",
+    model: (m) => `gemini/${m}`,
+  },
+  {
+    id: "anthropic-messages->anthropic-messages",
+    client: "anthropic-messages",
+    backend: "anthropic-messages",
+    ingressPath: "/v1/messages",
+    model: (m) => `anthropic/${m}`,
+  },
+  {
+    id: "anthropic-messages->openai-chat",
+    client: "anthropic-messages",
+    backend: "openai-chat",
+    ingressPath: "/v1/messages",
+    model: (m) => `openai/${m}`,
+  },
+];
+
+export const gomodel = binaryAdapter({
+  name: "gomodel",
+  description: "GoModel gateway (binary `gomodel` on PATH), configured by environment",
+  binary: "gomodel",
+  // Everything rides in the environment; there is no file to write.
+  writeConfig: async () => [],
+  command: (ctx, binary) => {
+    const { env, keys } = gomodelEnvironment(ctx);
+    return { command: binary, args: [], env, fakeCredentials: keys, readyPath: "/health" };
+  },
+  routes: () => recipeRoutes(ROWS),
+});

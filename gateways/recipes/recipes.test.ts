@@ -1,0 +1,122 @@
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { CCR_MODELS, ccrConfig } from "../adapters/claude-code-router.ts";
+import { pidAlive } from "../process-group.ts";
+import { startGateway } from "../start.ts";
+import { FAKE_GATEWAY_MJS } from "../testing/fake-gateway.ts";
+import { startTinyMock } from "../testing/tiny-mock.ts";
+import { anyLlmConfigYaml } from "./any-llm.ts";
+import { axonhub } from "./attach-only.ts";
+import { bifrostConfig } from "./bifrost.ts";
+import { gomodelEnvironment } from "./gomodel.ts";
+import { litellm, litellmConfigYaml } from "./litellm.ts";
+import { switchyardToml } from "./switchyard.ts";
+
+const fixture = (name: string) =>
+  readFileSync(fileURLToPath(new URL(`../fixtures/recipes/${name}`, import.meta.url)), "utf8");
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+const ctx = { mockUrl: () => "http://127.0.0.1:45999", port: 18080, workdir: "/run/gc" };
+const root = mkdtempSync(join(tmpdir(), "gatecheck-recipes-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("recipe config writers write what each gateway's docs describe", () => {
+  it("LiteLLM: one wildcard deployment per provider, api_base at the mock", () => {
+    expect(litellmConfigYaml(ctx)).toBe(fixture("litellm.yaml"));
+  });
+  it("Bifrost: file mode, config store off, base_url at the mock", () => {
+    expect(json(bifrostConfig(ctx))).toBe(fixture("bifrost.config.json"));
+  });
+  it("Switchyard: one client, target and passthrough route per format", () => {
+    expect(switchyardToml(ctx)).toBe(fixture("switchyard.toml"));
+  });
+  it("GoModel: base URLs in the environment, keys only as fake gatecheck keys", () => {
+    const env = gomodelEnvironment(ctx);
+    expect(json(env)).toBe(fixture("gomodel.env.json"));
+    for (const key of Object.values(env.keys)) expect(key).toContain("gatecheck");
+  });
+  it("any-llm: providers with api_base, SQLite in the work folder", () => {
+    expect(anyLlmConfigYaml(ctx)).toBe(fixture("any-llm.yaml"));
+  });
+  it("claude-code-router: one provider per backend flavour, loopback host", () => {
+    expect(json(ccrConfig(ctx, CCR_MODELS))).toBe(fixture("claude-code-router.config.json"));
+  });
+  it("every recipe's mock URL comes from the context, none is hard-coded", () => {
+    const other = { ...ctx, mockUrl: () => "http://127.0.0.1:1" };
+    for (const text of [litellmConfigYaml(other), switchyardToml(other), anyLlmConfigYaml(other)]) {
+      expect(text).not.toContain("45999");
+    }
+  });
+});
+
+describe("recipe launch", () => {
+  it("is not-run with the reason when the binary is absent", async () => {
+    const saved = process.env.PATH;
+    process.env.PATH = join(root, "empty");
+    try {
+      const started = await startGateway(
+        litellm,
+        { name: "litellm", version: "system" },
+        {
+          workdir: join(root, "absent"),
+          mockUrl: () => "http://127.0.0.1:1",
+        },
+      );
+      expect(started).toMatchObject({
+        status: "not-run",
+        reason: "litellm@system: litellm not found on PATH",
+      });
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+
+  it("launches the binary found on PATH with the recipe's flags and config, then stops it", async () => {
+    // A stand-in `litellm` that checks its flags and runs the fake gateway on --port.
+    const bin = join(root, "bin");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(
+      join(bin, "litellm"),
+      `#!/bin/sh\n[ "$1" = "--config" ] && [ -f "$2" ] || { echo "bad args $*"; exit 9; }\nexec "${process.execPath}" "${FAKE_GATEWAY_MJS}" --port=$6 --upstream=http://127.0.0.1:1\n`,
+    );
+    chmodSync(join(bin, "litellm"), 0o755);
+    const saved = process.env.PATH;
+    process.env.PATH = `${bin}:${saved}`;
+    const mock = await startTinyMock();
+    try {
+      const started = await startGateway(
+        litellm,
+        { name: "litellm", version: "system" },
+        {
+          workdir: join(root, "run"),
+          mockUrl: () => mock.url,
+        },
+      );
+      if (started.status !== "running")
+        throw new Error(`${started.reason}\n${started.logTail?.join("\n")}`);
+      expect(readFileSync(join(root, "run", "litellm.yaml"), "utf8")).toContain(`${mock.url}/v1`);
+      const pid = started.gateway.pid ?? -1;
+      expect((await started.gateway.stop()).gone).toBe(true);
+      expect(pidAlive(pid)).toBe(false);
+    } finally {
+      process.env.PATH = saved;
+      await mock.close();
+    }
+  });
+
+  it("an attach-only gateway without a URL is not-run, never launched", async () => {
+    const started = await startGateway(
+      axonhub,
+      { name: "axonhub", version: "attached" },
+      {
+        workdir: join(root, "axonhub"),
+        mockUrl: () => "http://127.0.0.1:1",
+      },
+    );
+    expect(started.status).toBe("not-run");
+    if (started.status === "not-run") expect(started.reason).toMatch(/attach-only/);
+  });
+});

@@ -1,0 +1,189 @@
+// gatecheck HTML report: filters, search and the detail panel. Plain browser JS, no
+// dependencies, no network. The matrix itself is already in the page; this only hides,
+// shows and explains. Untrusted bytes are only ever set as textContent, never as HTML.
+(() => {
+  const data = JSON.parse(document.getElementById("gc-data").textContent);
+  const cells = data.cells;
+  const $ = (id) => document.getElementById(id);
+  const filters = ["f-client", "f-backend", "f-axis", "f-mode", "f-verdict"].map($);
+  const search = $("f-search");
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") node.className = v;
+      else node.setAttribute(k, v);
+    }
+    for (const c of children)
+      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    return node;
+  }
+
+  function applyFilters() {
+    const [client, backend, axis, mode, verdict] = filters.map((f) => f.value);
+    const needle = search.value.trim().toLowerCase();
+    let shown = 0;
+    for (const table of document.querySelectorAll("table.matrix")) {
+      const tableOn = !client || table.dataset.client === client;
+      table.classList.toggle("hidden", !tableOn);
+      if (!tableOn) continue;
+      // Columns: hide a backend by hiding its header and every cell under it.
+      for (const cell of table.querySelectorAll("[data-backend]")) {
+        cell.classList.toggle("hidden", Boolean(backend) && cell.dataset.backend !== backend);
+      }
+      for (const row of table.querySelectorAll("tr.row")) {
+        const text = `${row.dataset.field} ${row.dataset.probe}`.toLowerCase();
+        let rowOn = (!axis || row.dataset.axis === axis) && (!needle || text.includes(needle));
+        let visibleChips = 0;
+        for (const chip of row.querySelectorAll(".chip")) {
+          const on =
+            rowOn &&
+            !chip.closest("td").classList.contains("hidden") &&
+            (!mode || chip.dataset.mode === mode) &&
+            (!verdict || chip.dataset.verdict === verdict);
+          chip.classList.toggle("hidden", !on);
+          if (on) visibleChips += 1;
+        }
+        if (verdict || mode) rowOn = rowOn && visibleChips > 0;
+        row.classList.toggle("hidden", !rowOn);
+        if (rowOn) shown += visibleChips;
+      }
+      for (const head of table.querySelectorAll("tr.axis-head")) {
+        let next = head.nextElementSibling;
+        let any = false;
+        while (next?.classList.contains("row")) {
+          if (!next.classList.contains("hidden")) any = true;
+          next = next.nextElementSibling;
+        }
+        head.classList.toggle("hidden", !any);
+      }
+    }
+    $("f-count").textContent = `${shown} of ${cells.length} cells shown`;
+  }
+
+  /** Text with every occurrence of the terms wrapped in <mark>, built as DOM nodes. */
+  function marked(text, terms) {
+    const pre = el("pre", {});
+    const wanted = terms.filter((t) => t.length > 0).sort((a, b) => b.length - a.length);
+    let i = 0;
+    while (i < text.length) {
+      let best = -1;
+      let term = "";
+      for (const t of wanted) {
+        const at = text.indexOf(t, i);
+        if (at >= 0 && (best < 0 || at < best)) {
+          best = at;
+          term = t;
+        }
+      }
+      if (best < 0) break;
+      pre.append(text.slice(i, best), el("mark", {}, term));
+      i = best + term.length;
+    }
+    pre.append(text.slice(i));
+    return pre;
+  }
+
+  function historyStrip(cell) {
+    const strip = el("div", { class: "history" }, "history: ");
+    if (cell.history.length === 0) strip.append(" no earlier run of this cell");
+    for (const h of cell.history) {
+      strip.append(el("span", { class: `tick v-${h.verdict}`, title: `${h.runId}: ${h.verdict}` }));
+    }
+    strip.append(
+      el("span", { class: `tick current v-${cell.verdict}`, title: `this run: ${cell.verdict}` }),
+    );
+    return strip;
+  }
+
+  function showDetail(cell) {
+    const panel = $("detail");
+    panel.replaceChildren();
+    const close = el("button", { type: "button", class: "close" }, "close ✕");
+    close.addEventListener("click", () => {
+      panel.hidden = true;
+    });
+    panel.append(
+      close,
+      el("h2", {}, `${cell.field} `, el("span", { class: "probe" }, cell.probeId)),
+    );
+    panel.append(
+      el(
+        "p",
+        {},
+        `${cell.column} · ${cell.routeId} · ${cell.mode} · `,
+        el("span", { class: `chip v-${cell.verdict}` }, cell.token),
+        ` ${cell.verdict}${cell.n > 1 ? ` (${cell.k} of ${cell.n} runs)` : ""}`,
+      ),
+      el(
+        "p",
+        { class: "reason" },
+        `reason: ${cell.reason}${cell.cause ? ` (cause: ${cell.cause})` : ""}`,
+      ),
+    );
+    if (cell.control)
+      panel.append(el("p", {}, `control leg (native route): ${cell.controlMark} ${cell.control}`));
+    if (cell.knownIssue) {
+      const ref = cell.knownIssueUrl
+        ? el("a", { href: cell.knownIssueUrl, rel: "noreferrer" }, cell.knownIssue)
+        : cell.knownIssue;
+      panel.append(el("p", {}, "known upstream issue: ", ref));
+    }
+    panel.append(historyStrip(cell));
+    if (!cell.detail) {
+      panel.append(
+        el(
+          "p",
+          {},
+          "No attempt recorded for this cell (not run, or budget spent): there are no bytes to show.",
+        ),
+      );
+    } else {
+      const d = cell.detail;
+      panel.append(
+        el(
+          "p",
+          { class: "note" },
+          `bytes of the ${d.phase} attempt #${d.attemptNo}${d.attemptVerdict ? `; its own verdict: ${d.attemptVerdict}` : ""}; marked: the probe's planted values`,
+        ),
+      );
+      const pane = (id, title, text, terms) =>
+        el("div", { id }, el("h3", {}, title), marked(text, terms));
+      panel.append(
+        el(
+          "div",
+          { class: "panes" },
+          pane("pane-client-request", "client request", d.panes.clientRequest, d.terms),
+          pane(
+            "pane-forwarded",
+            "forwarded request (what the mock received)",
+            d.panes.forwarded,
+            d.terms,
+          ),
+          pane(
+            "pane-upstream-reply",
+            "upstream reply (what the mock answered)",
+            d.panes.upstreamReply,
+            [],
+          ),
+          pane("pane-client-response", "client response", d.panes.clientResponse, []),
+        ),
+      );
+    }
+    panel.hidden = false;
+  }
+
+  document.getElementById("matrix").addEventListener("click", (event) => {
+    const chip = event.target.closest(".chip[data-cell]");
+    if (!chip) return;
+    for (const s of document.querySelectorAll(".chip.selected")) s.classList.remove("selected");
+    chip.classList.add("selected");
+    showDetail(cells[Number(chip.dataset.cell)]);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") $("detail").hidden = true;
+  });
+  for (const f of filters) f.addEventListener("change", applyFilters);
+  search.addEventListener("input", applyFilters);
+  applyFilters();
+})();

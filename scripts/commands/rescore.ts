@@ -1,0 +1,49 @@
+import type { Command } from "commander";
+import { ResultsError } from "../../results/results-error.ts";
+import { DEFAULT_DB_PATH, openStore } from "../../results/store.ts";
+import { rescoreRun } from "../../sweep/rescore.ts";
+import { CliError, EXIT } from "../exit-codes.ts";
+import type { RegisterCommand } from "./index.ts";
+
+interface RescoreFlags {
+  db: string;
+  json?: boolean;
+}
+
+export const registerRescore: RegisterCommand = (program: Command) => {
+  program
+    .command("rescore")
+    .argument("[run]", "the run to re-judge (default: the latest)")
+    .description(
+      "Re-judge a run's stored bytes with today's lens as a new run; no gateway is started",
+    )
+    .option("--db <file>", "results database", DEFAULT_DB_PATH)
+    .option("--json", "print the result as JSON")
+    .action((run: string | undefined, flags: RescoreFlags) => {
+      let store: ReturnType<typeof openStore>;
+      try {
+        store = openStore(flags.db);
+      } catch (error) {
+        throw new CliError((error as Error).message, EXIT.usage);
+      }
+      try {
+        const from = run ?? store.latestRun()?.id;
+        if (!from) throw new CliError(`no run in ${flags.db} to rescore`, EXIT.usage);
+        const result = rescoreRun(store, from);
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        } else {
+          const rate = Math.round((result.attempts * 1000) / Math.max(1, result.elapsedMs));
+          process.stdout.write(
+            `rescored ${result.fromRun} as ${result.runId}: ${result.attempts} attempts, ${result.cells} cells, ${result.changed} changed verdict (${rate} attempts/s)\n` +
+              `compare with: npx gatecheck diff ${result.fromRun} ${result.runId}\n`,
+          );
+        }
+      } catch (error) {
+        if (error instanceof ResultsError) throw new CliError(error.message, EXIT.usage);
+        throw error;
+      } finally {
+        store.close();
+      }
+    });
+};

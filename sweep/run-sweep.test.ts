@@ -1,0 +1,201 @@
+/**
+ * The sweep end to end, with real processes and real HTTP: `direct` (must be clean), a
+ * deliberately lossy gateway (its known defects must be found, stable k/N), a gateway that
+ * crashes (restarted once, then its cells become `error` with the log path), an interrupted
+ * run resumed without duplicate cells, and rescore of the stored bytes.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { direct } from "../gateways/adapters/direct.ts";
+import { CORPUS } from "../probes/corpus/index.ts";
+import type { Probe } from "../probes/corpus/probe.ts";
+import { cellKeyString } from "../results/records.ts";
+import { openStore } from "../results/store.ts";
+import { rescoreRun } from "./rescore.ts";
+import { runSweep, type SweepOptions } from "./run-sweep.ts";
+import { lossyGateway } from "./testing-columns.ts";
+
+const dirs: string[] = [];
+function workdir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "gatecheck-sweep-"));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const PROBE_IDS = ["oc-stop-string", "oc-temperature", "oc-seed", "oc-credential-x-api-key"];
+function probes(ids: readonly string[]): Probe[] {
+  const found = CORPUS.filter((p) => ids.includes(p.id));
+  expect(found.map((p) => p.id).sort()).toEqual([...ids].sort());
+  return found;
+}
+
+function options(dir: string, over: Partial<SweepOptions>): SweepOptions {
+  return {
+    columns: [],
+    probes: probes(PROBE_IDS),
+    modes: ["non-stream", "stream"],
+    repeats: 2,
+    minutes: 5,
+    concurrency: 2,
+    dbPath: join(dir, "gc.db"),
+    outDir: dir,
+    attemptTimeoutMs: 10_000,
+    args: { test: true },
+    ...over,
+  };
+}
+
+/** Processes whose command line names the lossy fixture: none may outlive a sweep. */
+function lossyProcesses(): string[] {
+  const out = execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" });
+  return out.split("\n").filter((l) => l.includes("lossy-gateway.mjs") && !l.includes("ps -eo"));
+}
+
+describe("runSweep", () => {
+  it("finds the lossy gateway's defects, keeps direct clean, and rescores to the same verdicts", async () => {
+    const dir = workdir();
+    const result = await runSweep(
+      options(dir, {
+        columns: [
+          { adapter: direct, spec: { name: "direct", version: "0" } },
+          { adapter: lossyGateway(), spec: { name: "lossy", version: "1.0.0" } },
+        ],
+      }),
+    );
+    expect(result.status).toBe("done");
+    expect(lossyProcesses()).toEqual([]);
+    const store = openStore(result.dbPath);
+    try {
+      const cells = store.cells(result.runId);
+      const verdict = (column: string, probe: string, mode = "non-stream") =>
+        cells.find((c) => c.column === column && c.probeId === probe && c.mode === mode);
+      // direct: no gateway, no loss; credential probes are not planned (the key is the upstream's).
+      for (const cell of cells.filter((c) => c.column === "direct@0")) {
+        expect([cell.probeId, cell.mode, cell.verdict]).toEqual([
+          cell.probeId,
+          cell.mode,
+          "preserved",
+        ]);
+      }
+      expect(verdict("direct@0", "oc-credential-x-api-key")).toBeUndefined();
+      for (const mode of ["non-stream", "stream"]) {
+        expect(verdict("lossy@1.0.0", "oc-stop-string", mode)).toMatchObject({
+          verdict: "dropped",
+          runs: 2,
+          determinism: 2,
+          stable: true,
+        });
+        expect(verdict("lossy@1.0.0", "oc-temperature", mode)).toMatchObject({
+          verdict: "mangled",
+          stable: true,
+        });
+        expect(verdict("lossy@1.0.0", "oc-seed", mode)).toMatchObject({
+          verdict: "preserved",
+          runs: 1,
+        });
+        expect(verdict("lossy@1.0.0", "oc-credential-x-api-key", mode)).toMatchObject({
+          verdict: "leaked",
+        });
+      }
+      expect(verdict("lossy@1.0.0", "oc-temperature")?.reason).toMatch(/0\.3|1/);
+      const matrix = readFileSync(result.matrixPath, "utf8");
+      expect(matrix).toContain("lossy@1.0.0");
+      expect(JSON.parse(readFileSync(result.summaryPath, "utf8"))).toMatchObject({
+        runId: result.runId,
+      });
+
+      const rescored = rescoreRun(store, result.runId);
+      expect(rescored.changed).toBe(0);
+      const again = store.cells(rescored.runId);
+      expect(again.map((c) => [cellKeyString(c), c.verdict])).toEqual(
+        cells.map((c) => [cellKeyString(c), c.verdict]),
+      );
+    } finally {
+      store.close();
+    }
+  });
+
+  it("restarts a crashing gateway once, then marks its remaining cells error with the log path", async () => {
+    const dir = workdir();
+    const result = await runSweep(
+      options(dir, {
+        columns: [
+          { adapter: lossyGateway({ crashAfter: 2 }), spec: { name: "lossy", version: "1.0.0" } },
+        ],
+        repeats: 1,
+        concurrency: 1,
+      }),
+    );
+    expect(result.columns[0]).toMatchObject({ status: "error" });
+    expect(result.columns[0]?.reason).toMatch(/crashed twice/);
+    expect(lossyProcesses()).toEqual([]);
+    const store = openStore(result.dbPath);
+    try {
+      const [gatewayRun] = store.gatewayRuns(result.runId);
+      expect(gatewayRun).toMatchObject({ status: "error" });
+      expect(gatewayRun?.reason).toMatch(/log: .+\.log/);
+      const cells = store.cells(result.runId);
+      expect(cells.length).toBe(8);
+      const errors = cells.filter((c) => c.verdict === "error");
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors.some((c) => /crashed twice/.test(c.reason))).toBe(true);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("stops when interrupted and resumes without duplicate cells", async () => {
+    const dir = workdir();
+    const controller = new AbortController();
+    let seen = 0;
+    const first = await runSweep(
+      options(dir, {
+        columns: [{ adapter: direct, spec: { name: "direct", version: "0" } }],
+        probes: probes(["oc-stop-string", "oc-temperature", "oc-seed", "oc-top-p"]),
+        concurrency: 1,
+        signal: controller.signal,
+        progress: {
+          column() {},
+          cell() {
+            seen += 1;
+            if (seen === 3) controller.abort();
+          },
+          note() {},
+          close() {},
+        },
+      }),
+    );
+    expect(first.status).toBe("interrupted");
+    const store = openStore(first.dbPath);
+    const partial = store.cells(first.runId).length;
+    store.close();
+    expect(partial).toBeGreaterThanOrEqual(3);
+    expect(partial).toBeLessThan(8);
+
+    const resumed = await runSweep(
+      options(dir, {
+        columns: [{ adapter: direct, spec: { name: "direct", version: "0" } }],
+        probes: probes(["oc-stop-string", "oc-temperature", "oc-seed", "oc-top-p"]),
+        resume: first.runId,
+      }),
+    );
+    expect(resumed).toMatchObject({ runId: first.runId, status: "done" });
+    const after = openStore(first.dbPath);
+    try {
+      const cells = after.cells(first.runId);
+      expect(cells.length).toBe(8);
+      expect(new Set(cells.map(cellKeyString)).size).toBe(8);
+      expect(after.getRun(first.runId)?.status).toBe("done");
+      // One main attempt per cell: resumed cells were not run twice.
+      expect(after.countAttempts(first.runId)).toBe(8);
+    } finally {
+      after.close();
+    }
+  });
+});
