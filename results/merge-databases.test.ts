@@ -135,6 +135,38 @@ describe("mergeDatabases", () => {
   });
 });
 
+describe("merging one run's parts", () => {
+  it("keeps a shard's gateway failure and an unfinished shard visible", () => {
+    const [one, two] = writeShards(2);
+    const second = openStore(two!);
+    second.putGatewayRun({
+      runId: RUN,
+      gateway: "portkey",
+      version: "1.15.2",
+      column: "portkey@1.15.2+locked",
+      status: "error",
+      reason: "crashed twice",
+      logPath: "results/runs/portkey-2.log",
+    });
+    second.setRunStatus(RUN, "running");
+    second.close();
+    const out = join(dir, "parts.db");
+    mergeDatabases(out, [one!, two!]);
+    const store = openStoreReadonly(out);
+    expect(store.requireRun(RUN)).toMatchObject({
+      status: "running",
+      finishedAt: undefined,
+      shard: undefined,
+    });
+    expect(store.gatewayRuns(RUN).find((g) => g.gateway === "portkey")).toMatchObject({
+      status: "error",
+      reason: "crashed twice",
+      logPath: "results/runs/portkey.log",
+    });
+    store.close();
+  });
+});
+
 describe("mergeShards", () => {
   it("joins shard labels and recognises a whole sweep", () => {
     expect(mergeShards("1/3", "2/3")).toBe("1/3,2/3");

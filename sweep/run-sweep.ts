@@ -34,6 +34,8 @@ export interface SweepOptions {
   shard?: Shard;
   /** Continue this run instead of starting a new one. */
   resume?: string;
+  /** Start the run under this id (shards of one sweep share one, so `merge` joins them). */
+  runId?: string;
   dbPath: string;
   /** Where MATRIX.md, summary.json and the run's work folders go. */
   outDir: string;
@@ -67,7 +69,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
   mkdirSync(dirname(options.dbPath), { recursive: true });
   const store = openStore(options.dbPath);
   try {
-    const runId = options.resume ?? newRunId();
+    const runId = options.resume ?? options.runId ?? newRunId();
     const done = new Set<string>();
     if (options.resume) {
       store.requireRun(options.resume);

@@ -126,6 +126,7 @@ describe("anthropic-messages request fixtures", () => {
   it("all parameters: each mapped to its canonical field, the rest raw", () => {
     const r = read("request-api-reference-all-parameters.json");
     expect(r.system).toEqual([{ type: "text", text: "You are a weather bot." }]);
+    // A text-source document has no canonical MediaSource: kept whole.
     expect(r.messages[0]?.parts[0]).toMatchObject({ type: "unknown" });
     expect(r.messages[0]?.parts[1]).toEqual({
       type: "text",
@@ -219,5 +220,30 @@ describe("anthropic-messages odd shapes are kept, never lost", () => {
       metadata: { tenant: "t" },
     });
     expect(writeRequest("anthropic-messages", r)).toEqual(body);
+  });
+
+  it("a document with citations and context stays typed; the raw content is kept beside it", () => {
+    const content = [
+      {
+        type: "document",
+        source: { type: "url", url: "https://example.com/a.pdf" },
+        title: "A",
+        context: "trusted",
+        citations: { enabled: true },
+      },
+      { type: "text", text: "Summarize." },
+    ];
+    const body = { messages: [{ role: "user", content }] };
+    const r = readRequest("anthropic-messages", body);
+    expect(r.messages[0]?.parts[0]).toEqual({
+      type: "document",
+      source: { kind: "url", url: "https://example.com/a.pdf" },
+      title: "A",
+    });
+    expect(r.messages[0]?.extras).toEqual({ content });
+    expect(writeRequest("anthropic-messages", r)).toEqual(body);
+    expect(writeRequest("openai-chat", r).messages).toEqual([
+      { role: "user", content: "Summarize." },
+    ]);
   });
 });

@@ -58,7 +58,12 @@ function readSource(raw: unknown): MediaSource | undefined {
 }
 
 /** One content block; a block with a type or key this reader does not know is kept whole. */
-export function readAnthropicBlock(raw: unknown): Part {
+/** Set when a block was read typed but carried keys its canonical part cannot hold. */
+export interface Lossy {
+  lossy: boolean;
+}
+
+export function readAnthropicBlock(raw: unknown, seen: Lossy = { lossy: false }): Part {
   const block = asRecord(raw);
   if (!block) return { type: "unknown", raw };
   const { rest, cache, ok } = withCache(block);
@@ -83,13 +88,16 @@ export function readAnthropicBlock(raw: unknown): Part {
     }
     case "document": {
       // Text and content-block document sources have no canonical MediaSource: kept raw.
+      // `context` and `citations` have no canonical field: the document stays typed and the
+      // caller keeps the raw content list beside it (see Lossy).
       const source = readSource(rest.source);
       const title = rest.title;
       if (
         source &&
-        onlyKeys(rest, ["type", "source", "title"]) &&
+        onlyKeys(rest, ["type", "source", "title", "context", "citations"]) &&
         (title === undefined || typeof title === "string")
       ) {
+        if (rest.context !== undefined || rest.citations !== undefined) seen.lossy = true;
         return compact({ type: "document" as const, source, title, cache });
       }
       break;
@@ -111,7 +119,7 @@ export function readAnthropicBlock(raw: unknown): Part {
       }
       break;
     case "tool_result": {
-      const content = readToolResultContent(rest.content);
+      const content = readToolResultContent(rest.content, seen);
       const isError = rest.is_error;
       if (
         typeof rest.tool_use_id === "string" &&
@@ -157,22 +165,24 @@ export function readAnthropicBlock(raw: unknown): Part {
   return { type: "unknown", raw };
 }
 
-function readToolResultContent(value: unknown): Part[] | undefined {
+function readToolResultContent(value: unknown, seen: Lossy): Part[] | undefined {
   if (value === undefined) return [];
   if (typeof value === "string") return [{ type: "text", text: value }];
-  return Array.isArray(value) ? value.map(readAnthropicBlock) : undefined;
+  return Array.isArray(value) ? value.map((b) => readAnthropicBlock(b, seen)) : undefined;
 }
 
 /** `content` or `system`: a string is one text part, an array is blocks. */
-function readContent(value: unknown): Part[] | undefined {
+function readContent(value: unknown, seen: Lossy): Part[] | undefined {
   if (typeof value === "string") return [{ type: "text", text: value }];
-  return Array.isArray(value) ? value.map(readAnthropicBlock) : undefined;
+  return Array.isArray(value) ? value.map((b) => readAnthropicBlock(b, seen)) : undefined;
 }
 
 function readMessage(raw: JsonRecord): Message {
   const f = new FieldReader(raw);
   const role = f.take("role", (v) => (v === "user" || v === "assistant" ? v : undefined)) ?? "user";
-  const parts = f.take("content", readContent) ?? [];
+  const seen: Lossy = { lossy: false };
+  const parts = f.take("content", (v) => readContent(v, seen)) ?? [];
+  if (seen.lossy) f.keep("content", raw.content);
   const extras = f.rest();
   return compact({ role, parts, extras: Object.keys(extras).length > 0 ? extras : undefined });
 }
@@ -237,7 +247,9 @@ function readOutputFormat(value: unknown): ResponseFormat | undefined {
 export function readAnthropicRequest(body: JsonRecord): CanonicalRequest {
   const f = new FieldReader(body);
   const model = f.take("model", asString);
-  const system = f.take("system", readContent) ?? [];
+  const seen: Lossy = { lossy: false };
+  const system = f.take("system", (v) => readContent(v, seen)) ?? [];
+  if (seen.lossy) f.keep("system", body.system);
   const messages = f.take("messages", asRecords)?.map(readMessage) ?? [];
   const tools = f.take("tools", asRecords)?.map(readTool) ?? [];
   const { choice: toolChoice, parallel: parallelToolCalls } = readToolChoice(f);

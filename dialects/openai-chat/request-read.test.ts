@@ -227,4 +227,27 @@ describe("openai-chat odd shapes are kept, never lost", () => {
       },
     ]);
   });
+
+  it("a tool call with extra keys stays typed and the raw list is kept for an exact write", () => {
+    const body = {
+      messages: [
+        {
+          role: "assistant",
+          tool_calls: [
+            { index: 0, id: "c1", type: "function", function: { name: "f", arguments: "{}" } },
+            { id: "c2", function: { name: "g", arguments: "" } },
+          ],
+        },
+      ],
+    };
+    const r = readRequest("openai-chat", body);
+    expect(r.messages[0]?.parts).toEqual([
+      { type: "tool-call", id: "c1", name: "f", arguments: "{}" },
+      { type: "tool-call", id: "c2", name: "g", arguments: "" },
+    ]);
+    expect(r.messages[0]?.extras).toEqual({ tool_calls: body.messages[0]?.tool_calls });
+    expect(writeRequest("openai-chat", r)).toEqual({
+      messages: [{ ...body.messages[0], content: null }],
+    });
+  });
 });

@@ -111,20 +111,29 @@ export function readChatContent(value: unknown): Part[] | undefined {
   return asArray(value)?.map(readChatPart);
 }
 
-function readToolCall(raw: JsonRecord): Part {
+/**
+ * A tool call, and whether the canonical part holds all of it. A call with extra keys (an
+ * `index` left over from stream assembly) stays typed; the caller then also keeps the raw
+ * list in message.extras. A call without its core fields is kept whole as an unknown part.
+ */
+function readToolCall(raw: JsonRecord): { part: Part; exact: boolean } {
   const fn = asRecord(raw.function);
   if (
-    raw.type === "function" &&
+    (raw.type === "function" || raw.type === undefined) &&
     typeof raw.id === "string" &&
     fn &&
     typeof fn.name === "string" &&
-    typeof fn.arguments === "string" &&
-    onlyKeys(raw, ["id", "type", "function"]) &&
-    onlyKeys(fn, ["name", "arguments"])
+    typeof fn.arguments === "string"
   ) {
-    return { type: "tool-call", id: raw.id, name: fn.name, arguments: fn.arguments };
+    return {
+      part: { type: "tool-call", id: raw.id, name: fn.name, arguments: fn.arguments },
+      exact:
+        raw.type === "function" &&
+        onlyKeys(raw, ["id", "type", "function"]) &&
+        onlyKeys(fn, ["name", "arguments"]),
+    };
   }
-  return { type: "unknown", raw };
+  return { part: { type: "unknown", raw }, exact: true };
 }
 
 function readMessage(raw: JsonRecord): Message {
@@ -150,9 +159,10 @@ function readMessage(raw: JsonRecord): Message {
     // An empty tool_calls array is a wire detail gateways add or drop: kept raw in extras.
     const calls = f.take("tool_calls", (v) => {
       const list = asRecords(v);
-      return list && list.length > 0 ? list : undefined;
+      return list && list.length > 0 ? list.map(readToolCall) : undefined;
     });
-    for (const call of calls ?? []) parts.push(readToolCall(call));
+    for (const call of calls ?? []) parts.push(call.part);
+    if (calls?.some((c) => !c.exact)) f.keep("tool_calls", raw.tool_calls);
   }
   const extras = f.rest();
   return compact({

@@ -38,3 +38,16 @@ export function incomingFromNode(
     signal,
   };
 }
+
+/** Without a Node socket (Hono's `app.request` in tests): headers as the Fetch API keeps them. */
+export function incomingFromRequest(request: Request, body: Uint8Array): IncomingRequestInfo {
+  const url = new URL(request.url);
+  return {
+    method: request.method,
+    path: url.pathname,
+    query: url.search.replace(/^\?/, ""),
+    headers: [...request.headers],
+    body,
+    signal: request.signal,
+  };
+}

@@ -9,7 +9,8 @@ export {
   type Frame,
 } from "./exchange.ts";
 export { endToEndHeaders, HOP_BY_HOP } from "./hop-by-hop.ts";
-export { type IncomingRequestInfo, incomingFromNode } from "./incoming.ts";
+export { type IncomingRequestInfo, incomingFromNode, incomingFromRequest } from "./incoming.ts";
+export { installReplay, recordThroughRoute } from "./mock-wiring.ts";
 export { sendToNode } from "./node-writer.ts";
 export {
   createRecordThrough,

@@ -150,21 +150,17 @@ export function judgeAttribute(
   pair: RequestPair,
   attribute: RequestAttribute,
 ): Verdict | undefined {
+  if (!REQUEST_FIELD_NAMES[pair.clientDialect][attribute]) return undefined;
   const rule: AttributeRule = ATTRIBUTE_RULES[attribute];
-  let j: Judgement;
   if (rule.kind === "custom") {
     if (!rule.present(pair.client)) return undefined;
-    const field = spelling(pair, attribute);
-    if (field === undefined) return undefined;
-    j = customJudgement(attribute, pair);
-    return finish(pair, attribute, field, j);
+    const field = spelling(pair, attribute) as string;
+    return finish(pair, attribute, field, customJudgement(attribute, pair));
   }
   const sent = rule.read(pair.client);
   if (sent === undefined) return undefined;
-  const field = spelling(pair, attribute);
-  if (field === undefined) return undefined;
-  j = valueJudgement(rule, pair, field, sent);
-  return finish(pair, attribute, field, j);
+  const field = spelling(pair, attribute) as string;
+  return finish(pair, attribute, field, valueJudgement(rule, pair, field, sent));
 }
 
 function finish(

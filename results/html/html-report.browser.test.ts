@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type BrowserContext, chromium } from "playwright-core";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayAdapter } from "../../gateways/adapter.ts";
 import { direct } from "../../gateways/adapters/direct.ts";
@@ -163,6 +163,13 @@ function dbCells(runId: string) {
   }
 }
 
+/** Computed background of the first element matching a selector (a string, since tsc has no DOM lib). */
+async function background(page: Page, selector: string): Promise<unknown> {
+  return page.evaluate(
+    `getComputedStyle(document.querySelector(${JSON.stringify(selector)})).backgroundColor`,
+  );
+}
+
 const rgb = (hex: string) => {
   const n = Number.parseInt(hex.slice(1), 16);
   return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`;
@@ -189,11 +196,11 @@ describe("HTML report in Chromium", () => {
     expect(await page.locator(".chip[data-cell]").count()).toBe(cells.length);
 
     const droppedChip = page.locator('.chip[data-verdict="dropped"]').first();
-    expect(await droppedChip.evaluate("(e) => getComputedStyle(e).backgroundColor")).toBe(
+    expect(await background(page, '.chip[data-verdict="dropped"]')).toBe(
       rgb(VERDICT_STYLE.dropped.background),
     );
     const preservedChip = page.locator('.chip[data-verdict="preserved"]').first();
-    expect(await preservedChip.evaluate("(e) => getComputedStyle(e).backgroundColor")).toBe(
+    expect(await background(page, '.chip[data-verdict="preserved"]')).toBe(
       rgb(VERDICT_STYLE.preserved.background),
     );
     expect(await droppedChip.textContent()).toContain("DROPPED");

@@ -14,7 +14,8 @@ import { Bench } from "tinybench";
 import type { CanonicalReply } from "../../dialects/canonical.ts";
 import { encodeEvents, writeReplyEvents } from "../../dialects/reply.ts";
 import { parseExchangeText } from "../../probes/exchange.ts";
-import { judgeExchange } from "../../probes/lens/judge-exchange.ts";
+import { judgeExchange, readExchange } from "../../probes/lens/judge-exchange.ts";
+import { judgeRead } from "../../probes/lens/judge-read.ts";
 
 const timeIndex = process.argv.indexOf("--time");
 const TIME = timeIndex > 0 ? Number(process.argv[timeIndex + 1]) : 2000;
@@ -59,6 +60,8 @@ function streamExchange(): string {
 }
 
 const stream = streamExchange();
+const typicalExchange = parseExchangeText(typical);
+const typicalRead = readExchange(typicalExchange);
 const streamEvents = judgeExchange(parseExchangeText(stream)).find(
   (v) => v.field === "stream.framing",
 )?.reason;
@@ -82,8 +85,7 @@ function opsPerSecond(task: { result?: unknown }): number {
   return result?.throughput?.mean ?? 0;
 }
 
-const hz = (name: string) =>
-  opsPerSecond(bench.tasks.find((t) => t.name.startsWith(name)) ?? {});
+const hz = (name: string) => opsPerSecond(bench.tasks.find((t) => t.name.startsWith(name)) ?? {});
 const rows = bench.tasks.map((t) => ({
   task: t.name,
   "ops/s": Math.round(opsPerSecond(t)).toLocaleString("en-US"),

@@ -41,7 +41,8 @@ function knownIssuesText(probe: Probe): string {
   return (probe.knownIssues ?? [])
     .map((k) => {
       const versions = Array.isArray(k.versions) ? k.versions.join("|") : k.versions;
-      return `${k.gateway}@${versions}→${k.expect}${k.reproduced ? "" : " (cited)"}`;
+      const where = k.backends ? ` to ${k.backends.join("|")}` : "";
+      return `${k.gateway}@${versions}${where}→${k.expect}${k.reproduced ? "" : " (cited)"}`;
     })
     .join("; ");
 }

@@ -28,6 +28,7 @@ interface SweepFlags {
   timeoutMs: string;
   shard?: string;
   resume?: string;
+  runId?: string;
   db: string;
   out: string;
   json?: boolean;
@@ -45,6 +46,14 @@ function positiveNumber(text: string, flag: string): number {
   if (!Number.isFinite(n) || n <= 0)
     throw new CliError(`${flag} takes a number > 0, got "${text}"`);
   return n;
+}
+
+/** Shards of one sweep share a run id so `merge` makes one run of them. */
+function runIdFlag(text: string): string {
+  if (!/^[A-Za-z0-9._-]{1,80}$/.test(text)) {
+    throw new CliError(`--run-id takes letters, digits, . _ - (at most 80), got "${text}"`);
+  }
+  return text;
 }
 
 async function columnsFrom(flag: string | undefined): Promise<SweepColumn[]> {
@@ -79,6 +88,7 @@ async function sweepAction(flags: SweepFlags): Promise<void> {
       attemptTimeoutMs: positiveInt(flags.timeoutMs, "--timeout-ms"),
       ...(flags.shard ? { shard: parseShard(flags.shard) } : {}),
       ...(flags.resume ? { resume: flags.resume } : {}),
+      ...(flags.runId ? { runId: runIdFlag(flags.runId) } : {}),
       dbPath: flags.db,
       outDir: flags.out,
       args: { ...flags },

@@ -65,6 +65,7 @@ export const anthropicRequestProbes: Probe[] = [
         expect: "dropped",
         url: LITELLM_37118,
         reproduced: false,
+        backends: ["openai-responses"],
         note: "/v1/messages to an OpenAI deployment forwards only model, input, max_output_tokens",
       },
     ],

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { direct } from "./adapters/direct.ts";
+import { checkRoute, checkRoutes, type DoctorMock } from "./doctor.ts";
+import { startGateway } from "./start.ts";
+import { startTinyMock, type TinyMock } from "./testing/tiny-mock.ts";
+
+let mock: TinyMock;
+let view: DoctorMock;
+beforeAll(async () => {
+  mock = await startTinyMock();
+  view = {
+    url: mock.url,
+    pathsContaining: async (t) => mock.records.filter((r) => r.body.includes(t)).map((r) => r.path),
+  };
+});
+afterAll(() => mock.close());
+
+async function directGateway() {
+  const started = await startGateway(
+    direct,
+    { name: "direct", version: "0" },
+    { workdir: "/nonexistent", mockUrl: () => mock.url },
+  );
+  if (started.status !== "running") throw new Error(started.reason);
+  return started;
+}
+
+describe("doctor against the direct control column", () => {
+  it("every direct route works in both modes and reaches the mock on its own dialect's path", async () => {
+    const { gateway, routes } = await directGateway();
+    const checks = await checkRoutes(gateway, routes, view);
+    expect(checks).toHaveLength(6);
+    for (const c of checks)
+      expect(c, `${c.route} ${c.mode}: ${c.detail}`).toMatchObject({
+        worked: true,
+        asDocumented: true,
+      });
+    expect(checks.map((c) => c.reached[0])).toEqual([
+      "/v1/chat/completions",
+      "/v1/chat/completions",
+      "/v1/responses",
+      "/v1/responses",
+      "/v1/messages",
+      "/v1/messages",
+    ]);
+  });
+
+  it("a route documented as failing that works is flagged, and one that lands on the wrong dialect fails", async () => {
+    const { gateway, routes } = await directGateway();
+    const chat = routes[0];
+    if (!chat) throw new Error("no route");
+    const surprise = await checkRoute(gateway, { ...chat, status: "fails" }, view, false);
+    expect(surprise).toMatchObject({ worked: true, asDocumented: false });
+    const misrouted = await checkRoute(gateway, { ...chat, backend: "gemini" }, view, false);
+    expect(misrouted.worked).toBe(false);
+    expect(misrouted.detail).toMatch(/reached \/v1\/chat\/completions, not a gemini path/);
+  });
+
+  it("a dead gateway is a transport failure that never reached the mock", async () => {
+    const { routes } = await directGateway();
+    const chat = routes[0];
+    if (!chat) throw new Error("no route");
+    const dead = {
+      label: "x",
+      baseUrl: "http://127.0.0.1:1",
+      attached: true,
+      exited: () => undefined,
+      logTail: () => [],
+      stop: async () => ({ gone: true, how: "not-owned" as const }),
+    };
+    const check = await checkRoute(dead, chat, view, false, { timeoutMs: 2000 });
+    expect(check).toMatchObject({ worked: false, reached: [] });
+    expect(check.detail).toMatch(/^transport: /);
+  });
+});
