@@ -6,6 +6,7 @@
 import { type GatewayAdapter, GatewayError, type GatewaySpec } from "./adapter.ts";
 import { claudeCodeRouter } from "./adapters/claude-code-router.ts";
 import { direct } from "./adapters/direct.ts";
+import { musistudioLlms } from "./adapters/musistudio-llms.ts";
 import { portkey } from "./adapters/portkey.ts";
 import { loadGatewayFile } from "./generic.ts";
 import { anyLlm } from "./recipes/any-llm.ts";
@@ -20,6 +21,7 @@ export const BUILTIN_ADAPTERS: readonly GatewayAdapter[] = [
   direct,
   portkey,
   claudeCodeRouter,
+  musistudioLlms,
   litellm,
   bifrost,
   switchyard,

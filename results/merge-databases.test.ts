@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -91,11 +91,37 @@ describe("mergeDatabases", () => {
   it("more inputs than SQLite can attach at once still merge, all or nothing", () => {
     const shards = writeShards(12);
     const out = join(dir, "many.db");
+    // OUT already holds an older run: it must survive the staging copy.
+    const older = openStore(out);
+    writeFixtureRun(older, {
+      runId: "2026-11-23T02-10-00Z-old0",
+      startedAt: "2026-11-23T02:10:00.000Z",
+    });
+    older.close();
     const report = mergeDatabases(out, shards);
     expect(report.cellsAdded).toBe(50);
     const merged = dump(out);
-    expect(merged.cells).toHaveLength(50);
-    expect(merged.runs?.[0]).toContain(null); // all 12 of 12 shards: a whole run
+    expect(merged.cells).toHaveLength(100);
+    expect(merged.runs?.map((r) => (r as unknown[])[6])).toEqual([null, null]); // 12 of 12: whole
+    // A conflicting input among many: OUT unchanged, no staging file left behind.
+    const before = readFileSync(out);
+    const bad = join(dir, "bad.db");
+    const store = openStore(bad);
+    writeFixtureRun(store, {
+      runId: RUN,
+      startedAt: STARTED,
+      overrides: {
+        ...FIXTURE_OVERRIDES,
+        "direct@0.1.0|chat.tools-strict|openai-chat->openai-chat|stream": {
+          verdict: "dropped",
+          reason: "x",
+        },
+      },
+    });
+    store.close();
+    expect(() => mergeDatabases(out, [...shards, bad])).toThrow(/conflicting duplicate cell/);
+    expect(readFileSync(out).equals(before)).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.includes("merging"))).toEqual([]);
   });
 
   it("a conflicting duplicate cell is an error naming it, and OUT stays as it was", () => {

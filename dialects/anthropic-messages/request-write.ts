@@ -95,9 +95,18 @@ export function writeAnthropicBlock(part: Part, same: boolean): unknown {
 
 /** A string when the content is one plain text part, else blocks. */
 function writeContent(parts: Part[], same: boolean): unknown {
-  const only = parts[0];
-  if (parts.length === 1 && only && isPlainText(only, same, true)) return only.text;
-  return parts.map((p) => writeAnthropicBlock(p, same)).filter((b) => b !== undefined);
+  // Parts the dialect cannot carry are left out first, so what remains decides the form.
+  const kept: Part[] = [];
+  const written: unknown[] = [];
+  for (const p of parts) {
+    const w = writeAnthropicBlock(p, same);
+    if (w === undefined) continue;
+    kept.push(p);
+    written.push(w);
+  }
+  const only = kept[0];
+  if (kept.length === 1 && only && isPlainText(only, same, true)) return only.text;
+  return written;
 }
 
 /**

@@ -81,9 +81,18 @@ function mediaUrl(source: MediaSource): string | undefined {
 
 /** Content as a bare string when it is one plain text part, else an array of parts. */
 export function writeChatContent(parts: Part[], same: boolean): unknown {
-  const only = parts[0];
-  if (parts.length === 1 && only && isPlainText(only, same, same)) return only.text;
-  return parts.map((p) => writeChatPart(p, same)).filter((p) => p !== undefined);
+  // Parts the dialect cannot carry are left out first, so what remains decides the form.
+  const kept: Part[] = [];
+  const written: unknown[] = [];
+  for (const p of parts) {
+    const w = writeChatPart(p, same);
+    if (w === undefined) continue;
+    kept.push(p);
+    written.push(w);
+  }
+  const only = kept[0];
+  if (kept.length === 1 && only && isPlainText(only, same, same)) return only.text;
+  return written;
 }
 
 function writeToolResult(

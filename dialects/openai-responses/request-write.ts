@@ -52,9 +52,18 @@ function writePart(part: Part, role: string, same: boolean): unknown {
 }
 
 function writeContent(parts: Part[], role: string, same: boolean): unknown {
-  const only = parts[0];
-  if (parts.length === 1 && only && isPlainText(only, same)) return only.text;
-  return parts.map((p) => writePart(p, role, same)).filter((p) => p !== undefined);
+  // Parts the dialect cannot carry are left out first, so what remains decides the form.
+  const kept: Part[] = [];
+  const written: unknown[] = [];
+  for (const p of parts) {
+    const w = writePart(p, role, same);
+    if (w === undefined) continue;
+    kept.push(p);
+    written.push(w);
+  }
+  const only = kept[0];
+  if (kept.length === 1 && only && isPlainText(only, same)) return only.text;
+  return written;
 }
 
 function reasoningItem(parts: Part[]): JsonRecord {

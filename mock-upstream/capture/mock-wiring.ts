@@ -10,15 +10,17 @@ import type { Context } from "hono";
 import type { StageStore } from "../stage-store.ts";
 import { parseStagedReply } from "../staged-reply-spec.ts";
 import { CaptureError } from "./capture-error.ts";
-import { incomingFromNode, incomingFromRequest } from "./incoming.ts";
+import { type IncomingRequestInfo, incomingFromNode, incomingFromRequest } from "./incoming.ts";
 import { sendToNode } from "./node-writer.ts";
-import type { RecordThroughHandler } from "./record-through.ts";
 import type { ReplayOptions } from "./replay.ts";
 import { parseCapture } from "./replay-file.ts";
 import { replayStages } from "./staged-reply.ts";
 
-/** A Hono handler relaying the request through `forward`, written straight to the socket. */
-export function recordThroughRoute(forward: RecordThroughHandler) {
+/**
+ * A Hono handler answering with `forward` (record-through, or a replay handler), the Response
+ * written straight to the socket by `sendToNode` when there is one.
+ */
+export function recordThroughRoute(forward: (incoming: IncomingRequestInfo) => Promise<Response>) {
   return async (c: Context): Promise<Response> => {
     const env = c.env as Partial<HttpBindings> | undefined;
     const body = new Uint8Array(await c.req.arrayBuffer());

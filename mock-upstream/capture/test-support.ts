@@ -9,10 +9,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
 import { type HttpBindings, serve } from "@hono/node-server";
-import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
 import { type IncomingRequestInfo, incomingFromNode } from "./incoming.ts";
-import { sendToNode } from "./node-writer.ts";
+import { recordThroughRoute } from "./mock-wiring.ts";
 
 export interface SeenRequest {
   method: string;
@@ -64,20 +63,21 @@ export type Writer = (typeof WRITERS)[number];
 
 /**
  * A server answering every request with `handler`, built the way the mock app would: Hono on
- * @hono/node-server, the Response written by `sendToNode` or returned to the server.
+ * @hono/node-server, the Response written by `recordThroughRoute` (`sendToNode`) or returned
+ * to the server.
  */
 export async function startFront(
   handler: (incoming: IncomingRequestInfo) => Promise<Response>,
   writer: Writer = "node",
 ): Promise<LocalServer> {
   const app = new Hono<{ Bindings: HttpBindings }>();
-  app.all("*", async (c) => {
-    const body = new Uint8Array(await c.req.arrayBuffer());
-    const response = await handler(incomingFromNode(c.env.incoming, body, c.req.raw.signal));
-    if (writer === "response") return response;
-    await sendToNode(response, c.env.outgoing);
-    return RESPONSE_ALREADY_SENT;
-  });
+  if (writer === "node") app.all("*", recordThroughRoute(handler));
+  else {
+    app.all("*", async (c) => {
+      const body = new Uint8Array(await c.req.arrayBuffer());
+      return handler(incomingFromNode(c.env.incoming, body, c.req.raw.signal));
+    });
+  }
   const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }) as Server;
   if (!server.listening) await once(server, "listening");
   const port = (server.address() as AddressInfo).port;

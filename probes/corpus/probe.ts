@@ -53,6 +53,8 @@ export const knownIssueSchema = z
     reproduced: z.boolean(),
     /** Backend dialects of the routes where it was reported; absent = every route. */
     backends: z.array(z.enum(DIALECTS)).min(1).optional(),
+    /** Modes where it was reported; absent = both. */
+    modes: z.array(z.enum(MODES)).min(1).optional(),
     note: z.string().optional(),
   })
   .strict();

@@ -199,7 +199,6 @@ describe("HTML report in Chromium", () => {
     expect(await background(page, '.chip[data-verdict="dropped"]')).toBe(
       rgb(VERDICT_STYLE.dropped.background),
     );
-    const preservedChip = page.locator('.chip[data-verdict="preserved"]').first();
     expect(await background(page, '.chip[data-verdict="preserved"]')).toBe(
       rgb(VERDICT_STYLE.preserved.background),
     );
@@ -214,8 +213,9 @@ describe("HTML report in Chromium", () => {
     // The dropped stop on the lossy column: the forwarded body carries the nonce but no STOPPROBE.
     await page.selectOption("#f-verdict", "");
     await page.fill("#f-search", "oc-stop-string");
+    expect(await page.locator("tr.row:visible").count()).toBe(1);
     const lossyStop = page.locator(
-      'table[data-client="openai-chat"] .chip[data-verdict="dropped"][data-mode="non-stream"]',
+      'tr[data-probe="oc-stop-string"] .chip[data-verdict="dropped"][data-mode="non-stream"]',
     );
     await lossyStop.click();
     const forwarded = (await page.locator("#pane-forwarded pre").textContent()) ?? "";

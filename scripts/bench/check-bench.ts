@@ -72,6 +72,9 @@ bench
   .add("judgeExchange: typical non-stream exchange", () =>
     judgeExchange(parseExchangeText(typical)),
   )
+  .add("  of which parseExchangeText (zod)", () => parseExchangeText(typical))
+  .add("  of which readExchange (dialect readers)", () => readExchange(typicalExchange))
+  .add("  of which judgeRead (the lens proper)", () => judgeRead(typicalRead))
   .add("baseline: JSON.parse (2,000-event stream exchange bytes)", () => JSON.parse(stream))
   .add("judgeExchange: 2,000-event stream exchange", () =>
     judgeExchange(parseExchangeText(stream)),

@@ -16,6 +16,8 @@ const bifrostMixedTurn: KnownIssue = {
   expect: "mangled",
   url: "https://github.com/maximhq/bifrost/issues/6123",
   reproduced: false,
+  backends: ["openai-chat"],
+  modes: ["stream"],
   note: "streamed text + tool call from an OpenAI-compatible upstream ends with end_turn",
 };
 const litellmContentFilter: KnownIssue = {
@@ -24,6 +26,7 @@ const litellmContentFilter: KnownIssue = {
   expect: "mangled",
   url: "https://github.com/BerriAI/litellm/issues/40857",
   reproduced: false,
+  backends: ["openai-chat"],
   note: "content_filter from an OpenAI upstream arrives on /v1/messages as end_turn (version not stated in the issue)",
 };
 

@@ -1,0 +1,43 @@
+/**
+ * `@musistudio/llms`: the translation server inside claude-code-router, published alone as
+ * a library (no executable). We start it with a small launcher (`preload/musistudio-llms-
+ * server.mjs`) that hands it the config as `initialConfig`. Providers and routes mirror
+ * claude-code-router's (the same "provider,model" split, only on /v1/messages), so the two
+ * columns separate what CCR adds around its engine from what the engine itself does.
+ * @see https://github.com/musistudio/llms
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { LaunchContext } from "../adapter.ts";
+import { npmAdapter } from "../npm-adapter.ts";
+import { CCR_MODELS, ccrConfig, claudeCodeRouter } from "./claude-code-router.ts";
+
+const LAUNCHER = fileURLToPath(new URL("../preload/musistudio-llms-server.mjs", import.meta.url));
+
+/** The engine reads the same keys as CCR's config file, with `providers` in lower case. */
+export function llmsConfig(ctx: Pick<LaunchContext, "port" | "mockUrl">) {
+  const { Providers, Router, ...rest } = ccrConfig(ctx, CCR_MODELS);
+  return { ...rest, providers: Providers, Router };
+}
+
+async function writeLlmsConfig(ctx: LaunchContext): Promise<string[]> {
+  await mkdir(ctx.workdir, { recursive: true });
+  const file = join(ctx.workdir, "llms.config.json");
+  await writeFile(file, `${JSON.stringify(llmsConfig(ctx), null, 2)}\n`);
+  return [file];
+}
+
+export const musistudioLlms = npmAdapter({
+  name: "musistudio-llms",
+  description: "@musistudio/llms (npm): claude-code-router's engine, run alone",
+  packageName: "@musistudio/llms",
+  defaultVersion: "1.0.53",
+  writeConfig: writeLlmsConfig,
+  command: (ctx, packageDir) => ({
+    command: process.execPath,
+    args: [LAUNCHER, packageDir, join(ctx.workdir, "llms.config.json")],
+    readyPath: "/health",
+  }),
+  routes: (spec) => claudeCodeRouter.routes(spec),
+});
