@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   credentialValuesInJson,
   isRedactionTag,
+  KEY_SHAPES,
   redactBody,
   redactCredentialValue,
   redactHeaderPairs,
@@ -32,6 +33,14 @@ describe("redactText", () => {
     expect(out).toBe(
       `a ${redactionTag(OPENAI)} b ${redactionTag(ANTHROPIC)} c ${redactionTag(GOOGLE)} d ${redactionTag(`gsk_${"a".repeat(24)}`)}`,
     );
+  });
+
+  it("has a quick prefix for every key shape (a shape without one would never be redacted)", () => {
+    for (const shape of KEY_SHAPES) {
+      const sample = shape.source.match(/^[A-Za-z_-]+/)?.[0] ?? "";
+      const secret = `${sample}${"A1b2C3d4E5f6G7h8J9k0L1m2"}`;
+      expect(redactText(`x ${secret} y`), shape.source).toBe(`x ${redactionTag(secret)} y`);
+    }
   });
 
   it("replaces extra secrets of 6+ characters and leaves short ones and plain text alone", () => {

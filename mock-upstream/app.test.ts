@@ -294,6 +294,12 @@ describe("control API", () => {
     expect((await readJson(bad)).error).toMatch(/sequence\[1\]\.status: .*number/);
     const both = await post(app, "/__gatecheck/replies", { reply: {}, sequence: [{}] });
     expect((await readJson(both)).error).toMatch(/exactly one of `reply` or `sequence`/);
+    const header = await post(app, "/__gatecheck/replies", {
+      reply: { headers: { "x-a": "1\r\nx-b: 2" } },
+    });
+    expect((await readJson(header)).error).toMatch(
+      /reply\.headers\.x-a: header values cannot contain CR/,
+    );
     const notJson = await post(app, "/__gatecheck/replies", "{");
     expect((await readJson(notJson)).error).toMatch(/not JSON/);
     const plan = await post(app, "/__gatecheck/replies", {

@@ -61,8 +61,10 @@ export function createMockApp(
     const env = c.env as Partial<HttpBindings> | undefined;
     const { wire } = await handleTraffic(c.req.raw, env?.incoming, state);
     if (env?.outgoing) {
-      // Errors here are the client going away; the record is already written.
-      writeToNode(env.outgoing, wire).catch(() => {});
+      // The record is already written. A failure here is the client going away, or a
+      // header Node refuses: end the connection rather than leave the caller hanging.
+      const outgoing = env.outgoing;
+      writeToNode(outgoing, wire).catch(() => outgoing.destroy());
       return RESPONSE_ALREADY_SENT;
     }
     return toWebResponse(wire);

@@ -197,3 +197,35 @@ describe("staging", () => {
     });
   });
 });
+
+describe("personas", () => {
+  it("judge after recording and before staging; the record names persona and rule", async () => {
+    const m = await mock({ persona: "anthropic" });
+    m.stage({ times: "always", reply: { status: 201 } });
+    const rejected = await postJson(m.url, "/v1/messages", { model: "c", messages: [] });
+    expect(rejected.status).toBe(400);
+    expect((await readJson(rejected)).error.message).toMatch(/max_tokens/);
+    const passed = await postJson(m.url, "/v1/messages", {
+      model: "c",
+      max_tokens: 4,
+      messages: [],
+    });
+    expect(passed.status).toBe(201);
+    await passed.text();
+    const [first, second] = m.records().map((r) => r.reply);
+    expect(first).toMatchObject({
+      status: 400,
+      staged: false,
+      persona: "anthropic",
+      personaRule: "anthropic/max-tokens-required",
+    });
+    expect(second).toMatchObject({
+      status: 201,
+      staged: true,
+      stagedId: "stage-1",
+      persona: "anthropic",
+    });
+    expect(second?.personaRule).toBeUndefined();
+    await expect(startMock({ persona: "nope" })).rejects.toThrow(MockError);
+  });
+});

@@ -99,10 +99,14 @@ export const FAULTS = [
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
+/** RFC 9110 token characters; values must not carry CR, LF or NUL (Node refuses them). */
+const HeaderName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "not a valid header name");
+const HeaderValue = z.string().regex(/^[^\r\n\0]*$/, "header values cannot contain CR, LF or NUL");
+
 export const ReplySpec = z.strictObject({
-  status: z.number().int().min(100).max(599).default(200),
+  status: z.number().int().min(200).max(599).default(200),
   headers: z
-    .union([z.record(z.string(), z.string()), z.array(z.tuple([z.string(), z.string()]))])
+    .union([z.record(HeaderName, HeaderValue), z.array(z.tuple([HeaderName, HeaderValue]))])
     .optional(),
   body: BodySpec.optional(),
   wire: WirePlanSpec.optional(),

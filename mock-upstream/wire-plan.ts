@@ -95,8 +95,8 @@ export function splitAt(body: Buffer, offsets: readonly number[]): Buffer[] {
  * writes one unit per write; `whole` writes everything at once.
  */
 export function cutUnits(units: readonly Buffer[], plan: ChunkPlanSpec): Buffer[] {
-  const whole = Buffer.concat(units);
   if (plan === "event") return units.filter((u) => u.length > 0);
+  const whole = units.length === 1 ? (units[0] as Buffer) : Buffer.concat(units);
   if (plan === "whole") return whole.length ? [whole] : [];
   if ("every" in plan) {
     const offsets: number[] = [];

@@ -76,7 +76,7 @@ export async function runColumn(
   deps: ColumnDeps,
 ): Promise<ColumnResult> {
   const { label, spec, adapter } = job;
-  const { runId, deadline, signal } = settings;
+  const { runId, signal } = settings;
   const workdir = join(settings.workRoot, label.replaceAll("/", "_"));
   mkdirSync(workdir, { recursive: true });
   const routes = adapter.routes(spec).filter((r) => r.status !== "fails");

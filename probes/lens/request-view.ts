@@ -25,11 +25,16 @@ interface View {
   texts?: string[];
 }
 
-/** Views are computed once per request: a judgement asks for them dozens of times. */
-const views = new WeakMap<CanonicalRequest, View>();
+/**
+ * Views are computed once per request: a judgement asks for them dozens of times. They ride
+ * on the request under a non-enumerable symbol (invisible to JSON, keys and equality); a
+ * WeakMap did the same but cost more in garbage collection than the judging itself.
+ */
+const VIEW = Symbol("view");
+type WithView = CanonicalRequest & { [VIEW]?: View };
 
 function view(req: CanonicalRequest): View {
-  let v = views.get(req);
+  let v = (req as WithView)[VIEW];
   if (v) return v;
   const skip = leadingSystemCount(req);
   const conversation = skip === 0 ? req.messages : req.messages.slice(skip);
@@ -53,7 +58,7 @@ function view(req: CanonicalRequest): View {
     }
   }
   v = { conversation, system, flat, types };
-  views.set(req, v);
+  Object.defineProperty(req, VIEW, { value: v, enumerable: false });
   return v;
 }
 

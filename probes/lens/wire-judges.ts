@@ -129,11 +129,13 @@ function bodyCredentials(value: unknown, path: string, out: ClientCredential[]):
   }
 }
 
-const found = new WeakMap<WireRequest, ClientCredential[]>();
+/** Found once per request, kept under a non-enumerable symbol (see request-view.ts). */
+const FOUND = Symbol("credentials");
+type WithCredentials = WireRequest & { [FOUND]?: ClientCredential[] };
 
 /** Every credential the client request carries: credential headers, query keys, body keys. */
 export function clientCredentials(request: WireRequest): ClientCredential[] {
-  const cached = found.get(request);
+  const cached = (request as WithCredentials)[FOUND];
   if (cached) return cached;
   const out: ClientCredential[] = [];
   for (const [name, value] of request.headers) {
@@ -151,7 +153,7 @@ export function clientCredentials(request: WireRequest): ClientCredential[] {
     }
   }
   bodyCredentials(request.body, "", out);
-  found.set(request, out);
+  Object.defineProperty(request, FOUND, { value: out, enumerable: false });
   return out;
 }
 

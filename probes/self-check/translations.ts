@@ -3,8 +3,9 @@
  * probe builds and the upstream steps it stages, and gives what a gateway would have
  * forwarded and what it would have answered:
  * - carry-all: reads the client request and writes it in the backend dialect with the
- *   dialect writers; strips client credentials; reads the
- *   upstream reply and writes it back in the client dialect (stream faults kept).
+ *   dialect writers; strips client credentials; reads the upstream reply and writes it
+ *   back in the client dialect (stream faults kept).
+ * All three retry 429/5xx steps of a staged sequence: they differ in what they carry.
  * - carry-nothing: forwards only the model and the nonce text; answers a bare "OK".
  * - leak-all: carry-all plus everything a careless gateway adds: client credentials in
  *   headers, body and query, an empty text block, `required: []` in schemas, cache_control

@@ -91,6 +91,50 @@ function printCheck(c: RouteCheck): void {
   process.stdout.write(`  ${mark} ${c.route.padEnd(42)} ${c.mode.padEnd(10)} ${c.detail}${note}\n`);
 }
 
+type Running = Extract<Awaited<ReturnType<typeof startGateway>>, { status: "running" }>;
+
+/** Route checks on a running gateway, always stopped afterwards; returns a failure or undefined. */
+async function checkStarted(
+  label: string,
+  started: Running,
+  doctorMock: DoctorMock,
+  mock: Awaited<ReturnType<typeof startMock>>,
+): Promise<string | undefined> {
+  let failed: string | undefined;
+  const deps = Object.entries(started.install.dependencies ?? {})
+    .map(([k, v]) => `${k}@${v}`)
+    .join(", ");
+  process.stdout.write(
+    `  up at ${started.gateway.baseUrl}${started.gateway.pid ? ` (pid ${started.gateway.pid})` : ""}${deps ? ` with ${deps}` : ""}\n`,
+  );
+  let checks: RouteCheck[] = [];
+  try {
+    checks = await checkRoutes(started.gateway, started.routes, doctorMock);
+  } finally {
+    const stop = await started.gateway.stop();
+    process.stdout.write(
+      `  stopped: ${stop.how}, ${stop.gone ? "process group gone" : "PROCESS GROUP STILL ALIVE"}\n`,
+    );
+    if (!stop.gone) failed = `${label}: process group ${started.gateway.pid} survived stop`;
+  }
+  for (const c of checks) printCheck(c);
+  const background = mock.records().filter((r) => !/GCDOC-/.test(r.rawBody));
+  if (background.length) {
+    const paths = [...new Set(background.map((r) => `${r.method} ${r.path}`))].join(", ");
+    process.stdout.write(
+      `  background traffic (not probes): ${background.length} request(s): ${paths}\n`,
+    );
+  }
+  const off = checks.filter((c) => !c.asDocumented);
+  if (off.length)
+    failed ??= `${label}: ${off.length} check(s) differ from the documented route table`;
+  if (!failed)
+    process.stdout.write(
+      `${label}: doctor ok (${checks.filter((c) => c.worked).length}/${checks.length} checks worked, all as documented)\n`,
+    );
+  return failed;
+}
+
 interface DoctorOptions {
   attach?: string;
   workdir?: string;
@@ -130,39 +174,9 @@ async function doctor(text: string, options: DoctorOptions): Promise<void> {
         : "";
       const log = started.logPath ? `\n  log: ${started.logPath}` : "";
       failed = `not-run: ${started.reason}${log}${tail}`;
-      return;
+    } else {
+      failed = await checkStarted(label, started, doctorMock, mock);
     }
-    const deps = Object.entries(started.install.dependencies ?? {})
-      .map(([k, v]) => `${k}@${v}`)
-      .join(", ");
-    process.stdout.write(
-      `  up at ${started.gateway.baseUrl}${started.gateway.pid ? ` (pid ${started.gateway.pid})` : ""}${deps ? ` with ${deps}` : ""}\n`,
-    );
-    let checks: RouteCheck[] = [];
-    try {
-      checks = await checkRoutes(started.gateway, started.routes, doctorMock);
-    } finally {
-      const stop = await started.gateway.stop();
-      process.stdout.write(
-        `  stopped: ${stop.how}, ${stop.gone ? "process group gone" : "PROCESS GROUP STILL ALIVE"}\n`,
-      );
-      if (!stop.gone) failed = `${label}: process group ${started.gateway.pid} survived stop`;
-    }
-    for (const c of checks) printCheck(c);
-    const background = mock.records().filter((r) => !/GCDOC-/.test(r.rawBody));
-    if (background.length) {
-      const paths = [...new Set(background.map((r) => `${r.method} ${r.path}`))].join(", ");
-      process.stdout.write(
-        `  background traffic (not probes): ${background.length} request(s): ${paths}\n`,
-      );
-    }
-    const off = checks.filter((c) => !c.asDocumented);
-    if (off.length)
-      failed ??= `${label}: ${off.length} check(s) differ from the documented route table`;
-    if (!failed)
-      process.stdout.write(
-        `${label}: doctor ok (${checks.filter((c) => c.worked).length}/${checks.length} checks worked, all as documented)\n`,
-      );
   } finally {
     process.off("SIGINT", onSigint);
     await mock.close();

@@ -261,6 +261,31 @@ export const chatRequestProbes: Probe[] = [
     note: "an argument-less schema arrives without an invented `required: []`",
   },
   {
+    id: "oc-tools-parameters-refs",
+    client: "openai-chat",
+    axis: "request",
+    field: "tools[].function.parameters",
+    request: {
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "book_trip",
+            parameters: {
+              type: "object",
+              properties: { from: { $ref: "#/$defs/city" }, to: { $ref: "#/$defs/city" } },
+              required: ["from", "to"],
+              $defs: { city: { type: "string", enum: ["Paris", "Oslo"] } },
+            },
+          },
+        },
+      ],
+    },
+    modes: both,
+    severity: "medium",
+    note: "a schema with $defs/$ref arrives equal by value (or inlined to the same meaning)",
+  },
+  {
     id: "oc-tools-strict",
     client: "openai-chat",
     axis: "request",
