@@ -13,11 +13,11 @@ import { writeGeminiRequest } from "./gemini/request-write.ts";
 import { isRecord, type JsonRecord } from "./json.ts";
 import { readOllamaRequest } from "./ollama/request-read.ts";
 import { writeOllamaRequest } from "./ollama/request-write.ts";
-import { mergeExtras } from "./openai-chat/request-fields.ts";
 import { readChatRequest } from "./openai-chat/request-read.ts";
 import { writeChatRequest } from "./openai-chat/request-write.ts";
 import { readResponsesRequest } from "./openai-responses/request-read.ts";
 import { writeResponsesRequest } from "./openai-responses/request-write.ts";
+import { mergeExtras } from "./request-fields.ts";
 import { DIALECT_ROUTES } from "./routes.ts";
 
 export interface RequestContext {

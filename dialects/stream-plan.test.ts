@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { CanonicalReply } from "./canonical.ts";
+import { DialectError } from "./dialect-error.ts";
 import { encodeEvents, readReply, writeReplyEvents } from "./reply.ts";
-import { parseStreamPlan, StreamPlanError } from "./stream-plan.ts";
+import { parseStreamPlan } from "./stream-plan.ts";
 
 const reply: CanonicalReply = {
   dialect: "openai-chat",
@@ -24,7 +25,7 @@ describe("stream plan", () => {
       /^stage\.json: textChunkSize: /,
     );
     expect(() => parseStreamPlan({ pingsAfter: ["x"] }, "stage.json")).toThrow(/pingsAfter\.0/);
-    expect(() => parseStreamPlan({ typo: true })).toThrow(StreamPlanError);
+    expect(() => parseStreamPlan({ typo: true })).toThrow(DialectError);
   });
 
   it("cuts text into the given chunks, and refuses chunks that do not join to the text", () => {

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { CanonicalReply, Part } from "./canonical.ts";
+import { DialectError } from "./dialect-error.ts";
 
 const count = z.number().int().nonnegative();
 
@@ -53,16 +54,6 @@ export const StreamPlanSchema = z
 
 export type StreamPlan = z.infer<typeof StreamPlanSchema>;
 
-export class StreamPlanError extends Error {
-  constructor(
-    readonly code: "chunks-mismatch" | "invalid-plan",
-    message: string,
-  ) {
-    super(message);
-    this.name = "StreamPlanError";
-  }
-}
-
 /** Validate a plan read from a user's JSON; the error names the path inside it. */
 export function parseStreamPlan(value: unknown, source = "stream plan"): StreamPlan {
   const result = StreamPlanSchema.safeParse(value);
@@ -70,7 +61,7 @@ export function parseStreamPlan(value: unknown, source = "stream plan"): StreamP
   const issues = result.error.issues
     .map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`)
     .join("; ");
-  throw new StreamPlanError("invalid-plan", `${source}: ${issues}`);
+  throw new DialectError("invalid-plan", `${source}: ${issues}`);
 }
 
 /** Cut a string every `size` code points (never inside a surrogate pair). */
@@ -93,7 +84,7 @@ export function chunksFor(
   const given = explicit?.[index];
   if (given) {
     if (given.join("") !== text) {
-      throw new StreamPlanError(
+      throw new DialectError(
         "chunks-mismatch",
         `${what} ${index}: chunks join to ${JSON.stringify(given.join(""))}, the reply says ${JSON.stringify(text)}`,
       );

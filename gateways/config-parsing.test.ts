@@ -109,8 +109,8 @@ describe("user gateway files", () => {
     expect(() => parseGatewayFile(typo, "my.json")).toThrow(
       "my.json: command.1: unknown placeholder {prot}",
     );
-    const escape = { ...valid, configFiles: [{ path: "../x.yaml", template: "" }] };
-    expect(() => parseGatewayFile(escape, "my.json")).toThrow(
+    const outside = { ...valid, configFiles: [{ path: "../x.yaml", template: "" }] };
+    expect(() => parseGatewayFile(outside, "my.json")).toThrow(
       /configFiles\.0\.path: must stay inside/,
     );
     const badDialect = { ...valid, env: { U: "{mockUrl:cohere}" } };

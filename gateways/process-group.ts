@@ -113,10 +113,14 @@ async function waitGone(pgid: number, withinMs: number): Promise<boolean> {
 export function readLogTail(logPath: string, lines = 20): string[] {
   try {
     const text = readFileSync(logPath, "utf8");
-    return text
-      .split(/\r?\n/)
-      .filter((l) => l.trim() !== "")
-      .slice(-lines);
+    return (
+      text
+        .split(/\r?\n/)
+        .filter((l) => l.trim() !== "")
+        .slice(-lines)
+        // Minified bundles print whole source lines in stack traces: keep each line readable.
+        .map((l) => (l.length > 300 ? `${l.slice(0, 300)}...` : l))
+    );
   } catch {
     return [];
   }

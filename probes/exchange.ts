@@ -56,6 +56,19 @@ export const exchangeSchema = z.strictObject({
   secrets: z.array(z.string().min(1)).optional(),
   /** Free text for whoever reads the file; ignored by the lens. */
   note: z.string().optional(),
+  /** When things happened (the sweep fills it; the failure judges read retries and waits). */
+  timing: z
+    .strictObject({
+      forwarded: z.array(
+        z.strictObject({
+          atMs: z.number().nonnegative(),
+          status: z.number().int().optional(),
+          retryAfter: z.string().optional(),
+        }),
+      ),
+      clientTotalMs: z.number().nonnegative().optional(),
+    })
+    .optional(),
 });
 
 export type ExchangeInput = z.input<typeof exchangeSchema>;
@@ -80,6 +93,16 @@ export interface WireReply {
   body: string;
 }
 
+/**
+ * Clock facts of an exchange, which bodies cannot show: one entry per `forwarded` record in
+ * the same order (arrival offset from the first, and the status and `retry-after` the backend
+ * answered it with), and how long the client waited for its whole response.
+ */
+export interface ExchangeTiming {
+  forwarded: { atMs: number; status?: number; retryAfter?: string }[];
+  clientTotalMs?: number;
+}
+
 /** A parsed exchange: headers as lower-case pairs, bodies parsed where they are JSON. */
 export interface Exchange {
   route: { client: ClientDialect; backend: Dialect };
@@ -89,6 +112,7 @@ export interface Exchange {
   upstreamReply?: WireReply;
   clientResponse?: WireReply;
   secrets: string[];
+  timing?: ExchangeTiming;
 }
 
 export type ExchangeErrorCode = "invalid-json" | "invalid-exchange" | "unreadable-client-request";
@@ -137,6 +161,17 @@ function wireReply(r: z.output<typeof replySchema>): WireReply {
   return { status: r.status, headers: pairs(r.headers), body: r.body };
 }
 
+function timingOf(t: NonNullable<z.output<typeof exchangeSchema>["timing"]>): ExchangeTiming {
+  const forwarded = t.forwarded.map((f) => ({
+    atMs: f.atMs,
+    ...(f.status === undefined ? {} : { status: f.status }),
+    ...(f.retryAfter === undefined ? {} : { retryAfter: f.retryAfter }),
+  }));
+  return t.clientTotalMs === undefined
+    ? { forwarded }
+    : { forwarded, clientTotalMs: t.clientTotalMs };
+}
+
 function describeIssues(error: z.ZodError, source: string): string {
   const lines = error.issues.slice(0, 8).map((issue) => {
     const path = issue.path.length > 0 ? issue.path.join(".") : "(top level)";
@@ -161,6 +196,7 @@ export function parseExchange(value: unknown, source = "exchange"): Exchange {
   };
   if (e.upstreamReply) out.upstreamReply = wireReply(e.upstreamReply);
   if (e.clientResponse) out.clientResponse = wireReply(e.clientResponse);
+  if (e.timing) out.timing = timingOf(e.timing);
   return out;
 }
 

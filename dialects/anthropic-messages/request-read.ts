@@ -26,7 +26,7 @@ import {
   nonEmpty,
   onlyKeys,
   readCacheMarker,
-} from "../openai-chat/request-fields.ts";
+} from "../request-fields.ts";
 
 /** Splits `cache_control` off a block: the rest of the block and the marker (undefined = none or odd). */
 function withCache(block: JsonRecord): { rest: JsonRecord; cache?: CacheMarker; ok: boolean } {

@@ -16,8 +16,8 @@ import type {
   Tool,
 } from "../canonical.ts";
 import type { JsonRecord } from "../json.ts";
-import { argumentsObject, compact, mergeExtras, nonEmpty } from "../openai-chat/request-fields.ts";
 import { isPlainText } from "../openai-chat/request-write.ts";
+import { argumentsObject, compact, mergeExtras, nonEmpty } from "../request-fields.ts";
 
 function cacheControl(cache: CacheMarker | undefined): unknown {
   return cache === undefined

@@ -14,7 +14,7 @@ import {
   tryParseJson,
   unknownKeys,
 } from "../json.ts";
-import { type StreamReader, StreamState } from "../openai-chat/stream-parts.ts";
+import { type StreamReader, StreamState } from "../reply-parts.ts";
 import type { ReceivedEvent } from "../sse.ts";
 import { readAnthropicError } from "./error-body.ts";
 import { anthropicPart } from "./reply-read.ts";

@@ -32,7 +32,7 @@ import {
   FieldReader,
   nonEmpty,
   onlyKeys,
-} from "../openai-chat/request-fields.ts";
+} from "../request-fields.ts";
 import { dialectOfPath } from "../routes.ts";
 
 /** image/* is an image, audio/* audio, anything else (pdf, text, video) a document. */

@@ -19,7 +19,7 @@ import type {
   ToolChoice,
 } from "../canonical.ts";
 import type { JsonRecord } from "../json.ts";
-import { argumentsObject, compact, mergeExtras, nonEmpty } from "../openai-chat/request-fields.ts";
+import { argumentsObject, compact, mergeExtras, nonEmpty } from "../request-fields.ts";
 
 function blob(source: Part & { type: "image" | "audio" | "document" }): JsonRecord | undefined {
   const s = source.source;

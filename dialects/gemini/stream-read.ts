@@ -7,7 +7,7 @@
  * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
  */
 import { asArray, asRecord, asString, tryParseJson } from "../json.ts";
-import { type StreamReader, StreamState } from "../openai-chat/stream-parts.ts";
+import { type StreamReader, StreamState } from "../reply-parts.ts";
 import type { ReceivedEvent } from "../sse.ts";
 import { readGeminiError } from "./error-body.ts";
 import { geminiPartToCanonical } from "./reply-read.ts";

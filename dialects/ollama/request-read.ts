@@ -32,7 +32,7 @@ import {
   nonEmpty,
   onlyKeys,
   readNested,
-} from "../openai-chat/request-fields.ts";
+} from "../request-fields.ts";
 
 const ROLES = ["system", "user", "assistant", "tool"] as const satisfies Role[];
 

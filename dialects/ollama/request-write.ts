@@ -10,7 +10,7 @@
  */
 import type { CanonicalRequest, Message, Part, ReasoningConfig, Tool } from "../canonical.ts";
 import type { JsonRecord } from "../json.ts";
-import { argumentsObject, compact, mergeExtras, nonEmpty } from "../openai-chat/request-fields.ts";
+import { argumentsObject, compact, mergeExtras, nonEmpty } from "../request-fields.ts";
 
 function texts(parts: Part[]): string | undefined {
   const text = parts.filter((p) => p.type === "text");

@@ -7,7 +7,7 @@
  * @see https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-streaming
  */
 import { asArray, asRecord, asString, tryParseJson } from "../json.ts";
-import { type StreamReader, StreamState } from "../openai-chat/stream-parts.ts";
+import { type StreamReader, StreamState } from "../reply-parts.ts";
 import type { ReceivedEvent } from "../sse.ts";
 import { readOllamaError } from "./error-body.ts";
 import { ollamaToolCallPart } from "./reply-read.ts";

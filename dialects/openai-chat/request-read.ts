@@ -24,7 +24,7 @@ import {
   parseDataUrl,
   readCacheMarker,
   readNested,
-} from "./request-fields.ts";
+} from "../request-fields.ts";
 
 const ROLES = ["system", "developer", "user", "assistant", "tool"] as const satisfies Role[];
 

@@ -16,7 +16,7 @@ import type {
   ToolChoice,
 } from "../canonical.ts";
 import type { JsonRecord } from "../json.ts";
-import { compact, mergeExtras, nonEmpty, toDataUrl } from "./request-fields.ts";
+import { compact, mergeExtras, nonEmpty, toDataUrl } from "../request-fields.ts";
 
 /**
  * A text part that would be written with nothing but its text, so it can go as a bare

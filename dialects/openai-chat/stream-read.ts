@@ -7,10 +7,10 @@
  * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
  */
 import { asArray, asNumber, asRecord, asString, tryParseJson, unknownKeys } from "../json.ts";
+import { type StreamReader, StreamState } from "../reply-parts.ts";
 import type { ReceivedEvent } from "../sse.ts";
 import { readOpenAiError } from "./error-body.ts";
 import { chatStopFromWire } from "./stop-reason.ts";
-import { type StreamReader, StreamState } from "./stream-parts.ts";
 import { readChatUsage } from "./usage.ts";
 
 export function createChatStreamReader(): StreamReader {

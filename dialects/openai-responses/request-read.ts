@@ -30,7 +30,7 @@ import {
   onlyKeys,
   parseDataUrl,
   readNested,
-} from "../openai-chat/request-fields.ts";
+} from "../request-fields.ts";
 
 const MESSAGE_ROLES = ["system", "developer", "user", "assistant"] as const satisfies Role[];
 

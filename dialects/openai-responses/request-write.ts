@@ -9,8 +9,8 @@
  */
 import type { CanonicalRequest, Message, Part, Tool, ToolChoice } from "../canonical.ts";
 import { isRecord, type JsonRecord } from "../json.ts";
-import { compact, mergeExtras, nonEmpty, toDataUrl } from "../openai-chat/request-fields.ts";
 import { isPlainText } from "../openai-chat/request-write.ts";
+import { compact, mergeExtras, nonEmpty, toDataUrl } from "../request-fields.ts";
 
 function writePart(part: Part, role: string, same: boolean): unknown {
   switch (part.type) {

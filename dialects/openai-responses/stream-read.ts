@@ -14,7 +14,7 @@ import {
   tryParseJson,
   unknownKeys,
 } from "../json.ts";
-import { type StreamReader, StreamState } from "../openai-chat/stream-parts.ts";
+import { type StreamReader, StreamState } from "../reply-parts.ts";
 import type { ReceivedEvent } from "../sse.ts";
 import { readResponsesError } from "./error-body.ts";
 import { applyStatus, itemParts, summaryText } from "./reply-read.ts";

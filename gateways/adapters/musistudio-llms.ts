@@ -39,5 +39,12 @@ export const musistudioLlms = npmAdapter({
     args: [LAUNCHER, packageDir, join(ctx.workdir, "llms.config.json")],
     readyPath: "/health",
   }),
-  routes: (spec) => claudeCodeRouter.routes(spec),
+  // Run alone (1.0.53, newer than the 1.0.51 inside CCR 2.0.0), the engine also splits
+  // "provider,model" on its OpenAI Chat and Responses ingresses: those routes work here.
+  routes: (spec) =>
+    claudeCodeRouter.routes(spec).map((route) => {
+      if (route.client === "anthropic-messages") return route;
+      const { notes: _ccrOnly, ...rest } = route;
+      return { ...rest, status: "works" as const };
+    }),
 });

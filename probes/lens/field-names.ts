@@ -385,6 +385,26 @@ export const REPLY_FEATURES = [
 
 export type ReplyFeature = (typeof REPLY_FEATURES)[number];
 
+/**
+ * Fields of the failure axis (probes/lens/failure-judges.ts): how a gateway behaves when the
+ * upstream fails, judged from the reply, the forwarded records and the exchange's timing.
+ */
+export const FAILURE_FIELDS = [
+  "failure.status",
+  "failure.error_text",
+  "failure.retries",
+  "failure.deadline",
+  "failure.gzip",
+  "failure.fallback",
+  "failure.stream_end",
+] as const;
+
+export type FailureField = (typeof FAILURE_FIELDS)[number];
+
+export function isFailureField(field: string): field is FailureField {
+  return (FAILURE_FIELDS as readonly string[]).includes(field);
+}
+
 /** The forwarded request path, judged against the backend dialect's documented route. */
 export const PATH_FIELD = "path";
 

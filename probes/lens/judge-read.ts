@@ -8,10 +8,12 @@ import { dialectOfPath } from "../../dialects/routes.ts";
 import type { Exchange, WireReply, WireRequest } from "../exchange.ts";
 import type { Verdict, VerdictKind } from "../verdict.ts";
 import { show, verdict } from "./describe.ts";
+import { judgeFailure } from "./failure-judges.ts";
 import {
   attributeOf,
   credentialField,
   headerField,
+  isFailureField,
   isReplyFeature,
   PATH_FIELD,
   REQUEST_ATTRIBUTES,
@@ -239,6 +241,7 @@ export function worst(verdicts: readonly Verdict[]): Verdict | undefined {
 
 /** The verdict for one field (request spelling or reply feature); `error` when not judgeable. */
 export function judgeReadField(read: ReadExchange, field: string): Verdict {
+  if (isFailureField(field)) return judgeFailure(read, field);
   const verdicts = isReplyFeature(field)
     ? replyVerdicts(read, field)
     : requestVerdicts(read, field);

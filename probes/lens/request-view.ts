@@ -58,7 +58,7 @@ function view(req: CanonicalRequest): View {
     }
   }
   v = { conversation, system, flat, types };
-  Object.defineProperty(req, VIEW, { value: v, enumerable: false });
+  if (Object.isExtensible(req)) Object.defineProperty(req, VIEW, { value: v, enumerable: false });
   return v;
 }
 

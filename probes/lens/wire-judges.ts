@@ -153,7 +153,9 @@ export function clientCredentials(request: WireRequest): ClientCredential[] {
     }
   }
   bodyCredentials(request.body, "", out);
-  Object.defineProperty(request, FOUND, { value: out, enumerable: false });
+  if (Object.isExtensible(request)) {
+    Object.defineProperty(request, FOUND, { value: out, enumerable: false });
+  }
   return out;
 }
 
@@ -181,6 +183,19 @@ function safeDecode(text: string): string {
   }
 }
 
+/** Tags of recently seen values: a sweep judges the same few client keys again and again. */
+const tags = new Map<string, string>();
+
+function tagOf(value: string): string {
+  let tag = tags.get(value);
+  if (tag === undefined) {
+    if (tags.size >= 256) tags.clear();
+    tag = redactionTag(value);
+    tags.set(value, tag);
+  }
+  return tag;
+}
+
 /**
  * A client credential must not reach the backend. Matched by value and by redaction tag;
  * `secrets` are the raw values behind tags in a redacted recording.
@@ -191,12 +206,12 @@ export function judgeCredential(
   secrets: readonly string[],
 ): Verdict {
   const field = credentialField(credential.place, credential.name);
-  const tag = isRedactionTag(credential.value) ? credential.value : redactionTag(credential.value);
+  const tag = isRedactionTag(credential.value) ? credential.value : tagOf(credential.value);
   const needles = [tag];
   if (!isRedactionTag(credential.value) && credential.value.length >= 6)
     needles.push(credential.value);
   for (const secret of secrets) {
-    if (redactionTag(secret) === tag && secret.length >= 6) needles.push(secret);
+    if (secret.length >= 6 && tagOf(secret) === tag) needles.push(secret);
   }
   for (const record of forwarded) {
     const where = findIn(record, needles);

@@ -61,7 +61,6 @@ function streamExchange(): string {
 
 const stream = streamExchange();
 const typicalExchange = parseExchangeText(typical);
-const typicalRead = readExchange(typicalExchange);
 const streamEvents = judgeExchange(parseExchangeText(stream)).find(
   (v) => v.field === "stream.framing",
 )?.reason;
@@ -74,7 +73,7 @@ bench
   )
   .add("  of which parseExchangeText (zod)", () => parseExchangeText(typical))
   .add("  of which readExchange (dialect readers)", () => readExchange(typicalExchange))
-  .add("  of which judgeRead (the lens proper)", () => judgeRead(typicalRead))
+  .add("  of which readExchange + judgeRead", () => judgeRead(readExchange(typicalExchange)))
   .add("baseline: JSON.parse (2,000-event stream exchange bytes)", () => JSON.parse(stream))
   .add("judgeExchange: 2,000-event stream exchange", () =>
     judgeExchange(parseExchangeText(stream)),

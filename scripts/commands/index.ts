@@ -8,6 +8,7 @@ import { registerProbes } from "./probes.ts";
 import { registerQuery } from "./query.ts";
 import { registerReport } from "./report.ts";
 import { registerRescore } from "./rescore.ts";
+import { registerServe } from "./serve.ts";
 import { registerSweep } from "./sweep.ts";
 
 /** One entry per subcommand file; each registers itself on the program. */
@@ -19,6 +20,7 @@ export const commands: RegisterCommand[] = [
   registerGateways,
   registerQuery,
   registerReport,
+  registerServe,
   registerDiff,
   registerMerge,
   registerMock,

@@ -96,9 +96,8 @@ export async function sdkView(
 
 function describe(error: unknown): string {
   if (error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) {
-    return `${error.constructor.name} ${error.status ?? ""}: ${error.message}`
-      .replace(/\s+/g, " ")
-      .trim();
+    // The SDKs' messages already start with the status (`401 Incorrect API key ...`).
+    return `${error.constructor.name}: ${error.message}`.replace(/\s+/g, " ").trim();
   }
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

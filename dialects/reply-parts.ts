@@ -3,9 +3,9 @@
  * and thinking slots keyed by the dialect's block identity, tool calls keyed by id and by
  * index (so two interleaved calls never mix), and the lifecycle every reader reports.
  */
-import type { CanonicalReply, Part, ReplyError, StreamLifecycle } from "../canonical.ts";
-import type { Dialect } from "../dialect.ts";
-import type { ReceivedEvent } from "../sse.ts";
+import type { CanonicalReply, Part, ReplyError, StreamLifecycle } from "./canonical.ts";
+import type { Dialect } from "./dialect.ts";
+import type { ReceivedEvent } from "./sse.ts";
 
 type TextKind = "text" | "refusal" | "reasoning" | "thinking";
 

@@ -3,8 +3,8 @@
  * object compaction for writers, the deep merge that writes extras back, and data URLs.
  * (They live here because this room has no shared request folder; see docs/dialects-requests.md.)
  */
-import type { CacheMarker } from "../canonical.ts";
-import { asArray, asRecord, isRecord, type JsonRecord } from "../json.ts";
+import type { CacheMarker } from "./canonical.ts";
+import { asArray, asRecord, isRecord, type JsonRecord } from "./json.ts";
 
 /**
  * Reads a wire object key by key. A key that is taken but whose value does not parse,
