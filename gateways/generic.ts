@@ -13,7 +13,7 @@
  * }
  *
  * Placeholders: {port}, {workdir}, {mockUrl} (the openai-chat listener), {mockUrl:<dialect>},
- * and in routes {apiKey} and {model}. An unknown placeholder is an error at load time,
+ * {fileDir} (the folder of the JSON file), and in routes {apiKey} and {model}. An unknown placeholder is an error at load time,
  * naming the file and the JSON path, never a literal `{typo}` sent to a gateway.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -25,7 +25,7 @@ import { GatewayError } from "./adapter.ts";
 import { binaryAdapter } from "./binary.ts";
 
 const PLACEHOLDER = /\{([A-Za-z]+)(?::([a-z-]+))?\}/g;
-const LAUNCH_NAMES = ["port", "workdir", "mockUrl"];
+const LAUNCH_NAMES = ["port", "workdir", "mockUrl", "fileDir"];
 const ROUTE_NAMES = [...LAUNCH_NAMES, "apiKey", "model"];
 
 const routeSchema = z.object({
@@ -115,6 +115,7 @@ export function parseGatewayFile(json: unknown, file: string): GatewayFile {
 type Values = {
   port?: number;
   workdir?: string;
+  fileDir?: string;
   mockUrl?: (d: Dialect) => string;
   apiKey?: string;
   model?: string;
@@ -129,11 +130,13 @@ export function fillPlaceholders(text: string, values: Values): string {
   });
 }
 
-function launchValues(ctx: LaunchContext): Values {
-  return { port: ctx.port, workdir: ctx.workdir, mockUrl: ctx.mockUrl };
-}
-
-export function genericAdapter(def: GatewayFile): GatewayAdapter {
+export function genericAdapter(def: GatewayFile, fileDir = process.cwd()): GatewayAdapter {
+  const launchValues = (ctx: LaunchContext): Values => ({
+    port: ctx.port,
+    workdir: ctx.workdir,
+    fileDir,
+    mockUrl: ctx.mockUrl,
+  });
   const routes = (): GatewayRoute[] =>
     def.routes.map((r) => {
       const route: GatewayRoute = {
@@ -210,5 +213,5 @@ export async function loadGatewayFile(file: string): Promise<GatewayAdapter> {
   if (first.startsWith("./") || first.startsWith("../")) {
     def.command[0] = join(dirname(resolve(file)), first);
   }
-  return genericAdapter(def);
+  return genericAdapter(def, dirname(resolve(file)));
 }

@@ -6,6 +6,7 @@
 import type { HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
+import { createRecordThrough, installReplay, recordThroughRoute } from "./capture/index.ts";
 import { mountControlApi } from "./control-api.ts";
 import { MockError } from "./mock-error.ts";
 import { getPersona } from "./personas/index.ts";
@@ -26,6 +27,14 @@ export interface MockAppOptions {
   prefix?: string;
   /** Bodies over this many bytes are answered 413 (default 32 MiB). */
   bodyLimitBytes?: number;
+  /** Record-through: forward every non-control request to this live upstream (capture/). */
+  upstream?: string;
+  /** With `upstream`: append each exchange to this JSONL capture file. */
+  captureFile?: string;
+  /** A capture file served as staged replies that survive reset (capture/). */
+  replay?: string;
+  /** Multiplies the recorded timings of `replay` (default 1). */
+  replayTimeScale?: number;
 }
 
 export function createMockState(options: MockAppOptions = {}): TrafficState {
@@ -57,6 +66,15 @@ export function createMockApp(
 ): Hono {
   const app = new Hono();
   mountControlApi(app, state, () => resetState(state));
+  if (options.replay)
+    installReplay(state.stages, options.replay, { timeScale: options.replayTimeScale });
+  if (options.upstream) {
+    const forward = createRecordThrough({
+      upstream: options.upstream,
+      captureFile: options.captureFile,
+    });
+    app.all("*", recordThroughRoute(forward));
+  }
   app.all("*", async (c) => {
     const env = c.env as Partial<HttpBindings> | undefined;
     const { wire } = await handleTraffic(c.req.raw, env?.incoming, state);

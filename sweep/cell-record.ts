@@ -2,11 +2,10 @@
  * From a cell's attempts to the rows the results store keeps: the folded cell (verdict,
  * k of N, control mark, known issue) and one attempt row per attempt, redacted.
  */
-import { createHash } from "node:crypto";
 import { redactJson } from "../dialects/credentials.ts";
-import { stableStringify } from "../dialects/json.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
+import { probeHash } from "../probes/corpus/probe-hash.ts";
 import type { Verdict, VerdictKind } from "../probes/verdict.ts";
 import type {
   AttemptPhase,
@@ -33,9 +32,8 @@ export function storedProbe(probe: Probe): ProbeRecord {
   };
 }
 
-export function definitionHash(probe: Probe): string {
-  return createHash("sha256").update(stableStringify(probe)).digest("hex").slice(0, 16);
-}
+/** The probe's definition hash (probes/corpus/probe-hash.ts): a changed probe is another probe. */
+export const definitionHash = probeHash;
 
 export function attemptRecord(
   runId: string,

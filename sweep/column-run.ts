@@ -86,7 +86,13 @@ export async function runColumn(
     ...(settings.shard ? { shard: settings.shard } : {}),
   }).filter((c) => !deps.done.has(cellKeyString(c.key)));
   deps.progress.column(label, planned.length);
-  const issueOf = (cell: PlannedCell) => knownIssueFor(cell.probe, spec.name, spec.version)?.url;
+  const issueOf = (cell: PlannedCell) =>
+    knownIssueFor(cell.probe, {
+      gateway: spec.name,
+      version: spec.version,
+      backend: cell.route.backend,
+      mode: cell.key.mode,
+    })?.url;
 
   const mock = await startMock({ name: label, recordFile: join(workdir, "mock-records.jsonl") });
   const startOptions = {

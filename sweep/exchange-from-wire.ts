@@ -5,7 +5,13 @@
  */
 import { gunzipSync } from "node:zlib";
 import type { ClientDialect, Dialect, Mode } from "../dialects/dialect.ts";
-import type { Exchange, HeaderPairs, WireReply, WireRequest } from "../probes/exchange.ts";
+import type {
+  Exchange,
+  ExchangeTiming,
+  HeaderPairs,
+  WireReply,
+  WireRequest,
+} from "../probes/exchange.ts";
 
 /** The client side of an attempt as stored: already redacted. */
 export interface StoredClientRequest {
@@ -32,6 +38,8 @@ export interface ForwardedRecord {
   rawBody: string;
   bodyEncoding: "utf8" | "base64";
   json?: unknown;
+  /** ISO arrival time at the mock (retry spacing for the failure judges). */
+  receivedAt?: string;
   reply?: {
     status: number;
     headers?: [string, string][];
@@ -48,6 +56,8 @@ export interface WireSides {
   forwarded: readonly ForwardedRecord[];
   clientResponse?: StoredResponse;
   secrets: readonly string[];
+  /** The client's own clock for the attempt (how long it waited for the whole response). */
+  timings?: { totalMs: number };
 }
 
 const lower = (headers: readonly [string, string][]): HeaderPairs =>
@@ -95,6 +105,24 @@ function upstreamReply(record: ForwardedRecord | undefined): WireReply | undefin
   return { status: reply.status, headers: lower(headers), body: bodyText(bytes, headers) };
 }
 
+/** Arrival offsets and answers of the forwarded records, when every record has its time. */
+function timingOf(sides: WireSides): ExchangeTiming | undefined {
+  const times = sides.forwarded.map((r) => (r.receivedAt ? Date.parse(r.receivedAt) : Number.NaN));
+  if (times.some((t) => Number.isNaN(t))) {
+    return sides.timings ? { forwarded: [], clientTotalMs: sides.timings.totalMs } : undefined;
+  }
+  const first = Math.min(...times);
+  const forwarded = sides.forwarded.map((r, i) => {
+    const retryAfter = r.reply?.headers ? header(r.reply.headers, "retry-after") : undefined;
+    return {
+      atMs: (times[i] ?? first) - first,
+      ...(r.reply ? { status: r.reply.status } : {}),
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+    };
+  });
+  return sides.timings ? { forwarded, clientTotalMs: sides.timings.totalMs } : { forwarded };
+}
+
 export function exchangeFromWire(sides: WireSides): Exchange {
   const { clientRequest } = sides;
   const forwarded = sides.forwarded.map(forwardedRequest);
@@ -114,6 +142,8 @@ export function exchangeFromWire(sides: WireSides): Exchange {
     forwarded,
     secrets: [...sides.secrets],
   };
+  const timing = timingOf(sides);
+  if (timing) exchange.timing = timing;
   const upstream = upstreamReply(answered);
   if (upstream) exchange.upstreamReply = upstream;
   if (response && response.status > 0) {

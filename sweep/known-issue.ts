@@ -4,6 +4,7 @@
  * range of space-separated comparators (`>=1.96.2 <1.97`), the subset of semver ranges the
  * corpus uses.
  */
+import type { Dialect, Mode } from "../dialects/dialect.ts";
 import type { KnownIssue, Probe } from "../probes/corpus/probe.ts";
 
 function parts(version: string): number[] {
@@ -49,12 +50,16 @@ export function versionMatches(version: string, versions: KnownIssue["versions"]
     });
 }
 
+/** The probe's known issue for this gateway, version, backend dialect and mode, if any. */
 export function knownIssueFor(
   probe: Probe,
-  gateway: string,
-  version: string,
+  where: { gateway: string; version: string; backend: Dialect; mode: Mode },
 ): KnownIssue | undefined {
   return probe.knownIssues?.find(
-    (issue) => issue.gateway === gateway && versionMatches(version, issue.versions),
+    (issue) =>
+      issue.gateway === where.gateway &&
+      versionMatches(where.version, issue.versions) &&
+      (issue.backends === undefined || issue.backends.includes(where.backend)) &&
+      (issue.modes === undefined || issue.modes.includes(where.mode)),
   );
 }

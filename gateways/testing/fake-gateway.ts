@@ -3,6 +3,7 @@
  * command carries extra flags, and a wait for a pid printed in the gateway's log.
  */
 import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { GatewayAdapter } from "../adapter.ts";
 import { genericAdapter, parseGatewayFile } from "../generic.ts";
@@ -19,7 +20,7 @@ export function fakeGatewayAdapter(flags: string[] = [], readyTimeoutMs?: number
   const json = JSON.parse(readFileSync(FAKE_GATEWAY_JSON, "utf8"));
   json.command = [process.execPath, FAKE_GATEWAY_MJS, ...json.command.slice(2), ...flags];
   if (readyTimeoutMs) json.readiness.timeoutMs = readyTimeoutMs;
-  return genericAdapter(parseGatewayFile(json, FAKE_GATEWAY_JSON));
+  return genericAdapter(parseGatewayFile(json, FAKE_GATEWAY_JSON), dirname(FAKE_GATEWAY_JSON));
 }
 
 /** Poll a log file until `pattern` (with one capture group of digits) appears. */

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { KEY_SHAPES } from "../../dialects/credentials.ts";
 import { CLIENT_DIALECTS } from "../../dialects/dialect.ts";
@@ -5,6 +7,7 @@ import {
   attributeOf,
   credentialField,
   headerField,
+  isFailureField,
   isReplyFeature,
   PATH_FIELD,
 } from "../lens/field-names.ts";
@@ -78,6 +81,8 @@ describe("the built-in corpus", () => {
         }
         case "path":
           return p.field === PATH_FIELD ? [] : [p.id];
+        case "failure":
+          return isFailureField(p.field) ? [] : [`${p.id}: ${p.field}`];
         default:
           return [`${p.id}: axis ${p.axis}`];
       }
@@ -98,12 +103,24 @@ describe("the built-in corpus", () => {
     }
   });
 
-  it("registers known issues as cited, not reproduced, each with a public link", () => {
+  it("registers known issues cited with a public issue link, or reproduced by a real-gateway test", () => {
     const known = CORPUS.flatMap((p) => (p.knownIssues ?? []).map((k) => ({ id: p.id, ...k })));
     expect(known.length).toBeGreaterThanOrEqual(5);
+    const realGatewayTest = readFileSync(
+      fileURLToPath(new URL("../../sweep/real-gateway.test.ts", import.meta.url)),
+      "utf8",
+    );
     for (const issue of known) {
-      expect(issue.url, issue.id).toMatch(/^https:\/\/github\.com\/[^/]+\/[^/]+\/issues\/\d+$/);
-      expect(issue.reproduced, issue.id).toBe(false);
+      if (issue.reproduced) {
+        // A reproduced control names its evidence: the test that runs the real gateway.
+        expect(issue.url, issue.id).toMatch(/^https:\/\/github\.com\//);
+        expect(
+          realGatewayTest,
+          `${issue.id} is marked reproduced but no real-gateway test runs it`,
+        ).toContain(`"${issue.id}"`);
+      } else {
+        expect(issue.url, issue.id).toMatch(/^https:\/\/github\.com\/[^/]+\/[^/]+\/issues\/\d+$/);
+      }
     }
   });
 });

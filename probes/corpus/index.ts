@@ -5,6 +5,7 @@
 import { credentialTemplates } from "./all-clients/credential.ts";
 import { errorTemplates } from "./all-clients/error.ts";
 import { expandTemplates } from "./all-clients/expand.ts";
+import { failureTemplates } from "./all-clients/failure.ts";
 import { pathTemplates } from "./all-clients/path.ts";
 import { responseTemplates } from "./all-clients/response.ts";
 import { streamTemplates } from "./all-clients/stream.ts";
@@ -45,6 +46,7 @@ export const CORPUS: readonly Probe[] = [
     ...responseTemplates,
     ...streamTemplates,
     ...errorTemplates,
+    ...failureTemplates,
   ]),
 ];
 

@@ -123,6 +123,18 @@ export function judgeMedia(
         cause: "stringified",
       };
     }
+    // The reader keeps a part it cannot read whole (an extra key, a wrong shape): the payload
+    // arrived, but not as something the backend dialect defines.
+    const odd = flatParts(forwarded).some(
+      (p) => p.type === "unknown" && probe.length >= 16 && JSON.stringify(p.raw).includes(probe),
+    );
+    if (odd) {
+      return {
+        kind: "mangled",
+        detail: `${describeMedia(type, source)} → a part ${forwarded.dialect} does not define`,
+        cause: "malformed-part",
+      };
+    }
     if (got.size === 0) return { absent: true, detail: `${describeMedia(type, source)} → absent` };
     return { kind: "mangled", detail: `${describeMedia(type, source)} → a different ${type}` };
   }

@@ -185,8 +185,8 @@ export function judgeDeadline(read: ReadExchange): Judged {
       : `waited ${Math.round(total)} ms ≤ ${deadline} ms`;
   if (!up)
     return { verdict: "rejected", reason: `${wait}; nothing forwarded; client got ${down.status}` };
-  const truth = statusTruth(up.status, down.status);
-  return { ...truth, reason: `${wait}; ${seen}; ${truth.reason}` };
+  const outcome = judgeRetries(read);
+  return { ...outcome, reason: `${wait}; ${outcome.reason}` };
 }
 
 /** Request bodies compared across a fallback hop: the model may differ per target. */

@@ -19,6 +19,7 @@ import {
   REQUEST_ATTRIBUTES,
 } from "./field-names.ts";
 import {
+  errorMessage,
   judgeReply,
   judgeReplyFeature,
   type ReplyPair,
@@ -84,7 +85,7 @@ export function requestFields(read: ReadExchange): string[] {
 /** When no request was forwarded: what the client got decides the verdict for every field. */
 function notForwarded(read: ReadExchange, fields: string[]): Verdict[] {
   const response = read.exchange.clientResponse;
-  const message = read.clientReply?.ok ? read.clientReply.value.error?.message : undefined;
+  const message = read.clientReply?.ok ? errorMessage(read.clientReply.value.error) : undefined;
   let kind: VerdictKind;
   let why: string;
   let cause: string | undefined;

@@ -310,10 +310,33 @@ function featureOutcome(pair: ReplyPair, feature: ReplyFeature): Outcome {
   }
 }
 
+/** The error's message, or one read from a body shape the dialect reader does not know
+ * (Portkey answers `{"status":"failure","message":...}`). */
+export function errorMessage(error: ReplyError | undefined): string | undefined {
+  if (error?.message !== undefined) return error.message;
+  const raw = error?.raw;
+  if (raw && typeof raw === "object" && "message" in raw) {
+    const m = (raw as { message: unknown }).message;
+    if (typeof m === "string" && m !== "") return m;
+  }
+  if (typeof raw === "string") {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (parsed && typeof parsed === "object" && "message" in parsed) {
+        const m = (parsed as { message: unknown }).message;
+        if (typeof m === "string" && m !== "") return m;
+      }
+    } catch {
+      return raw.trim() === "" ? undefined : raw.trim().slice(0, 200);
+    }
+  }
+  return undefined;
+}
+
 /** A gateway's own error answering a good upstream reply: loud, whatever the feature. */
 function gatewayRefusal(pair: ReplyPair): string | undefined {
   if (!ok(pair.upstreamStatus) || upstreamError(pair) || ok(pair.clientStatus)) return undefined;
-  const message = pair.client.error?.message;
+  const message = errorMessage(pair.client.error);
   return `upstream ${pair.upstreamStatus} → client ${pair.clientStatus}${message ? ` ${show(message)}` : " with no message"}`;
 }
 
@@ -325,7 +348,7 @@ export function judgeReplyFeature(pair: ReplyPair, feature: ReplyFeature): Verdi
       feature,
       "rejected",
       `${feature}: ${refusal}`,
-      pair.client.error?.message ? undefined : "no-message",
+      errorMessage(pair.client.error) ? undefined : "no-message",
     );
   const o = featureOutcome(pair, feature);
   if (!("absent" in o))

@@ -218,6 +218,8 @@ describe("HTML report in Chromium", () => {
       'tr[data-probe="oc-stop-string"] .chip[data-verdict="dropped"][data-mode="non-stream"]',
     );
     await lossyStop.click();
+    mkdirSync("test-output", { recursive: true });
+    await page.screenshot({ path: join("test-output", "report-detail.png") });
     const forwarded = (await page.locator("#pane-forwarded pre").textContent()) ?? "";
     const clientRequest = (await page.locator("#pane-client-request pre").textContent()) ?? "";
     expect(clientRequest).toContain('"stop": "STOPPROBE"');
@@ -239,7 +241,6 @@ describe("HTML report in Chromium", () => {
     ).toBeGreaterThan(0);
 
     expect(await page.locator("#diff-regressions + table tbody tr").count()).toBe(dropped.length);
-    mkdirSync("test-output", { recursive: true });
     await page.keyboard.press("Escape");
     await page.fill("#f-search", "");
     await page.screenshot({ path: join("test-output", "report.png") });

@@ -106,8 +106,8 @@ export const errorTemplates: ProbeTemplate[] = [
   },
   {
     slug: "retry-503-then-ok",
-    axis: "error",
-    field: "text",
+    axis: "failure",
+    field: "failure.retries",
     upstream: {
       sequence: [
         { error: { status: 503, message: "ERRPROBE unavailable", type: "api_error" } },
@@ -121,8 +121,8 @@ export const errorTemplates: ProbeTemplate[] = [
   },
   {
     slug: "retry-429-then-ok",
-    axis: "error",
-    field: "text",
+    axis: "failure",
+    field: "failure.retries",
     upstream: {
       sequence: [
         {

@@ -2,12 +2,30 @@
  * Anthropic Messages request parameters, each checked by value.
  * @see https://docs.anthropic.com/en/api/messages
  */
-import type { Probe } from "../probe.ts";
+import type { KnownIssue, Probe } from "../probe.ts";
 import { TOOLS } from "../shared.ts";
 
 const tools = TOOLS["anthropic-messages"];
 const both = ["stream", "non-stream"] as const;
 const LITELLM_37118 = "https://github.com/BerriAI/litellm/issues/37118";
+
+/**
+ * claude-code-router 2.0.0 bundles @musistudio/llms, whose Anthropic transformer rebuilds the
+ * OpenAI request field by field and never reads `stop_sequences` or
+ * `tool_choice.disable_parallel_tool_use` (neither name occurs in the shipped bundle). No
+ * public issue was found; reproduced by sweep/real-gateway.test.ts against the real gateway.
+ */
+const CCR_ANTHROPIC_TRANSFORMER =
+  "https://github.com/musistudio/llms/blob/main/src/transformer/anthropic.transformer.ts";
+const ccrDrops: KnownIssue = {
+  gateway: "claude-code-router",
+  versions: ["2.0.0"],
+  expect: "dropped",
+  url: CCR_ANTHROPIC_TRANSFORMER,
+  reproduced: true,
+  backends: ["openai-chat"],
+  note: "reproduced here against 2.0.0 on the OpenAI Chat backend; no public issue found",
+};
 
 export const anthropicRequestProbes: Probe[] = [
   {
@@ -59,6 +77,7 @@ export const anthropicRequestProbes: Probe[] = [
     modes: both,
     severity: "high",
     knownIssues: [
+      ccrDrops,
       {
         gateway: "litellm",
         versions: ["1.96.2"],
@@ -232,6 +251,7 @@ export const anthropicRequestProbes: Probe[] = [
     request: { tools, tool_choice: { type: "auto", disable_parallel_tool_use: true } },
     modes: both,
     severity: "high",
+    knownIssues: [ccrDrops],
     note: "arrives as parallel_tool_calls: false (or the same flag on Anthropic)",
   },
   {

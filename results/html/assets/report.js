@@ -4,6 +4,17 @@
 (() => {
   const data = JSON.parse(document.getElementById("gc-data").textContent);
   const cells = data.cells;
+  // The wire bytes ride gzip-compressed (base64) to keep the file small; decompressed once,
+  // in the background, with the browser's own DecompressionStream.
+  const detailsReady = loadDetails();
+  detailsReady.catch(() => undefined);
+
+  async function loadDetails() {
+    const text = document.getElementById("gc-details").textContent.trim();
+    const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return JSON.parse(await new Response(stream).text());
+  }
   const $ = (id) => document.getElementById(id);
   const filters = ["f-client", "f-backend", "f-axis", "f-mode", "f-verdict"].map($);
   const search = $("f-search");
@@ -96,9 +107,10 @@
     return strip;
   }
 
-  function showDetail(cell) {
+  async function showDetail(cell) {
     const panel = $("detail");
     panel.replaceChildren();
+    panel.dataset.cell = String(cell.id);
     const close = el("button", { type: "button", class: "close" }, "close ✕");
     close.addEventListener("click", () => {
       panel.hidden = true;
@@ -130,7 +142,20 @@
       panel.append(el("p", {}, "known upstream issue: ", ref));
     }
     panel.append(historyStrip(cell));
-    if (!cell.detail) {
+    panel.hidden = false;
+    let details;
+    try {
+      details = await detailsReady;
+    } catch (error) {
+      panel.append(
+        el("p", {}, `The recorded bytes could not be unpacked in this browser: ${error}`),
+      );
+      return;
+    }
+    // Another cell was clicked while the bytes were unpacking.
+    if (panel.dataset.cell !== String(cell.id)) return;
+    const d = details[cell.id];
+    if (!d) {
       panel.append(
         el(
           "p",
@@ -139,7 +164,6 @@
         ),
       );
     } else {
-      const d = cell.detail;
       panel.append(
         el(
           "p",

@@ -1,0 +1,79 @@
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { decodeBody, highlightTerms, truncate, wirePanes } from "./wire-detail.ts";
+
+describe("wire panes", () => {
+  it("say plainly when nothing was forwarded or the response never came", () => {
+    const panes = wirePanes({
+      clientRequest: { method: "POST", path: "/v1/messages", headers: [], body: {} },
+      forwarded: [],
+      clientResponse: { status: 0, headers: [], bodyBase64: "", transportError: "ECONNRESET" },
+    });
+    expect(panes.forwarded).toMatch(/recorded no request/);
+    expect(panes.upstreamReply).toMatch(/no upstream reply/);
+    expect(panes.clientResponse).toBe("(no response: ECONNRESET)");
+  });
+
+  it("show every forwarded request of a retry and the last reply", () => {
+    const rec = (status: number) => ({
+      method: "POST",
+      path: "/v1/chat/completions",
+      query: "",
+      headers: [],
+      rawBody: "{}",
+      bodyEncoding: "utf8",
+      reply: { status, body: `{"n":${status}}` },
+    });
+    const panes = wirePanes({
+      clientRequest: null,
+      forwarded: [rec(503), rec(200)],
+      clientResponse: {},
+    });
+    expect(panes.forwarded).toContain("--- forwarded request 2 of 2 ---");
+    expect(panes.upstreamReply).toMatch(/^HTTP 200/);
+    expect(panes.clientRequest).toMatch(/^\(unreadable client request/);
+    expect(panes.clientResponse).toMatch(/^\(unreadable client response/);
+  });
+
+  it("decode base64 bodies and gzip only when it really is gzip", () => {
+    const gz = gzipSync("hello");
+    expect(decodeBody(gz, [["Content-Encoding", "gzip"]])).toMatch(/shown decompressed\)\nhello$/);
+    expect(decodeBody(Buffer.from("plain"), [["content-encoding", "gzip"]])).toBe("plain");
+    const panes = wirePanes({
+      clientRequest: null,
+      forwarded: [
+        {
+          method: "POST",
+          path: "/x",
+          query: "a=1",
+          headers: [],
+          rawBody: Buffer.from('{"a":1}').toString("base64"),
+          bodyEncoding: "base64",
+        },
+      ],
+      clientResponse: null,
+    });
+    expect(panes.forwarded).toBe('POST /x?a=1\n\n{\n  "a": 1\n}');
+  });
+
+  it("cut long bodies with a note of the full size", () => {
+    const cut = truncate("x".repeat(50), 10);
+    expect(cut).toBe(
+      "xxxxxxxxxx\n… [truncated in this page: 50 characters, first 10 shown; the database keeps all of it]",
+    );
+    expect(truncate("short", 10)).toBe("short");
+  });
+
+  it("mark the probe's planted values and the field name, not bare booleans", () => {
+    expect(
+      highlightTerms("tool_choice.disable_parallel_tool_use", {
+        tool_choice: { type: "auto", disable_parallel_tool_use: true },
+      }),
+    ).toEqual(["disable_parallel_tool_use", "tool_choice", "auto"]);
+    expect(highlightTerms("stop_sequences", { stop_sequences: ["STOPPROBE"] })).toEqual([
+      "stop_sequences",
+      "STOPPROBE",
+    ]);
+    expect(highlightTerms("temperature", { temperature: 0.3 })).toEqual(["temperature", "0.3"]);
+  });
+});
