@@ -38,6 +38,14 @@ export interface MockOptions {
   prefix?: string;
   /** Default 32 MiB; larger bodies are answered 413. */
   bodyLimitBytes?: number;
+  /** Record-through: forward every non-control request to this live upstream (capture/). */
+  upstream?: string;
+  /** With `upstream`: append each exchange to this JSONL capture file. */
+  captureFile?: string;
+  /** A capture file served as staged replies that survive reset (capture/). */
+  replay?: string;
+  /** Multiplies the recorded timings of `replay` (default 1). */
+  replayTimeScale?: number;
 }
 
 export interface MockHandle {
