@@ -5,6 +5,7 @@
  */
 import { CLIENT_DIALECTS } from "../dialects/dialect.ts";
 import { VERDICT_CLASS, VERDICTS, type VerdictKind } from "../probes/verdict.ts";
+import { type FailureFigures, renderFailureSection } from "./failure-section.ts";
 import type { CellRecord } from "./records.ts";
 import { formatRate, summarizeRun } from "./run-summary.ts";
 import { probeOfCell, type RunView } from "./run-view.ts";
@@ -22,7 +23,10 @@ const AXIS_ORDER = [
   "path",
 ];
 
-export function renderMarkdownReport(view: RunView): string {
+export function renderMarkdownReport(
+  view: RunView,
+  failureFigures: readonly FailureFigures[] = [],
+): string {
   const out: string[] = [];
   const { run } = view;
   out.push(`# gatecheck matrix: run ${run.id}`, "");
@@ -37,6 +41,7 @@ export function renderMarkdownReport(view: RunView): string {
   out.push(meta.join(" · "), "");
   out.push(...preservationSection(view), ...legendSection(), ...matrixSection(view));
   out.push(...positiveControlSection(view.cells, view), ...newLeadSection(view.cells, view));
+  out.push(...renderFailureSection(view, failureFigures));
   return `${out.join("\n").trimEnd()}\n`;
 }
 

@@ -6,9 +6,12 @@
  *
  * What Gemini cannot express is left out (the lens's no-equivalent table names each):
  * parallel_tool_calls, tools[].strict, metadata, user, service tier, stream_options, cache
- * markers, refusal parts, redacted thinking, file-id media, response-format name/strict,
- * reasoning summary. Schemas go out as `parameters` and `responseSchema` (the readers also
- * accept `parametersJsonSchema` and `responseJsonSchema` into the same canonical schema).
+ * markers, redacted thinking, file-id media, response-format name/strict, reasoning summary.
+ * Schemas go out as `parameters` and `responseSchema` (the readers also accept
+ * `parametersJsonSchema` and `responseJsonSchema` into the same canonical schema).
+ * A replayed refusal is what the model said: it goes as a text part. Media inside a tool
+ * result are not written yet: `functionResponse.parts` (inlineData) carries them in the
+ * current API, but the Gemini reader does not read it (see docs/dialects-requests.md).
  */
 import type {
   CanonicalRequest,
@@ -21,22 +24,60 @@ import type {
 import type { JsonRecord } from "../json.ts";
 import { argumentsObject, compact, mergeExtras, nonEmpty } from "../request-fields.ts";
 
+/**
+ * MIME types by file extension, for a URL part that came without one: Gemini tells an image
+ * from a document by `fileData.mimeType` alone, so a URL image sent without it is read as a
+ * document. Only types Gemini documents as inputs are listed; any other URL goes without.
+ */
+const MIME_BY_EXTENSION = {
+  // @see https://ai.google.dev/gemini-api/docs/image-understanding#supported-formats
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  webp: "image/webp",
+  heic: "image/heic",
+  heif: "image/heif",
+  // @see https://ai.google.dev/gemini-api/docs/document-processing
+  pdf: "application/pdf",
+  // @see https://ai.google.dev/gemini-api/docs/audio#supported-formats
+  wav: "audio/wav",
+  mp3: "audio/mp3",
+  aiff: "audio/aiff",
+  aac: "audio/aac",
+  ogg: "audio/ogg",
+  flac: "audio/flac",
+} as const satisfies Record<string, string>;
+
+/** The MIME type a URL's path names by its extension, when Gemini documents that type. */
+export function mimeTypeOfUrl(url: string): string | undefined {
+  const path = url.split(/[?#]/, 1)[0] ?? "";
+  const dot = path.lastIndexOf(".");
+  if (dot < 0 || dot < path.lastIndexOf("/")) return undefined;
+  const extension = path.slice(dot + 1).toLowerCase();
+  return Object.hasOwn(MIME_BY_EXTENSION, extension)
+    ? MIME_BY_EXTENSION[extension as keyof typeof MIME_BY_EXTENSION]
+    : undefined;
+}
+
 function blob(source: Part & { type: "image" | "audio" | "document" }): JsonRecord | undefined {
   const s = source.source;
   const audioType = source.type === "audio" && source.format ? `audio/${source.format}` : undefined;
   if (s.kind === "base64")
     return { inlineData: compact({ mimeType: s.mediaType ?? audioType, data: s.data }) };
-  if (s.kind === "url")
-    return { fileData: compact({ mimeType: s.mediaType ?? audioType, fileUri: s.url }) };
+  if (s.kind === "url") {
+    const mimeType = s.mediaType ?? audioType ?? mimeTypeOfUrl(s.url);
+    return { fileData: compact({ mimeType, fileUri: s.url }) };
+  }
   return undefined;
 }
 
 /**
  * A function response is an object: a text that is a JSON object goes as that object,
  * any other text as `{output}` (or `{error}` for an error result), as the reference documents.
+ * Several text parts are joined with a blank line: joined with nothing, "A" + "B" reads "AB".
  */
 function responseObject(part: Part & { type: "tool-result" }): JsonRecord {
-  const text = part.content.map((p) => (p.type === "text" ? p.text : "")).join("");
+  const text = part.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n\n");
   if (part.isError) return { error: text };
   const parsed = text.trim().startsWith("{") ? argumentsObject(text) : undefined;
   return parsed ?? { output: text };
@@ -52,6 +93,8 @@ function writePart(part: Part, same: boolean, names: Map<string, string>): JsonR
         : compact({ text: part.text, thought: true, thoughtSignature: part.signature });
     case "reasoning":
       return { text: part.text, thought: true };
+    case "refusal":
+      return { text: part.text };
     case "image":
     case "audio":
     case "document":

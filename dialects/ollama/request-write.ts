@@ -4,17 +4,22 @@
  *
  * What Ollama cannot express is left out (the lens's no-equivalent table names each):
  * tool_choice, parallel_tool_calls, tools[].strict, n, metadata, user, service tier,
- * stream_options, cache markers, image URLs and file ids, documents, audio, refusals,
+ * stream_options, cache markers, image URLs and file ids, documents, audio,
  * tool-result isError, thinking signatures, response-format name/strict, thinking budgets.
- * Several text parts are joined into one content string with nothing between them.
+ * Several text parts are joined into one content string with a blank line between them
+ * (joined with nothing, "first." + "Second" would become one run-on sentence). A replayed
+ * refusal is what the assistant said: it goes in `content` as text.
  */
 import type { CanonicalRequest, Message, Part, ReasoningConfig, Tool } from "../canonical.ts";
 import type { JsonRecord } from "../json.ts";
 import { argumentsObject, compact, mergeExtras, nonEmpty } from "../request-fields.ts";
 
+/** Between parts joined into one string: a blank line keeps them apart, as the client had them. */
+const PART_SEPARATOR = "\n\n";
+
 function texts(parts: Part[]): string | undefined {
-  const text = parts.filter((p) => p.type === "text");
-  return text.length > 0 ? text.map((p) => p.text).join("") : undefined;
+  const text = parts.flatMap((p) => (p.type === "text" || p.type === "refusal" ? [p.text] : []));
+  return text.length > 0 ? text.join(PART_SEPARATOR) : undefined;
 }
 
 function images(parts: Part[]): string[] | undefined {
@@ -29,7 +34,7 @@ function thinking(parts: Part[]): string | undefined {
   const texts = parts.flatMap((p) =>
     p.type === "reasoning" || (p.type === "thinking" && !p.redacted) ? [p.text] : [],
   );
-  return texts.length > 0 ? texts.join("") : undefined;
+  return texts.length > 0 ? texts.join(PART_SEPARATOR) : undefined;
 }
 
 function writeMessages(message: Message, same: boolean, names: Map<string, string>): JsonRecord[] {

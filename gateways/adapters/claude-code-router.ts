@@ -148,7 +148,7 @@ export function ccrConfig(ctx: Pick<LaunchContext, "port" | "mockUrl">, models: 
   };
 }
 
-/** Models the config declares; the sweep's backend model names must be among them. */
+/** Models the config declares. CCR 2.0.0 does not check them: other names pass as given. */
 export const CCR_MODELS = [
   "gatecheck-model",
   "gpt-4o-mini",

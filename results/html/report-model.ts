@@ -234,14 +234,14 @@ function clientTable(client: string, cells: CellData[], view: RunView): ClientTa
   );
   const rowKey = (c: { probeId: string }) => c.probeId;
   const rows = new Map<string, MatrixRow>();
+  const severity = new Map([...view.probes.values()].map((p) => [p.probeId, p.severity]));
   for (const c of cells) {
     if (rows.has(rowKey(c))) continue;
-    const probe = [...view.probes.values()].find((p) => p.probeId === c.probeId);
     rows.set(rowKey(c), {
       axis: c.axis,
       field: c.field,
       probeId: c.probeId,
-      severity: probe?.severity ?? "",
+      severity: severity.get(c.probeId) ?? "",
     });
   }
   const rowList = [...rows.values()].sort(

@@ -1,0 +1,130 @@
+/**
+ * The matrix's failure section: per gateway column, how it behaved when the upstream failed,
+ * with the figures measured from the stored attempts (how many forwarded requests reached
+ * the mock, the gaps between them, how long the client waited, what status it got).
+ * `failureFiguresOf` reads them from the store; `renderFailureSection` is pure.
+ */
+import { VERDICT_CLASS } from "../probes/verdict.ts";
+import type { CellRecord } from "./records.ts";
+import { probeOfCell, type RunView } from "./run-view.ts";
+import type { ResultsStore } from "./store.ts";
+
+/** What the main attempt of one failure-axis cell measured. */
+export interface FailureFigures {
+  column: string;
+  routeId: string;
+  probeId: string;
+  mode: string;
+  /** Forwarded requests that reached the mock for this attempt's nonce. */
+  attempts: number;
+  /** Gaps between consecutive arrivals, ms (empty when arrival times were not stored). */
+  gapsMs: number[];
+  /** The client's whole wait, ms. */
+  totalMs?: number;
+  /** Status the client got; 0 when no response arrived. */
+  clientStatus?: number;
+}
+
+const FAILURE_AXIS = "failure";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Figures from one stored attempt; the stored JSON is checked, never trusted blindly. */
+export function figuresOfAttempt(
+  cell: Pick<CellRecord, "column" | "routeId" | "probeId" | "mode">,
+  stored: { forwarded: unknown; timings: unknown; clientResponse: unknown },
+): FailureFigures {
+  const forwarded = Array.isArray(stored.forwarded) ? stored.forwarded : [];
+  const times = forwarded.map((r) =>
+    isRecord(r) && typeof r.receivedAt === "string" ? Date.parse(r.receivedAt) : Number.NaN,
+  );
+  const gapsMs = times.some(Number.isNaN) ? [] : times.slice(1).map((t, i) => t - (times[i] ?? t));
+  const out: FailureFigures = {
+    column: cell.column,
+    routeId: cell.routeId,
+    probeId: cell.probeId,
+    mode: cell.mode,
+    attempts: forwarded.length,
+    gapsMs,
+  };
+  if (isRecord(stored.timings) && typeof stored.timings.totalMs === "number")
+    out.totalMs = stored.timings.totalMs;
+  if (isRecord(stored.clientResponse) && typeof stored.clientResponse.status === "number")
+    out.clientStatus = stored.clientResponse.status;
+  return out;
+}
+
+/** The main attempt's figures of every failure-axis cell of the run. */
+export function failureFiguresOf(store: ResultsStore, view: RunView): FailureFigures[] {
+  const out: FailureFigures[] = [];
+  for (const cell of view.cells) {
+    if (probeOfCell(view, cell).axis !== FAILURE_AXIS) continue;
+    const main = store.attemptsOfCell(view.run.id, cell).find((a) => a.phase === "main");
+    if (main) out.push(figuresOfAttempt(cell, main));
+  }
+  return out;
+}
+
+const key = (c: { column: string; routeId: string; probeId: string; mode: string }) =>
+  `${c.column}|${c.routeId}|${c.probeId}|${c.mode}`;
+
+function ms(value: number | undefined): string {
+  return value === undefined ? "—" : `${Math.round(value)} ms`;
+}
+
+function pipes(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+}
+
+/** Fields whose figures are the point (the rest are judged on bodies alone). */
+const TIMED_FIELDS = new Set(["failure.retries", "failure.deadline"]);
+
+export function renderFailureSection(
+  view: RunView,
+  figures: readonly FailureFigures[] = [],
+): string[] {
+  const cells = view.cells.filter((c) => probeOfCell(view, c).axis === FAILURE_AXIS);
+  if (cells.length === 0) return [];
+  const byKey = new Map(figures.map((f) => [key(f), f]));
+  const lines = [
+    "## Failure behaviour",
+    "",
+    "What each gateway told its caller when the upstream failed (docs/failure.md). Attempts = forwarded requests that reached the mock for one client request; gaps = time between their arrivals; wait = the client's whole wait.",
+    "",
+    "| gateway | failure cells | truthful | silent defects | most attempts per request | longest client wait |",
+    "|---|---|---|---|---|---|",
+  ];
+  const columns = [...new Set(cells.map((c) => c.column))];
+  for (const column of columns) {
+    const mine = cells.filter((c) => c.column === column);
+    const clean = mine.filter((c) => VERDICT_CLASS[c.verdict] === "clean").length;
+    const silent = mine.filter((c) => VERDICT_CLASS[c.verdict] === "silent").length;
+    const measured = mine.flatMap((c) => byKey.get(key(c)) ?? []);
+    const most = measured.length > 0 ? String(Math.max(...measured.map((f) => f.attempts))) : "—";
+    const waits = measured.flatMap((f) => (f.totalMs === undefined ? [] : [f.totalMs]));
+    const longest = waits.length > 0 ? ms(Math.max(...waits)) : "—";
+    lines.push(`| ${column} | ${mine.length} | ${clean} | ${silent} | ${most} | ${longest} |`);
+  }
+  const timed = cells.filter((c) => TIMED_FIELDS.has(probeOfCell(view, c).field));
+  if (timed.length > 0) {
+    lines.push(
+      "",
+      "| gateway | probe | mode | route | attempts | gaps | client wait | client status | verdict |",
+      "|---|---|---|---|---|---|---|---|---|",
+    );
+    for (const c of timed) {
+      const f = byKey.get(key(c));
+      const gaps = f && f.gapsMs.length > 0 ? f.gapsMs.map((g) => `${g}`).join(", ") : "—";
+      const verdict = `${c.verdict}${c.cause ? ` (${c.cause})` : ""}`;
+      lines.push(
+        `| ${c.column} | ${c.probeId} | ${c.mode} | ${c.routeId} | ${f?.attempts ?? "—"} | ${gaps} | ${ms(f?.totalMs)} | ${f?.clientStatus ?? "—"} | ${pipes(verdict)} |`,
+      );
+    }
+  }
+  if (figures.length === 0)
+    lines.push("", "_Attempt figures were not loaded for this report (cells only)._");
+  lines.push("");
+  return lines;
+}

@@ -1,0 +1,108 @@
+/**
+ * The failure axis end to end, with real processes and real HTTP: `direct` must be truthful
+ * on every failure probe, and the deliberately bad gateways of `fixtures/failing-gateway.mjs`
+ * (one relabels errors as 200, one retries everything) must be caught by each checker.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import type { GatewayAdapter } from "../gateways/adapter.ts";
+import { direct } from "../gateways/adapters/direct.ts";
+import { genericAdapter, parseGatewayFile } from "../gateways/generic.ts";
+import { CORPUS } from "../probes/corpus/index.ts";
+import { openStore } from "../results/store.ts";
+import { runSweep } from "./run-sweep.ts";
+
+const FIXTURE = fileURLToPath(new URL("./fixtures/failing-gateway.json", import.meta.url));
+const SCRIPT = fileURLToPath(new URL("./fixtures/failing-gateway.mjs", import.meta.url));
+
+function failingGateway(behaviour: "relabel" | "retry"): GatewayAdapter {
+  const def = parseGatewayFile(JSON.parse(readFileSync(FIXTURE, "utf8")), FIXTURE);
+  def.command = def.command.map((arg) => (arg === "./failing-gateway.mjs" ? SCRIPT : arg));
+  def.command.push(`--behaviour=${behaviour}`);
+  def.name = `failing-${behaviour}`;
+  return genericAdapter(def);
+}
+
+const PROBE_IDS = [
+  "oc-failure-status-503",
+  "oc-failure-error-text-object",
+  "oc-failure-gzip-error",
+  "oc-failure-retry-400",
+  "oc-failure-retry-503-always",
+  "oc-failure-stream-reset",
+  "oc-retry-429-then-ok",
+];
+
+const dir = mkdtempSync(join(tmpdir(), "gatecheck-failure-"));
+afterAll(() => process.env.KEEP ? undefined : rmSync(dir, { recursive: true, force: true }));
+
+function leftovers(): string[] {
+  const out = execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" });
+  return out.split("\n").filter((l) => l.includes("failing-gateway.mjs") && !l.includes("ps -eo"));
+}
+
+describe("the failure axis over real gateways", () => {
+  it("keeps direct truthful and catches relabelling and retrying gateways", async () => {
+    const probes = CORPUS.filter((p) => PROBE_IDS.includes(p.id));
+    expect(probes.map((p) => p.id).sort()).toEqual([...PROBE_IDS].sort());
+    const result = await runSweep({
+      columns: [
+        { adapter: direct, spec: { name: "direct", version: "0" } },
+        { adapter: failingGateway("relabel"), spec: { name: "relabel", version: "1" } },
+        { adapter: failingGateway("retry"), spec: { name: "retry", version: "1" } },
+      ],
+      probes,
+      modes: ["non-stream", "stream"],
+      repeats: 1,
+      minutes: 3,
+      concurrency: 2,
+      dbPath: join(dir, "gc.db"),
+      outDir: dir,
+      attemptTimeoutMs: 10_000,
+      args: { test: true },
+    });
+    expect(result.status).toBe("done");
+    expect(leftovers()).toEqual([]);
+    const store = openStore(result.dbPath);
+    try {
+      const cells = store.cells(result.runId);
+      const cell = (column: string, probe: string, mode = "non-stream") =>
+        cells.find((c) => c.column === column && c.probeId === probe && c.mode === mode);
+      const direct0 = cells.filter((c) => c.column === "direct@0");
+      expect(direct0.length).toBeGreaterThanOrEqual(PROBE_IDS.length);
+      for (const c of direct0)
+        expect([c.probeId, c.mode, c.verdict, c.reason]).toEqual([
+          c.probeId,
+          c.mode,
+          "preserved",
+          c.reason,
+        ]);
+
+      expect(cell("relabel@1", "oc-failure-status-503")).toMatchObject({ verdict: "mangled" });
+      expect(cell("relabel@1", "oc-failure-status-503")?.reason).toContain("503 → 200");
+      expect(cell("relabel@1", "oc-failure-gzip-error")?.reason).toMatch(/gzip bytes/);
+      expect(cell("relabel@1", "oc-failure-stream-reset", "stream")).toMatchObject({
+        verdict: "mangled",
+      });
+      expect(cell("relabel@1", "oc-failure-stream-reset", "stream")?.reason).toMatch(/clean end/);
+
+      expect(cell("retry@1", "oc-failure-retry-400")).toMatchObject({ verdict: "mangled" });
+      expect(cell("retry@1", "oc-failure-retry-400")?.reason).toMatch(
+        /^failure\.retries: 400 retried: 15 attempt/,
+      );
+      expect(cell("retry@1", "oc-failure-retry-503-always")?.reason).toMatch(
+        /more than 10 attempts/,
+      );
+      const honoured = cell("retry@1", "oc-retry-429-then-ok");
+      expect(honoured?.verdict).toBe("preserved");
+      expect(honoured?.reason).toMatch(/Retry-After 1s not honoured \(next attempt after \d+ ms\)/);
+      expect(cell("retry@1", "oc-failure-status-503")?.verdict).toBe("preserved");
+    } finally {
+      store.close();
+    }
+  }, 120_000);
+});
