@@ -73,8 +73,23 @@ export function redactCredentialValue(value: string): string {
   return redactionTag(value);
 }
 
+const CREDENTIAL_HEADER_SET: ReadonlySet<string> = new Set(CREDENTIAL_HEADERS);
+
 export function isCredentialHeader(name: string): boolean {
-  return (CREDENTIAL_HEADERS as readonly string[]).includes(name.toLowerCase());
+  return CREDENTIAL_HEADER_SET.has(name.toLowerCase());
+}
+
+/**
+ * A JSON key whose string value is a credential: a body key, a credential header's name,
+ * or `bearer` / `token`. Runs for every key of every recorded body, so the regex only sees
+ * keys of the right length.
+ */
+function isCredentialKey(key: string): boolean {
+  return (
+    CREDENTIAL_BODY_KEYS.includes(key) ||
+    isCredentialHeader(key) ||
+    ((key.length === 5 || key.length === 6) && /^(bearer|token)$/i.test(key))
+  );
 }
 
 /** Headers as ordered pairs, names and order kept, credential values redacted. */
@@ -122,8 +137,7 @@ export function redactJson(value: unknown, extraSecrets: readonly string[] = [])
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      const named =
-        CREDENTIAL_BODY_KEYS.includes(k) || isCredentialHeader(k) || /^(bearer|token)$/i.test(k);
+      const named = isCredentialKey(k);
       out[k] =
         named && typeof v === "string" ? redactCredentialValue(v) : redactJson(v, extraSecrets);
     }
@@ -136,10 +150,10 @@ export function redactJson(value: unknown, extraSecrets: readonly string[] = [])
 export function credentialValuesInJson(value: unknown, found: string[] = []): string[] {
   if (Array.isArray(value)) for (const v of value) credentialValuesInJson(v, found);
   else if (value && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) {
-      const named =
-        CREDENTIAL_BODY_KEYS.includes(k) || isCredentialHeader(k) || /^(bearer|token)$/i.test(k);
-      if (named && typeof v === "string") found.push(v.replace(/^(Bearer|Basic|Token)\s+/i, ""));
+    for (const k in value) {
+      const v = (value as Record<string, unknown>)[k];
+      if (isCredentialKey(k) && typeof v === "string")
+        found.push(v.replace(/^(Bearer|Basic|Token)\s+/i, ""));
       else credentialValuesInJson(v, found);
     }
   }
@@ -159,6 +173,18 @@ export function redactBody(raw: string, extraSecrets: readonly string[] = []): s
   } catch {
     return redactText(raw, extraSecrets);
   }
+  return redactParsedBody(raw, parsed, extraSecrets);
+}
+
+/**
+ * `redactBody` for a caller that has already parsed `raw` (it must be `JSON.parse(raw)`),
+ * so a body is parsed once on the mock's hot path.
+ */
+export function redactParsedBody(
+  raw: string,
+  parsed: unknown,
+  extraSecrets: readonly string[] = [],
+): string {
   const secrets = [...credentialValuesInJson(parsed), ...extraSecrets];
   const out = redactText(raw, secrets);
   // The in-place text can stop being JSON when a secret also stood outside a string

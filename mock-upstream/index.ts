@@ -4,10 +4,9 @@
  * close. `createMockApp()` gives the Hono app for in-process tests with `app.request`.
  */
 
-import type { Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAdaptorServer } from "@hono/node-server";
-import { createMockApp, createMockState, resetState } from "./app.ts";
+import { createMockListener, createMockState, resetState } from "./app.ts";
 import { stageSpecs } from "./control-api.ts";
 import { MockError } from "./mock-error.ts";
 import type { MockRecord } from "./record.ts";
@@ -67,8 +66,7 @@ const KEEP_ALIVE_MS = 120_000;
 export async function startMock(options: MockOptions = {}): Promise<MockHandle> {
   const host = options.host ?? "127.0.0.1";
   const state = createMockState(options);
-  const app = createMockApp(options, state);
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  const server = createServer(createMockListener(options, state));
   // Gateways pool upstream connections: closing idle ones after Node's default 5 s makes
   // a reused connection fail with a reset nobody planned, so idle connections stay longer.
   server.keepAliveTimeout = KEEP_ALIVE_MS;

@@ -58,29 +58,50 @@ async function readWebBody(request: Request, limit: number): Promise<BodyCollect
   return collector;
 }
 
-export async function readRequest(
-  request: Request,
-  incoming: IncomingMessage | undefined,
+/**
+ * Where a request comes from: Node's `IncomingMessage` when a socket is there (the listener's
+ * own fast path, or @hono/node-server's bindings), a web `Request` under `app.request`.
+ */
+export type RequestSource = { incoming: IncomingMessage } | { request: Request };
+
+export async function readRequest(source: RequestSource, limit: number): Promise<RawRequest> {
+  if ("incoming" in source) {
+    const incoming = source.incoming;
+    const method = incoming.method ?? "GET";
+    return withBody(
+      method,
+      incoming.url ?? "/",
+      pairsFromRawHeaders(incoming.rawHeaders),
+      method !== "GET" && method !== "HEAD" ? await readNodeBody(incoming, limit) : undefined,
+      limit,
+    );
+  }
+  const request = source.request;
+  const url = new URL(request.url);
+  const headers = [...request.headers.entries()].map(([k, v]): [string, string] => [k, v]);
+  const method = request.method;
+  return withBody(
+    method,
+    url.pathname + url.search,
+    headers,
+    method !== "GET" && method !== "HEAD" ? await readWebBody(request, limit) : undefined,
+    limit,
+  );
+}
+
+function withBody(
+  method: string,
+  url: string,
+  headers: [string, string][],
+  body: BodyCollector | undefined,
   limit: number,
-): Promise<RawRequest> {
-  const url = incoming?.url ?? new URL(request.url).pathname + new URL(request.url).search;
+): RawRequest {
   const q = url.indexOf("?");
-  const path = q < 0 ? url : url.slice(0, q);
-  const query = q < 0 ? "" : url.slice(q + 1);
-  const headers = incoming
-    ? pairsFromRawHeaders(incoming.rawHeaders)
-    : [...request.headers.entries()].map(([k, v]): [string, string] => [k, v]);
-  const method = incoming?.method ?? request.method;
-  const hasBody = method !== "GET" && method !== "HEAD";
-  const collector = hasBody
-    ? incoming
-      ? await readNodeBody(incoming, limit)
-      : await readWebBody(request, limit)
-    : new BodyCollector(limit);
+  const collector = body ?? new BodyCollector(limit);
   return {
     method,
-    path,
-    query,
+    path: q < 0 ? url : url.slice(0, q),
+    query: q < 0 ? "" : url.slice(q + 1),
     headers,
     body: collector.body(),
     bodyBytes: collector.bytes,

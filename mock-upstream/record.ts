@@ -3,7 +3,12 @@
  * already redacted: no credential reaches memory that others can read, nor the disk.
  */
 import { isUtf8 } from "node:buffer";
-import { redactBody, redactHeaderPairs, redactQuery, redactText } from "../dialects/credentials.ts";
+import {
+  redactHeaderPairs,
+  redactParsedBody,
+  redactQuery,
+  redactText,
+} from "../dialects/credentials.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { tryParseJson } from "../dialects/json.ts";
 import { findNonce } from "./nonce.ts";
@@ -71,6 +76,8 @@ export interface RequestFacts {
   /** Parse failure message when the body is non-empty UTF-8 that is not JSON. */
   jsonError?: string;
   nonce?: string;
+  /** The body as text before redaction (latin1 when not UTF-8): staging matches on it. */
+  text: string;
 }
 
 /**
@@ -79,15 +86,17 @@ export interface RequestFacts {
  * the unredacted text: it is not a secret and redaction could only hide it.
  */
 export function bodyFacts(body: Buffer): RequestFacts {
-  if (body.length === 0) return { rawBody: "", bodyEncoding: "utf8" };
+  if (body.length === 0) return { rawBody: "", bodyEncoding: "utf8", text: "" };
   if (isUtf8(body)) {
     const text = body.toString("utf8");
     const nonce = findNonce(text);
-    const rawBody = redactBody(text);
-    const parsed = tryParseJson(rawBody);
+    // Parsed once: redaction reuses the parse, and only a body it changed is parsed again.
+    const first = tryParseJson(text);
+    const rawBody = first.ok ? redactParsedBody(text, first.value) : redactText(text);
+    const parsed = rawBody === text ? first : tryParseJson(rawBody);
     return parsed.ok
-      ? { rawBody, bodyEncoding: "utf8", json: parsed.value, nonce }
-      : { rawBody, bodyEncoding: "utf8", jsonError: parsed.error, nonce };
+      ? { rawBody, bodyEncoding: "utf8", json: parsed.value, nonce, text }
+      : { rawBody, bodyEncoding: "utf8", jsonError: parsed.error, nonce, text };
   }
   const latin1 = body.toString("latin1");
   const redacted = Buffer.from(redactText(latin1), "latin1");
@@ -96,6 +105,7 @@ export function bodyFacts(body: Buffer): RequestFacts {
     bodyEncoding: "base64",
     jsonError: "body is not valid UTF-8",
     nonce: findNonce(latin1),
+    text: latin1,
   };
 }
 

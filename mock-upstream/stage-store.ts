@@ -50,24 +50,60 @@ function steps(spec: StagedReplySpec): ReplySpec[] {
   return spec.sequence ?? (spec.reply ? [spec.reply] : []);
 }
 
+/** Nonce-shaped match strings, found in a body by one scan (see `nonceCandidates`). */
+const NONCE_SHAPE = /^gc-[0-9a-f]{16}$/;
+/** Every nonce-shaped substring; `gc-` cannot occur inside a hex run, so none overlap. */
+const NONCES_IN_TEXT = /gc-[0-9a-f]{16}/g;
+
+/**
+ * The nonce-shaped substrings of a raw body. A spec whose nonce is nonce-shaped matches a
+ * body exactly when the body contains it, and then it is one of these (a longer hex run
+ * after it still contains it: no look-ahead here, unlike `findNonce`).
+ */
+function nonceCandidates(rawText: string): Set<string> {
+  const found = new Set<string>();
+  if (!rawText.includes("gc-")) return found;
+  for (const m of rawText.matchAll(NONCES_IN_TEXT)) found.add(m[0]);
+  return found;
+}
+
+interface Slot extends StagedEntry {
+  /** Staging order: the tie-break within a rank. */
+  order: number;
+}
+
 export class StageStore {
-  #entries: StagedEntry[] = [];
+  /** Every entry in staging order (ids are unique; a Map removes in O(1)). */
+  #entries = new Map<string, Slot>();
+  /**
+   * Specs whose nonce is nonce-shaped, by nonce. The sweep stages one "always" spec per
+   * attempt, so they pile up; a request looks up only the nonces its body carries instead
+   * of testing every staged nonce against the body.
+   */
+  #byNonce = new Map<string, Slot[]>();
+  /** Every other spec (no nonce, or a nonce of another shape): tested one by one. */
+  #scanned: Slot[] = [];
   #nextId = 0;
 
   add(spec: StagedReplySpec): string {
     this.#nextId += 1;
     const id = `stage-${this.#nextId}`;
-    this.#entries.push({ id, spec, served: 0 });
+    const slot: Slot = { id, spec, served: 0, order: this.#nextId };
+    this.#entries.set(id, slot);
+    const nonce = spec.match.nonce;
+    if (nonce !== undefined && NONCE_SHAPE.test(nonce)) {
+      const list = this.#byNonce.get(nonce);
+      if (list) list.push(slot);
+      else this.#byNonce.set(nonce, [slot]);
+    } else {
+      this.#scanned.push(slot);
+    }
     return id;
   }
 
   /** The reply for this request, consuming one use of the spec that gives it. */
   take(request: StageRequest): TakenReply | undefined {
-    let best: StagedEntry | undefined;
-    for (const entry of this.#entries) {
-      if (!matches(entry.spec, request)) continue;
-      if (!best || rank(entry.spec) > rank(best.spec)) best = entry;
-    }
+    const best = this.#best(request);
     if (!best) return undefined;
     const list = steps(best.spec);
     const step = best.served % list.length;
@@ -76,17 +112,48 @@ export class StageStore {
     if (!reply) return undefined;
     best.served += 1;
     const times = best.spec.times;
-    if (times !== "always" && best.served >= times * list.length) {
-      this.#entries = this.#entries.filter((e) => e !== best);
-    }
+    if (times !== "always" && best.served >= times * list.length) this.#remove(best);
     return { id: best.id, reply, step, pass };
   }
 
+  /** Highest rank wins; within a rank, the spec staged first. */
+  #best(request: StageRequest): Slot | undefined {
+    let best: Slot | undefined;
+    const consider = (slot: Slot) => {
+      if (!matches(slot.spec, request)) return;
+      const r = rank(slot.spec);
+      const b = best ? rank(best.spec) : -1;
+      if (!best || r > b || (r === b && slot.order < best.order)) best = slot;
+    };
+    if (this.#byNonce.size > 0) {
+      for (const nonce of nonceCandidates(request.rawText)) {
+        for (const slot of this.#byNonce.get(nonce) ?? []) consider(slot);
+      }
+    }
+    for (const slot of this.#scanned) consider(slot);
+    return best;
+  }
+
+  #remove(slot: Slot): void {
+    this.#entries.delete(slot.id);
+    const nonce = slot.spec.match.nonce;
+    const list = nonce === undefined ? undefined : this.#byNonce.get(nonce);
+    if (nonce !== undefined && list?.includes(slot)) {
+      const rest = list.filter((s) => s !== slot);
+      if (rest.length) this.#byNonce.set(nonce, rest);
+      else this.#byNonce.delete(nonce);
+    } else {
+      this.#scanned = this.#scanned.filter((s) => s !== slot);
+    }
+  }
+
   list(): readonly StagedEntry[] {
-    return this.#entries;
+    return [...this.#entries.values()];
   }
 
   clear(): void {
-    this.#entries = [];
+    this.#entries.clear();
+    this.#byNonce.clear();
+    this.#scanned = [];
   }
 }

@@ -5,14 +5,12 @@
  * JSON, persona, staged reply, default reply. Model lists and unknown paths take a staged
  * reply first, then their list or 404.
  */
-import { isUtf8 } from "node:buffer";
-import type { IncomingMessage } from "node:http";
 import type { Dialect } from "../dialects/dialect.ts";
 import { isRecord } from "../dialects/json.ts";
 import { defaultBody, jsonBody, type RenderedBody } from "./dialect-replies.ts";
 import { MODEL_LISTS, type ModelListShape } from "./model-lists.ts";
 import type { Persona } from "./personas/index.ts";
-import { readRequest } from "./read-request.ts";
+import { type RequestSource, readRequest } from "./read-request.ts";
 import {
   bodyFacts,
   headerValue,
@@ -24,6 +22,7 @@ import {
   redactedQuery,
 } from "./record.ts";
 import type { Recorder } from "./recorder.ts";
+import { replyBytes } from "./reply-bytes.ts";
 import { planReply, type ReplyContext } from "./reply-engine.ts";
 import {
   acceptsGzip,
@@ -207,16 +206,16 @@ export interface TrafficOutcome {
 
 /** Read, judge, record, and plan the reply of one request. */
 export async function handleTraffic(
-  request: Request,
-  incoming: IncomingMessage | undefined,
+  source: RequestSource,
   state: TrafficState,
 ): Promise<TrafficOutcome> {
   const seq = state.recorder.nextSeq();
   const receivedAt = new Date().toISOString();
-  const raw = await readRequest(request, incoming, state.bodyLimit);
+  const raw = await readRequest(source, state.bodyLimit);
   const route = routeFacts(raw.path, state.prefix, raw.headers);
   const facts = raw.bodyTruncated ? undefined : bodyFacts(raw.body);
-  const rawText = raw.body.toString(facts?.bodyEncoding === "base64" ? "latin1" : "utf8");
+  // Past the body limit nothing was kept, so there is nothing to match a nonce in.
+  const rawText = facts?.text ?? "";
   const model = requestModel(route, facts?.json);
   const stream = wantsStream(route, facts?.json);
   const dialect = route.answerDialect;
@@ -246,6 +245,7 @@ export async function handleTraffic(
     );
     wire = await planReply(decision.spec, ctx);
   }
+  const bytes = replyBytes(wire.frames);
   const record: MockRecord = {
     seq,
     receivedAt,
@@ -264,19 +264,15 @@ export async function handleTraffic(
     ...(facts?.nonce ? { nonce: facts.nonce } : {}),
     ...(model === undefined ? {} : { model }),
     ...(route.kind === "generate" ? { stream } : {}),
-    reply: { ...decision.reply, ...replyBytes(wire) },
+    // Last, with its body last within it: recorder.ts splices the cached serialized body
+    // into the line there.
+    reply: {
+      ...decision.reply,
+      headers: wire.headers,
+      body: bytes.body,
+      bodyEncoding: bytes.bodyEncoding,
+    },
   };
-  state.recorder.add(record);
+  state.recorder.add(record, bytes.bodyJson);
   return { record, wire };
-}
-
-/** What the mock put on the wire, kept on the record so a judge reads the reply as sent. */
-function replyBytes(wire: WireReply): Pick<RecordReply, "headers" | "body" | "bodyEncoding"> {
-  const bytes = Buffer.concat(wire.frames.filter((f) => !f.raw).map((f) => f.bytes));
-  const utf8 = isUtf8(bytes);
-  return {
-    headers: wire.headers,
-    body: bytes.toString(utf8 ? "utf8" : "base64"),
-    bodyEncoding: utf8 ? "utf8" : "base64",
-  };
 }

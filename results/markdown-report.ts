@@ -5,6 +5,7 @@
  */
 import { CLIENT_DIALECTS } from "../dialects/dialect.ts";
 import { VERDICT_CLASS, VERDICTS, type VerdictKind } from "../probes/verdict.ts";
+import { type ClientSdkStats, renderClientSdkSection } from "./client-sdk-section.ts";
 import { type FailureFigures, renderFailureSection } from "./failure-section.ts";
 import type { CellRecord } from "./records.ts";
 import { formatRate, summarizeRun } from "./run-summary.ts";
@@ -26,6 +27,7 @@ const AXIS_ORDER = [
 export function renderMarkdownReport(
   view: RunView,
   failureFigures: readonly FailureFigures[] = [],
+  clientSdk: readonly ClientSdkStats[] = [],
 ): string {
   const out: string[] = [];
   const { run } = view;
@@ -42,6 +44,7 @@ export function renderMarkdownReport(
   out.push(...preservationSection(view), ...legendSection(), ...matrixSection(view));
   out.push(...positiveControlSection(view.cells, view), ...newLeadSection(view.cells, view));
   out.push(...renderFailureSection(view, failureFigures));
+  out.push(...renderClientSdkSection(clientSdk));
   return `${out.join("\n").trimEnd()}\n`;
 }
 

@@ -105,6 +105,9 @@ export interface AttemptRecord extends CellKey {
   clientResponse: unknown;
   /** Every verdict the lens gave on this attempt, all fields. */
   verdicts: Verdict[];
+  /** What the client dialect's official SDK made of the client response, and whether it
+   * agrees with the lens (absent in databases written before schema version 2). */
+  clientSdk?: unknown;
 }
 
 /** An attempt with its JSON-valued fields as stored text, not parsed. */
@@ -119,6 +122,7 @@ export interface AttemptText extends CellKey {
   upstreamReply: string;
   clientResponse: string;
   verdicts: string;
+  clientSdk: string;
 }
 
 /** One cell as written by the sweep: the cell row (inserted or updated) and new attempts. */

@@ -16,6 +16,8 @@ export interface RescoreAttempt {
   clientRequest: string;
   forwarded: string;
   clientResponse: string;
+  /** The client's total wait, from the stored timings (failure probes judge it). */
+  timings?: { totalMs: number };
 }
 
 type Row = Record<string, unknown>;
@@ -32,7 +34,7 @@ export function* iterateAttemptsForRescore(
 ): Generator<RescoreAttempt> {
   const stmt = store.db.prepare(
     `SELECT rowid, "column", route_id, probe_id, mode, phase, attempt_no,
-            client_request, forwarded, client_response
+            client_request, forwarded, client_response, timings
      FROM attempts NOT INDEXED WHERE rowid > ? AND run_id = ? ORDER BY rowid LIMIT ?`,
   );
   let after = 0;
@@ -54,6 +56,7 @@ export function* iterateAttemptsForRescore(
         clientRequest: String(row.client_request),
         forwarded: String(row.forwarded),
         clientResponse: String(row.client_response),
+        ...totalMsOf(row.timings),
       };
     }
   }
@@ -66,9 +69,9 @@ export function attemptCopier(
 ): (rowid: number, verdictsJson: string) => void {
   const stmt = store.db.prepare(
     `INSERT INTO attempts (run_id, "column", route_id, probe_id, mode, phase, attempt_no, status,
-       timings, client_request, forwarded, upstream_reply, client_response, verdicts)
+       timings, client_request, forwarded, upstream_reply, client_response, verdicts, client_sdk)
      SELECT ?, "column", route_id, probe_id, mode, phase, attempt_no, status,
-       timings, client_request, forwarded, upstream_reply, client_response, ?
+       timings, client_request, forwarded, upstream_reply, client_response, ?, client_sdk
      FROM attempts WHERE rowid = ?`,
   );
   return (rowid, verdictsJson) => {
@@ -84,4 +87,13 @@ export function copyGatewayRuns(store: ResultsStore, fromRun: string, toRun: str
        SELECT ?, gateway, version, "column", status, reason, log_path FROM gateway_runs WHERE run_id = ?`,
     )
     .run(toRun, fromRun);
+}
+
+function totalMsOf(text: unknown): { timings?: { totalMs: number } } {
+  try {
+    const timings = JSON.parse(String(text)) as { totalMs?: unknown } | null;
+    return typeof timings?.totalMs === "number" ? { timings: { totalMs: timings.totalMs } } : {};
+  } catch {
+    return {};
+  }
 }

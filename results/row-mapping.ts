@@ -77,6 +77,7 @@ export const ATTEMPT_COLUMNS = [
   "upstream_reply",
   "client_response",
   "verdicts",
+  "client_sdk",
 ] as const;
 
 type Row = Record<string, unknown>;
@@ -253,6 +254,7 @@ export function attemptToRow(a: AttemptRecord): Row {
     upstream_reply: JSON.stringify(a.upstreamReply ?? null),
     client_response: JSON.stringify(a.clientResponse ?? null),
     verdicts: JSON.stringify(a.verdicts),
+    client_sdk: a.clientSdk === undefined ? null : JSON.stringify(a.clientSdk),
   };
 }
 
@@ -272,6 +274,7 @@ export function rowToAttempt(row: Row): AttemptRecord {
     upstreamReply: json(row.upstream_reply),
     clientResponse: json(row.client_response),
     verdicts: json(row.verdicts) as Verdict[],
+    ...(row.client_sdk == null ? {} : { clientSdk: json(row.client_sdk) }),
   };
 }
 
@@ -291,5 +294,6 @@ export function rowToAttemptText(row: Row): AttemptText {
     upstreamReply: str(row.upstream_reply),
     clientResponse: str(row.client_response),
     verdicts: str(row.verdicts),
+    clientSdk: row.client_sdk == null ? "null" : str(row.client_sdk),
   };
 }

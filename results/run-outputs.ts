@@ -5,12 +5,24 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { clientSdkStatsOf } from "./client-sdk-section.ts";
+import { failureFiguresOf } from "./failure-section.ts";
+import { htmlReportOf } from "./html/build-html-report.ts";
 import { renderMarkdownReport } from "./markdown-report.ts";
 import { type RunSummary, summarizeRun } from "./run-summary.ts";
 import { loadRunView, type RunView } from "./run-view.ts";
 import type { ResultsStore } from "./store.ts";
 
 export const DEFAULT_OUTPUT_DIR = "results";
+
+/** The Markdown matrix with the sections measured from stored attempts. */
+export function markdownOf(store: ResultsStore, view: RunView): string {
+  return renderMarkdownReport(
+    view,
+    failureFiguresOf(store, view),
+    clientSdkStatsOf(store, view.run.id),
+  );
+}
 
 export function runSummaryOf(view: RunView): RunSummary {
   return summarizeRun(view.run, view.gatewayRuns, view.cells);
@@ -31,17 +43,23 @@ export function writeOutputFile(path: string, content: string): void {
 export interface RunOutputPaths {
   matrix: string;
   summary: string;
+  html: string;
 }
 
-/** Write MATRIX.md and summary.json for a run (the latest when no id is given). */
+/** Write MATRIX.md, summary.json and report.html for a run (the latest when no id is given). */
 export function writeRunOutputs(
   store: ResultsStore,
   runId?: string,
   dir: string = DEFAULT_OUTPUT_DIR,
 ): RunOutputPaths {
   const view = loadRunView(store, runId);
-  const paths = { matrix: join(dir, "MATRIX.md"), summary: join(dir, "summary.json") };
-  writeOutputFile(paths.matrix, renderMarkdownReport(view));
+  const paths = {
+    matrix: join(dir, "MATRIX.md"),
+    summary: join(dir, "summary.json"),
+    html: join(dir, "report.html"),
+  };
+  writeOutputFile(paths.matrix, markdownOf(store, view));
   writeOutputFile(paths.summary, summaryJson(view));
+  writeOutputFile(paths.html, htmlReportOf(store, view.run.id));
   return paths;
 }

@@ -80,6 +80,10 @@ export const MIGRATIONS: readonly string[] = [
     UNIQUE (run_id, "column", route_id, probe_id, mode, phase, attempt_no)
   );
   `,
+  // 2: what the official SDK of the client dialect made of each client response.
+  `
+  ALTER TABLE attempts ADD COLUMN client_sdk TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,7 +4,8 @@
  * the nonce, and judge. Everything kept is redacted before it leaves this function, and
  * judged in that redacted form, so `rescore` of stored bytes gives the same verdicts.
  */
-import { redactBody, redactHeaderPairs } from "../dialects/credentials.ts";
+import type { CanonicalReply } from "../dialects/canonical.ts";
+import { redactBody, redactHeaderPairs, redactJson } from "../dialects/credentials.ts";
 import type { Mode } from "../dialects/dialect.ts";
 import type { GatewayRoute } from "../gateways/adapter.ts";
 import type { MockHandle } from "../mock-upstream/index.ts";
@@ -15,6 +16,8 @@ import type { Probe } from "../probes/corpus/probe.ts";
 import { readExchange } from "../probes/lens/judge-exchange.ts";
 import { judgeRead, judgeReadField } from "../probes/lens/judge-read.ts";
 import type { Verdict } from "../probes/verdict.ts";
+import { type ClientSdkRecord, compareSdkWithLens } from "./client-sdk/client-sdk-record.ts";
+import { sdkView } from "./client-sdk/sdk-view.ts";
 import {
   exchangeFromWire,
   type ForwardedRecord,
@@ -47,6 +50,8 @@ export interface AttemptOutcome {
   /** Every verdict the lens gave; the probe's own is `verdict`. */
   verdicts: Verdict[];
   verdict: Verdict;
+  /** What the official SDK of the client dialect made of the response, beside the lens. */
+  clientSdk?: ClientSdkRecord;
   nonce: string;
 }
 
@@ -132,8 +137,24 @@ export async function runAttempt(
     forwarded,
     clientResponse,
     secrets,
+    timings: { totalMs: response.timings.totalMs },
   });
-  const { verdicts, verdict } = judgeAttempt(exchange, plan.field, clientResponse);
+  const { verdicts, verdict, clientReply } = judgeAttempt(exchange, plan.field, clientResponse);
+  const clientSdk =
+    response.status > 0
+      ? (redactJson(
+          compareSdkWithLens(
+            response.status,
+            await sdkView(route.client, mode, {
+              status: response.status,
+              headers: response.headers,
+              body: response.body,
+            }),
+            clientReply,
+          ),
+          secrets,
+        ) as ClientSdkRecord)
+      : undefined;
   return {
     status: response.transportError ? "transport-error" : "ok",
     timings: {
@@ -148,9 +169,13 @@ export async function runAttempt(
     clientResponse,
     verdicts,
     verdict,
+    ...(clientSdk ? { clientSdk } : {}),
     nonce,
   };
 }
+
+/** Failure fields judged from timings, which a response that never came still has. */
+const CLOCK_FIELDS = new Set(["failure.deadline", "failure.retries"]);
 
 /**
  * The lens's verdicts, and the probe's one. A response that never arrived (refused, reset
@@ -160,8 +185,9 @@ export function judgeAttempt(
   exchange: ReturnType<typeof exchangeFromWire>,
   field: string,
   response: StoredResponse,
-): { verdicts: Verdict[]; verdict: Verdict } {
-  if (response.status === 0) {
+): { verdicts: Verdict[]; verdict: Verdict; clientReply?: CanonicalReply } {
+  // A caller's deadline is judged from the clock even when no response ever arrived.
+  if (response.status === 0 && !CLOCK_FIELDS.has(field)) {
     const verdict: Verdict = {
       field,
       verdict: "error",
@@ -172,7 +198,12 @@ export function judgeAttempt(
   }
   try {
     const read = readExchange(exchange);
-    return { verdicts: judgeRead(read), verdict: judgeReadField(read, field) };
+    const clientReply = read.clientReply?.ok ? read.clientReply.value : undefined;
+    return {
+      verdicts: judgeRead(read),
+      verdict: judgeReadField(read, field),
+      ...(clientReply ? { clientReply } : {}),
+    };
   } catch (error) {
     const verdict: Verdict = {
       field,

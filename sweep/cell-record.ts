@@ -54,6 +54,7 @@ export function attemptRecord(
     upstreamReply: null,
     clientResponse: outcome.clientResponse,
     verdicts: outcome.verdicts,
+    ...(outcome.clientSdk ? { clientSdk: outcome.clientSdk } : {}),
   };
 }
 

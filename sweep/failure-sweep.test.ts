@@ -13,13 +13,15 @@ import type { GatewayAdapter } from "../gateways/adapter.ts";
 import { direct } from "../gateways/adapters/direct.ts";
 import { genericAdapter, parseGatewayFile } from "../gateways/generic.ts";
 import { CORPUS } from "../probes/corpus/index.ts";
+import { failureFiguresOf, renderFailureSection } from "../results/failure-section.ts";
+import { loadRunView } from "../results/run-view.ts";
 import { openStore } from "../results/store.ts";
 import { runSweep } from "./run-sweep.ts";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/failing-gateway.json", import.meta.url));
 const SCRIPT = fileURLToPath(new URL("./fixtures/failing-gateway.mjs", import.meta.url));
 
-function failingGateway(behaviour: "relabel" | "retry"): GatewayAdapter {
+function failingGateway(behaviour: "relabel" | "retry" | "forever"): GatewayAdapter {
   const def = parseGatewayFile(JSON.parse(readFileSync(FIXTURE, "utf8")), FIXTURE);
   def.command = def.command.map((arg) => (arg === "./failing-gateway.mjs" ? SCRIPT : arg));
   def.command.push(`--behaviour=${behaviour}`);
@@ -38,7 +40,7 @@ const PROBE_IDS = [
 ];
 
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-failure-"));
-afterAll(() => process.env.KEEP ? undefined : rmSync(dir, { recursive: true, force: true }));
+afterAll(() => (process.env.KEEP ? undefined : rmSync(dir, { recursive: true, force: true })));
 
 function leftovers(): string[] {
   const out = execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" });
@@ -101,8 +103,45 @@ describe("the failure axis over real gateways", () => {
       expect(honoured?.verdict).toBe("preserved");
       expect(honoured?.reason).toMatch(/Retry-After 1s not honoured \(next attempt after \d+ ms\)/);
       expect(cell("retry@1", "oc-failure-status-503")?.verdict).toBe("preserved");
+
+      // The matrix's failure section shows the measured figures from the stored attempts.
+      const view = loadRunView(store, result.runId);
+      const section = renderFailureSection(view, failureFiguresOf(store, view)).join("\n");
+      expect(section).toMatch(/\| retry@1 \| oc-failure-retry-400 \| non-stream \| [^|]+ \| 15 \|/);
+      expect(section).toMatch(/\| direct@0 \| oc-failure-retry-400 \| non-stream \| [^|]+ \| 1 \|/);
     } finally {
       store.close();
     }
   }, 120_000);
+
+  it("measures a gateway that never gives up: the client times out, the attempts are counted", async () => {
+    const result = await runSweep({
+      columns: [{ adapter: failingGateway("forever"), spec: { name: "forever", version: "1" } }],
+      probes: CORPUS.filter((p) => p.id === "oc-failure-retry-503-always"),
+      modes: ["non-stream"],
+      repeats: 1,
+      minutes: 2,
+      concurrency: 1,
+      dbPath: join(dir, "forever.db"),
+      outDir: dir,
+      attemptTimeoutMs: 1500,
+      args: { test: true },
+    });
+    expect(result.status).toBe("done");
+    expect(leftovers()).toEqual([]);
+    const store = openStore(result.dbPath);
+    try {
+      const [cell] = store.cells(result.runId);
+      // No response ever came, yet the clock is judged: a gateway that never gives up is a finding.
+      expect(cell?.verdict).toBe("mangled");
+      expect(cell?.cause).toMatch(/retry-storm|deadline-exceeded/);
+      const view = loadRunView(store, result.runId);
+      const [figures] = failureFiguresOf(store, view);
+      expect(figures?.attempts).toBeGreaterThan(10);
+      expect(figures?.clientStatus).toBe(0);
+      expect(figures?.gapsMs.every((gap) => gap >= 40)).toBe(true);
+    } finally {
+      store.close();
+    }
+  }, 60_000);
 });

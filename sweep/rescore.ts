@@ -104,6 +104,7 @@ export function rescoreRun(
         forwarded,
         clientResponse,
         secrets: CANARY_VALUES,
+        ...(attempt.timings ? { timings: attempt.timings } : {}),
       });
       const judged = judgeAttempt(exchange, field, clientResponse);
       copy(attempt.rowid, JSON.stringify(judged.verdicts));

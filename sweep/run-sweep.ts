@@ -55,6 +55,7 @@ export interface SweepResult {
   columns: ColumnResult[];
   matrixPath: string;
   summaryPath: string;
+  htmlPath: string;
   dbPath: string;
 }
 
@@ -141,6 +142,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
       columns,
       matrixPath: paths.matrix,
       summaryPath: paths.summary,
+      htmlPath: paths.html,
       dbPath: options.dbPath,
     };
   } finally {

@@ -149,4 +149,20 @@ describe("anthropic-messages writer", () => {
       tool_choice: { type: "auto", disable_parallel_tool_use: false },
     });
   });
+
+  it("replays a Chat refusal as an assistant text block (Messages has no refusal block)", () => {
+    const chat = readRequest("openai-chat", {
+      model: "m",
+      messages: [
+        { role: "user", content: "Tell me." },
+        { role: "assistant", content: null, refusal: "I can't." },
+        { role: "user", content: "Why?" },
+      ],
+    });
+    expect(writeRequest("anthropic-messages", chat).messages).toEqual([
+      { role: "user", content: "Tell me." },
+      { role: "assistant", content: [{ type: "text", text: "I can't." }] },
+      { role: "user", content: "Why?" },
+    ]);
+  });
 });

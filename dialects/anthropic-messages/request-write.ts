@@ -4,8 +4,9 @@
  *
  * What Anthropic cannot express is left out (the lens's no-equivalent table names each):
  * seed, penalties, n, json_object format, response-format name/strict, metadata other than
- * user_id, stream_options, reasoning summary, audio parts, refusal parts, `reasoning` text
- * without a signature. System and developer messages are lifted into `system`, in order.
+ * user_id, stream_options, reasoning summary, audio parts, `reasoning` text without a
+ * signature. System and developer messages are lifted into `system`, in order. A replayed
+ * refusal is what the assistant said: Messages has no refusal block, so it goes as text.
  */
 import type {
   CacheMarker,
@@ -82,6 +83,8 @@ export function writeAnthropicBlock(part: Part, same: boolean): unknown {
         is_error: part.isError,
         cache_control: cacheControl(part.cache),
       });
+    case "refusal":
+      return { type: "text", text: part.text };
     case "thinking":
       return part.redacted
         ? { type: "redacted_thinking", data: part.signature ?? "" }

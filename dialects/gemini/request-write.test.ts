@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CanonicalRequest } from "../canonical.ts";
 import { readRequest, requestPath, writeRequest } from "../request.ts";
+import { mimeTypeOfUrl } from "./request-write.ts";
 
 /** Every field the Gemini dialect can carry, once. */
 const rich: CanonicalRequest = {
@@ -135,6 +136,76 @@ describe("gemini writer", () => {
       ],
       toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["f"] } },
       generationConfig: { responseMimeType: "application/json" },
+    });
+  });
+
+  it("a URL image without a media type gets one from its extension, so it stays an image", () => {
+    const anthropic = readRequest("anthropic-messages", {
+      model: "m",
+      max_tokens: 10,
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "image", source: { type: "url", url: "https://x.test/a/pic.JPG?v=2" } },
+            { type: "image", source: { type: "url", url: "https://x.test/pic" } },
+          ],
+        },
+      ],
+    });
+    const body = writeRequest("gemini", anthropic);
+    expect(body.contents).toEqual([
+      {
+        role: "user",
+        parts: [
+          { fileData: { mimeType: "image/jpeg", fileUri: "https://x.test/a/pic.JPG?v=2" } },
+          // No extension, no type: Gemini is not told it is an image (the lens sees the loss).
+          { fileData: { fileUri: "https://x.test/pic" } },
+        ],
+      },
+    ]);
+    const back = readRequest("gemini", body, { path: requestPath("gemini", anthropic) });
+    expect(back.messages[0]?.parts.map((p) => p.type)).toEqual(["image", "document"]);
+  });
+
+  it("names the MIME type of documented extensions only", () => {
+    expect(mimeTypeOfUrl("https://x.test/doc.pdf")).toBe("application/pdf");
+    expect(mimeTypeOfUrl("gs://b/clip.flac#t=1")).toBe("audio/flac");
+    expect(mimeTypeOfUrl("https://x.test/a.b/file")).toBeUndefined();
+    expect(mimeTypeOfUrl("https://x.test/page.html")).toBeUndefined();
+    expect(mimeTypeOfUrl("https://x.test/constructor")).toBeUndefined();
+    expect(mimeTypeOfUrl("https://x.test/x.constructor")).toBeUndefined();
+  });
+
+  it("joins a result's text parts with a blank line and replays a refusal as text", () => {
+    const chat = readRequest("openai-chat", {
+      model: "m",
+      messages: [
+        { role: "user", content: "Tell me." },
+        { role: "assistant", content: null, refusal: "I can't." },
+        {
+          role: "assistant",
+          tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }],
+        },
+        {
+          role: "tool",
+          tool_call_id: "c1",
+          content: [
+            { type: "text", text: "first." },
+            { type: "text", text: "Second" },
+          ],
+        },
+      ],
+    });
+    const contents = writeRequest("gemini", chat).contents as unknown[];
+    expect(contents[1]).toEqual({ role: "model", parts: [{ text: "I can't." }] });
+    expect(contents[3]).toEqual({
+      role: "user",
+      parts: [
+        {
+          functionResponse: { id: "c1", name: "f", response: { output: "first.\n\nSecond" } },
+        },
+      ],
     });
   });
 });

@@ -109,4 +109,39 @@ describe("ollama writer", () => {
       think: true,
     });
   });
+
+  it("joins text parts with a blank line, system blocks included, and replays a refusal as content", () => {
+    const anthropic = readRequest("anthropic-messages", {
+      model: "m",
+      max_tokens: 10,
+      system: [
+        { type: "text", text: "First block." },
+        { type: "text", text: "Second block." },
+      ],
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "one" },
+            { type: "text", text: "two" },
+          ],
+        },
+      ],
+    });
+    const chat = readRequest("openai-chat", {
+      model: "m",
+      messages: [
+        { role: "user", content: "Tell me." },
+        { role: "assistant", content: null, refusal: "I can't." },
+      ],
+    });
+    expect(writeRequest("ollama", anthropic).messages).toEqual([
+      { role: "system", content: "First block.\n\nSecond block." },
+      { role: "user", content: "one\n\ntwo" },
+    ]);
+    expect(writeRequest("ollama", chat).messages).toEqual([
+      { role: "user", content: "Tell me." },
+      { role: "assistant", content: "I can't." },
+    ]);
+  });
 });

@@ -150,4 +150,27 @@ describe("openai-chat writer", () => {
       ],
     });
   });
+
+  it("writes Anthropic adaptive and disabled thinking as effort levels; a budget alone stays out", () => {
+    const thinking = (type: string, extra: object = {}) =>
+      readRequest("anthropic-messages", {
+        model: "m",
+        max_tokens: 10,
+        messages: [{ role: "user", content: "hi" }],
+        thinking: { type, ...extra },
+      });
+    expect(writeRequest("openai-chat", thinking("adaptive")).reasoning_effort).toBe("medium");
+    expect(writeRequest("openai-chat", thinking("disabled")).reasoning_effort).toBe("none");
+    const enabled = thinking("enabled", { budget_tokens: 2048 });
+    expect(writeRequest("openai-chat", enabled)).not.toHaveProperty("reasoning_effort");
+    // An explicit level wins over the switch.
+    const both = readRequest("anthropic-messages", {
+      model: "m",
+      max_tokens: 10,
+      messages: [{ role: "user", content: "hi" }],
+      thinking: { type: "adaptive" },
+      output_config: { effort: "low" },
+    });
+    expect(writeRequest("openai-chat", both).reasoning_effort).toBe("low");
+  });
 });

@@ -4,19 +4,42 @@
  *
  * What Chat cannot express is left out (the lens's no-equivalent table names each):
  * thinking parts and their signatures, tool-result isError, cache markers, top-level
- * system cache, Anthropic thinking budgets, tool-call signatures.
+ * system cache, Anthropic thinking budgets, tool-call signatures, URL documents (a `file`
+ * part has file_data or file_id only). A thinking switch with no effort level goes as the
+ * effort that means the same (EFFORT_OF_MODE).
  */
 import type {
   CanonicalRequest,
   MediaSource,
   Message,
   Part,
+  ReasoningConfig,
   ResponseFormat,
   Tool,
   ToolChoice,
 } from "../canonical.ts";
 import type { JsonRecord } from "../json.ts";
 import { compact, mergeExtras, nonEmpty, toDataUrl } from "../request-fields.ts";
+
+/**
+ * Thinking switched on or off without a level, as an OpenAI effort level. `none` turns
+ * reasoning off; `medium` is the documented default of reasoning models, the level at which
+ * the model decides how much to think (Anthropic adaptive). `enabled` comes with a budget,
+ * which has no equivalent (a level is not a count), so it is not turned into a level here.
+ * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-reasoning_effort
+ * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-reasoning
+ */
+export const EFFORT_OF_MODE = {
+  enabled: undefined,
+  adaptive: "medium",
+  disabled: "none",
+} as const satisfies Record<NonNullable<ReasoningConfig["mode"]>, string | undefined>;
+
+/** The effort level a reasoning config asks for: its own, else the one its switch means. */
+export function openaiEffort(reasoning: ReasoningConfig | undefined): string | undefined {
+  if (!reasoning) return undefined;
+  return reasoning.effort ?? (reasoning.mode && EFFORT_OF_MODE[reasoning.mode]);
+}
 
 /**
  * A text part that would be written with nothing but its text, so it can go as a bare
@@ -125,7 +148,8 @@ function writeAssistant(message: Message, same: boolean): JsonRecord {
   return compact({
     role: "assistant",
     name: message.name,
-    reasoning_content: reasoning.length > 0 ? reasoning.map((p) => p.text).join("") : undefined,
+    // Several reasoning parts stay apart with a blank line, as the other writers join text.
+    reasoning_content: reasoning.length > 0 ? reasoning.map((p) => p.text).join("\n\n") : undefined,
     // An assistant tool-call turn with no content is written as null, as OpenAI replies carry it.
     content:
       content.length > 0 ? writeChatContent(content, same) : calls.length > 0 ? null : undefined,
@@ -223,7 +247,7 @@ export function writeChatRequest(request: CanonicalRequest, same: boolean): Json
     frequency_penalty: s.frequencyPenalty,
     n: s.n,
     response_format: request.responseFormat && writeResponseFormat(request.responseFormat),
-    reasoning_effort: request.reasoning?.effort,
+    reasoning_effort: openaiEffort(request.reasoning),
     metadata: request.metadata,
     user: request.user,
     stream: request.stream,

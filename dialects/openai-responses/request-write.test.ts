@@ -113,4 +113,20 @@ describe("openai-responses writer", () => {
       max_output_tokens: 5,
     });
   });
+
+  it("writes Anthropic adaptive and disabled thinking as reasoning.effort levels", () => {
+    const thinking = (type: string) =>
+      readRequest("anthropic-messages", {
+        model: "m",
+        max_tokens: 10,
+        messages: [{ role: "user", content: "hi" }],
+        thinking: { type },
+      });
+    expect(writeRequest("openai-responses", thinking("adaptive")).reasoning).toEqual({
+      effort: "medium",
+    });
+    expect(writeRequest("openai-responses", thinking("disabled")).reasoning).toEqual({
+      effort: "none",
+    });
+  });
 });

@@ -4,12 +4,13 @@
  *
  * What Responses cannot express is left out (the lens's no-equivalent table names each):
  * stop sequences, seed, penalties, n, top_k, stream_options.include_usage, Anthropic thinking
- * budgets and modes, cache markers, tool-result isError, tool-call signatures. Several
- * system parts are joined into `instructions` with a blank line.
+ * budgets, cache markers, tool-result isError, tool-call signatures. A thinking switch with
+ * no effort level goes as the effort that means the same (EFFORT_OF_MODE in the Chat
+ * writer). Several system parts are joined into `instructions` with a blank line.
  */
 import type { CanonicalRequest, Message, Part, Tool, ToolChoice } from "../canonical.ts";
 import { isRecord, type JsonRecord } from "../json.ts";
-import { isPlainText } from "../openai-chat/request-write.ts";
+import { isPlainText, openaiEffort } from "../openai-chat/request-write.ts";
 import { compact, mergeExtras, nonEmpty, toDataUrl } from "../request-fields.ts";
 
 function writePart(part: Part, role: string, same: boolean): unknown {
@@ -220,7 +221,7 @@ export function writeResponsesRequest(request: CanonicalRequest, same: boolean):
     },
     reasoning:
       request.reasoning &&
-      nonEmpty({ effort: request.reasoning.effort, summary: request.reasoning.summary }),
+      nonEmpty({ effort: openaiEffort(request.reasoning), summary: request.reasoning.summary }),
     metadata: request.metadata,
     user: request.user,
     stream: request.stream,

@@ -1,10 +1,14 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMockApp, createMockState } from "../app.ts";
+import { startMock } from "../index.ts";
 import { installReplay, recordThroughRoute } from "./mock-wiring.ts";
 import { createRecordThrough } from "./record-through.ts";
-import { type LocalServer, startUpstream } from "./test-support.ts";
+import { loadCaptureFile } from "./replay-file.ts";
+import { type LocalServer, rawRequest, startUpstream } from "./test-support.ts";
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -56,5 +60,42 @@ describe("recordThroughRoute", () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('{"ok":true}');
     expect(upstream.seen[0]?.url).toBe("/v1/chat/completions?x=1");
+  });
+});
+
+describe("startMock options", () => {
+  it("upstream + captureFile: a record-through listener; replay: the capture served back", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gatecheck-wiring-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const provider = await startMock({ name: "provider" });
+    cleanups.push(() => provider.close());
+    const captureFile = join(dir, "run.jsonl");
+    const through = await startMock({ upstream: provider.url, captureFile });
+    cleanups.push(() => through.close());
+    const body = JSON.stringify({
+      model: "gpt-4o",
+      stream: true,
+      messages: [{ role: "user", content: "gc-00000000000000e1" }],
+    });
+    const send = (port: number) =>
+      rawRequest(port, {
+        path: "/v1/chat/completions",
+        headers: [["Content-Type", "application/json"]],
+        body,
+      });
+    const live = await send(through.port);
+    expect(live.complete).toBe(true);
+    expect(provider.records()[0]?.nonce).toBe("gc-00000000000000e1");
+    const [exchange] = await loadCaptureFile(captureFile);
+    expect(exchange?.request.nonce).toBe("gc-00000000000000e1");
+
+    const replay = await startMock({ replay: captureFile, replayTimeScale: 0 });
+    cleanups.push(() => replay.close());
+    const replayed = await send(replay.port);
+    expect(replayed.body.equals(live.body)).toBe(true);
+    expect(replayed.chunks.map((c) => c.payload.toString())).toEqual(
+      live.chunks.map((c) => c.payload.toString()),
+    );
+    expect(replay.records()[0]?.reply.staged).toBe(true);
   });
 });

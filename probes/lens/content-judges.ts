@@ -6,7 +6,14 @@
 import type { CacheMarker, CanonicalRequest, MediaSource, Part } from "../../dialects/canonical.ts";
 import type { VerdictKind } from "../verdict.ts";
 import { show } from "./describe.ts";
-import { allTexts, conversation, flatParts, normalizeText, systemParts } from "./request-view.ts";
+import {
+  allTexts,
+  conversation,
+  flatParts,
+  leadingSystemCount,
+  normalizeText,
+  systemParts,
+} from "./request-view.ts";
 
 export interface Outcome {
   kind: VerdictKind;
@@ -15,8 +22,12 @@ export interface Outcome {
   cause?: string;
 }
 
-/** What the outcome would be if the backend has no place for the attribute at all. */
-export type Absent = { absent: true; detail: string };
+/**
+ * What the outcome would be if the backend has no place for the attribute at all. `rowOf`
+ * names the attribute whose no-equivalent row applies when it is not the field's own (a
+ * Responses reasoning item's summary travels as reasoning text).
+ */
+export type Absent = { absent: true; detail: string; rowOf?: "messages.reasoning" };
 
 export type Judgement = Outcome | Absent;
 
@@ -40,8 +51,27 @@ export function judgeSystem(client: CanonicalRequest, forwarded: CanonicalReques
       return { kind: "mangled", detail: `${show(sent)} → moved into a message`, cause: "moved" };
     return { absent: true, detail: `${show(sent)} → absent` };
   }
-  if (got === sent) return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
-  return { kind: "mangled", detail: `${show(sent)} → ${show(got)}` };
+  if (got !== sent) return { kind: "mangled", detail: `${show(sent)} → ${show(got)}` };
+  if (developerLost(client, forwarded)) {
+    return { kind: "mangled", detail: `developer ${show(sent)} → system`, cause: "role-changed" };
+  }
+  return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
+}
+
+/** Dialects with a developer role of their own (a different instruction tier from system). */
+const HAS_DEVELOPER_ROLE: readonly string[] = ["openai-chat", "openai-responses"];
+
+/**
+ * A developer message sent to a backend that has the developer role must keep it: OpenAI
+ * gives developer and system different weight in its instruction hierarchy.
+ * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
+ */
+function developerLost(client: CanonicalRequest, forwarded: CanonicalRequest): boolean {
+  if (!HAS_DEVELOPER_ROLE.includes(forwarded.dialect)) return false;
+  const sent = client.messages.slice(0, leadingSystemCount(client));
+  if (!sent.some((m) => m.role === "developer")) return false;
+  const got = forwarded.messages.slice(0, leadingSystemCount(forwarded));
+  return !got.some((m) => m.role === "developer");
 }
 
 function conversationTexts(req: CanonicalRequest): string[] {
@@ -149,21 +179,60 @@ function partTexts(req: CanonicalRequest, type: "thinking" | "reasoning"): strin
   return out;
 }
 
+/** Opaque payloads of redacted thinking (Anthropic `data`, Responses `encrypted_content`). */
+function redactedPayloads(req: CanonicalRequest): string[] {
+  const out: string[] = [];
+  for (const p of flatParts(req)) {
+    if (p.type === "thinking" && p.redacted && p.signature) out.push(p.signature);
+  }
+  return out;
+}
+
+/** Every opaque token a backend keeps beside reasoning: thinking signatures, call signatures. */
+function privateTokens(req: CanonicalRequest): Set<string> {
+  const out = new Set<string>();
+  for (const p of flatParts(req)) {
+    if ((p.type === "thinking" || p.type === "tool-call") && p.signature) out.add(p.signature);
+  }
+  return out;
+}
+
+interface SentPrivate {
+  text: string;
+  kind: "thinking" | "reasoning";
+}
+
+/**
+ * The private texts the client's field stands for. A Responses reasoning item is one field
+ * (`input[].reasoning`) whose reader splits it into summary (reasoning) and content
+ * (thinking) parts: both are the item's meaning.
+ */
+function sentPrivate(client: CanonicalRequest, type: "thinking" | "reasoning"): SentPrivate[] {
+  const own = partTexts(client, type).map((text) => ({ text, kind: type }));
+  if (type !== "thinking" || client.dialect !== "openai-responses") return own;
+  return [
+    ...own,
+    ...partTexts(client, "reasoning").map((text) => ({ text, kind: "reasoning" as const })),
+  ];
+}
+
 /**
  * Private reasoning (thinking or reasoning text) must stay private reasoning: found in
  * visible text it is `mangled` (`reasoning-as-text`); the other private kind counts as carried.
+ * Redacted thinking has no text: its opaque payload must arrive as a signature (except in
+ * Responses, where `encrypted_content` is a field of its own, judged as the signature).
  */
 export function judgeReasoning(
   client: CanonicalRequest,
   forwarded: CanonicalRequest,
   type: "thinking" | "reasoning",
 ): Judgement {
-  const sent = partTexts(client, type);
+  const sent = sentPrivate(client, type);
   const privateGot = normalizeText(
     [...partTexts(forwarded, "thinking"), ...partTexts(forwarded, "reasoning")].join("\n"),
   );
   const visible = normalizeText(allTexts(forwarded).join("\n"));
-  for (const text of sent) {
+  for (const { text, kind } of sent) {
     const t = normalizeText(text);
     if (privateGot.includes(t)) continue;
     if (visible.includes(t)) {
@@ -173,11 +242,31 @@ export function judgeReasoning(
         cause: "reasoning-as-text",
       };
     }
-    if (privateGot === "") return { absent: true, detail: `${type} ${show(text)} → absent` };
+    if (privateGot === "") {
+      const absent: Absent = { absent: true, detail: `${type} ${show(text)} → absent` };
+      if (kind !== type) absent.rowOf = "messages.reasoning";
+      return absent;
+    }
     return { kind: "mangled", detail: `${type} ${show(text)} → ${show(privateGot)}` };
   }
+  const redacted =
+    type === "thinking" && client.dialect !== "openai-responses" ? redactedPayloads(client) : [];
+  if (redacted.length > 0) {
+    const tokens = privateTokens(forwarded);
+    for (const payload of redacted) {
+      if (tokens.has(payload)) continue;
+      const what = `redacted thinking ${show(payload)}`;
+      if (visible.includes(payload)) {
+        return { kind: "mangled", detail: `${what} → visible text`, cause: "reasoning-as-text" };
+      }
+      if (tokens.size === 0 && privateGot === "")
+        return { absent: true, detail: `${what} → absent` };
+      return { kind: "mangled", detail: `${what} → another payload` };
+    }
+  }
+  const count = sent.length + redacted.length;
   const kinds = partTexts(forwarded, type).length > 0 ? type : "the other reasoning kind";
-  return { kind: "preserved", detail: `${sent.length} ${type} part(s) → ${kinds}` };
+  return { kind: "preserved", detail: `${count} ${type} part(s) → ${kinds}` };
 }
 
 /** A prior refusal may travel as a refusal or as assistant text: the words are the meaning. */

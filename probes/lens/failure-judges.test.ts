@@ -201,6 +201,13 @@ describe("failure.deadline", () => {
     expect(v.reason).toContain("waited 9500 ms > deadline 8000 ms");
     expect(judgeField(slow(1600), "failure.deadline").verdict).toBe("preserved");
   });
+  it("fires on a gateway that never answers (the client gave up past its deadline)", () => {
+    const e = slow(10_000, 40);
+    delete e.clientResponse;
+    const v = judgeField(e, "failure.deadline");
+    expect(v).toMatchObject({ verdict: "mangled", cause: "deadline-exceeded" });
+    expect(v.reason).toContain("and got no answer; 40 attempt(s)");
+  });
   it("is undecided when the sweep recorded no client wait", () => {
     const e = slow(1600);
     delete e.timing?.clientTotalMs;

@@ -32,6 +32,7 @@ export const REQUEST_ATTRIBUTES = [
   "messages.tool-call.id",
   "messages.tool-call.name",
   "messages.tool-call.arguments",
+  "messages.tool-call.signature",
   "messages.tool-result",
   "messages.tool-result.call-id",
   "messages.tool-result.is-error",
@@ -213,6 +214,12 @@ const openaiChat = {
   "messages.tool-call.arguments": {
     field: "messages[].tool_calls[].function.arguments",
     see: `${CHAT}#chat-create-messages`,
+  },
+  // Gemini's OpenAI-compatible endpoint returns a call's thought signature here and
+  // requires it back on the next turn (Gemini 3 rejects a call without it).
+  "messages.tool-call.signature": {
+    field: "messages[].tool_calls[].extra_content.google.thought_signature",
+    see: "https://ai.google.dev/gemini-api/docs/thought-signatures",
   },
   "messages.tool-result": { field: "messages[role=tool]", see: `${CHAT}#chat-create-messages` },
   "messages.tool-result.call-id": {

@@ -147,7 +147,10 @@ function requestVerdicts(read: ReadExchange, only?: string): Verdict[] {
     else {
       const attribute = attributeOf(exchange.route.client, only);
       const v = attribute ? judgeAttribute(pair, attribute) : undefined;
-      if (v) out.push(v);
+      // Asked by an alias (`messages[role=developer]`): the verdict answers in the words asked.
+      if (v && v.field !== only) {
+        out.push({ ...v, field: only, reason: `${only}${v.reason.slice(v.field.length)}` });
+      } else if (v) out.push(v);
       else if (only in client.extras) out.push(judgeUnknownKey(pair, only));
       out.push(...judgeInventions(pair).filter((inv) => inv.field === only));
     }

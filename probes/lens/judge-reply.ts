@@ -3,15 +3,25 @@
  * received. Status truth comes first: an upstream error relabelled 2xx is mangled, a
  * gateway's own error answering a good upstream reply is a loud refusal.
  */
-import type { CanonicalReply, Part, ReplyError } from "../../dialects/canonical.ts";
+import type { CanonicalReply, Part } from "../../dialects/canonical.ts";
 import type { ClientDialect, Dialect, Mode } from "../../dialects/dialect.ts";
-import type { Verdict, VerdictKind } from "../verdict.ts";
+import type { Verdict } from "../verdict.ts";
 import { sameValue, show, verdict } from "./describe.ts";
-import { errorFamily } from "./error-types.ts";
 import type { ReplyFeature } from "./field-names.ts";
 import { noEquivalent } from "./no-equivalent.ts";
+import {
+  errorMessage,
+  judgeErrorMessage,
+  judgeErrorType,
+  judgeFraming,
+  judgeStatus,
+  judgeTerminal,
+  type Outcome,
+  ok,
+  upstreamError,
+} from "./reply-status.ts";
 import { argumentsValue, normalizeText } from "./request-view.ts";
-import { expectedStopReason, stopReasonCause } from "./stop-reasons.ts";
+import { expectedStopReason, safetyErased, stopReasonCause } from "./stop-reasons.ts";
 
 export interface ReplyPair {
   clientDialect: ClientDialect;
@@ -21,22 +31,6 @@ export interface ReplyPair {
   upstreamStatus: number;
   client: CanonicalReply;
   clientStatus: number;
-}
-
-type Outcome =
-  | { kind: VerdictKind; detail: string; cause?: string }
-  | { absent: true; detail: string };
-
-function ok(status: number): boolean {
-  return status >= 200 && status < 300;
-}
-
-function upstreamError(pair: ReplyPair): ReplyError | undefined {
-  return pair.upstream.error ?? pair.upstream.stream?.error;
-}
-
-function clientError(pair: ReplyPair): ReplyError | undefined {
-  return pair.client.error ?? pair.client.stream?.error;
 }
 
 function partsOf<T extends Part["type"]>(
@@ -148,89 +142,14 @@ function judgeStop(pair: ReplyPair): Outcome {
   const got = pair.client.stopReason;
   const detail = `${show(upstream)}${raw(pair.upstream)} → ${show(got)}${raw(pair.client)}`;
   if (got === undefined) return { absent: true, detail };
+  if (safetyErased(upstream, got)) {
+    const row = noEquivalent("reply", "finish_reason", pair.clientDialect);
+    if (row) return { kind: "no-equivalent", detail: `${detail} (${row.reason})` };
+    return { kind: "mangled", detail, cause: "erased-safety" };
+  }
   if (got === expected) return { kind: "preserved", detail };
   const cause = stopReasonCause(expected, got);
   return cause ? { kind: "mangled", detail, cause } : { kind: "mangled", detail };
-}
-
-function judgeStatus(pair: ReplyPair): Outcome {
-  const detail = `${pair.upstreamStatus} → ${pair.clientStatus}`;
-  if (ok(pair.clientStatus)) return { kind: "mangled", detail, cause: "status-relabelled" };
-  if (pair.clientStatus === pair.upstreamStatus) return { kind: "preserved", detail };
-  return { kind: "mangled", detail, cause: "status-changed" };
-}
-
-function judgeErrorMessage(pair: ReplyPair): Outcome {
-  const sent = upstreamError(pair)?.message ?? "";
-  const got = clientError(pair)?.message;
-  if (got === undefined) return { absent: true, detail: `${show(sent)} → absent` };
-  if (normalizeText(got).includes(normalizeText(sent))) {
-    return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
-  }
-  return { kind: "mangled", detail: `${show(sent)} → ${show(got)}` };
-}
-
-function judgeErrorType(pair: ReplyPair): Outcome {
-  const sent = upstreamError(pair)?.type ?? "";
-  const got = clientError(pair)?.type;
-  if (got === undefined) return { absent: true, detail: `${show(sent)} → absent` };
-  if (got === sent || errorFamily(got) === errorFamily(sent)) {
-    return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
-  }
-  return {
-    kind: "mangled",
-    detail: `${show(sent)} → ${show(got)} (${errorFamily(sent)} → ${errorFamily(got)})`,
-  };
-}
-
-function judgeTerminal(pair: ReplyPair): Outcome {
-  const up = pair.upstream.stream;
-  const down = pair.client.stream;
-  const show2 = (s: CanonicalReply["stream"]) =>
-    s
-      ? s.complete
-        ? `ended with ${s.terminalEvent ?? "its terminal event"}`
-        : `cut after ${s.events} event(s)`
-      : "not a stream";
-  const detail = `${show2(up)} → ${show2(down)}`;
-  if (!down) return { kind: "mangled", detail, cause: "not-a-stream" };
-  const upErrored = up?.error !== undefined;
-  if (upErrored) {
-    const told = down.error !== undefined || pair.client.error !== undefined || !down.complete;
-    return told
-      ? {
-          kind: "preserved",
-          detail: `error mid-stream → ${down.error ? "error event" : show2(down)}`,
-        }
-      : { kind: "mangled", detail: `error mid-stream → ${show2(down)}`, cause: "error-swallowed" };
-  }
-  if (up?.complete && !down.complete) return { kind: "dropped", detail, cause: "truncated-stream" };
-  if (up && !up.complete && down.complete)
-    return { kind: "mangled", detail, cause: "completion-invented" };
-  return { kind: "preserved", detail };
-}
-
-function judgeFraming(pair: ReplyPair): Outcome {
-  const down = pair.client.stream;
-  if (!down) return { kind: "mangled", detail: "stream → not a stream", cause: "not-a-stream" };
-  if (down.malformed.length > 0) {
-    return {
-      kind: "mangled",
-      detail: `well framed → ${down.malformed.length} malformed: ${show(down.malformed[0])}`,
-      cause: "malformed-events",
-    };
-  }
-  if (down.orphanFragments > 0) {
-    return {
-      kind: "mangled",
-      detail: `well framed → ${down.orphanFragments} orphan tool fragment(s)`,
-      cause: "orphan-fragments",
-    };
-  }
-  return {
-    kind: "preserved",
-    detail: `${pair.upstream.stream?.events ?? 0} event(s) → ${down.events} well-framed event(s)`,
-  };
 }
 
 function featureOutcome(pair: ReplyPair, feature: ReplyFeature): Outcome {
@@ -310,29 +229,6 @@ function featureOutcome(pair: ReplyPair, feature: ReplyFeature): Outcome {
   }
 }
 
-/** The error's message, or one read from a body shape the dialect reader does not know
- * (Portkey answers `{"status":"failure","message":...}`). */
-export function errorMessage(error: ReplyError | undefined): string | undefined {
-  if (error?.message !== undefined) return error.message;
-  const raw = error?.raw;
-  if (raw && typeof raw === "object" && "message" in raw) {
-    const m = (raw as { message: unknown }).message;
-    if (typeof m === "string" && m !== "") return m;
-  }
-  if (typeof raw === "string") {
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      if (parsed && typeof parsed === "object" && "message" in parsed) {
-        const m = (parsed as { message: unknown }).message;
-        if (typeof m === "string" && m !== "") return m;
-      }
-    } catch {
-      return raw.trim() === "" ? undefined : raw.trim().slice(0, 200);
-    }
-  }
-  return undefined;
-}
-
 /** A gateway's own error answering a good upstream reply: loud, whatever the feature. */
 function gatewayRefusal(pair: ReplyPair): string | undefined {
   if (!ok(pair.upstreamStatus) || upstreamError(pair) || ok(pair.clientStatus)) return undefined;
@@ -401,6 +297,8 @@ function privateTexts(r: CanonicalReply): string[] {
 function refusals(r: CanonicalReply): string[] {
   return partsOf(r, "refusal").map((p) => p.text);
 }
+
+export { errorMessage };
 
 export function judgeReply(pair: ReplyPair): Verdict[] {
   const features = replyFeaturesOf(pair.upstream, pair.upstreamStatus, pair.mode);

@@ -170,7 +170,7 @@ function finish(
   j: Judgement,
 ): Verdict {
   if (!isAbsent(j)) return verdict("request", field, j.kind, `${field}: ${j.detail}`, j.cause);
-  const row = noEquivalent("request", attribute, pair.backend);
+  const row = noEquivalent("request", j.rowOf ?? attribute, pair.backend);
   if (row) {
     return verdict(
       "request",

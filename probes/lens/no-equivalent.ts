@@ -168,6 +168,29 @@ export const NO_EQUIVALENT: readonly NoEquivalentRow[] = [
     "no place for a reasoning signature",
     THINKING,
   ),
+  // A Gemini thought signature rides on the call itself; these dialects' calls have no key
+  // for it (Anthropic signs thinking blocks, not tool_use blocks).
+  ...rows(
+    "request",
+    "messages.tool-call.signature",
+    ["anthropic-messages"],
+    "a tool_use block has only id, name and input",
+    `${ANTHROPIC}#body-messages`,
+  ),
+  ...rows(
+    "request",
+    "messages.tool-call.signature",
+    ["openai-responses"],
+    "a function_call item has no signature",
+    `${RESPONSES}#responses-create-input`,
+  ),
+  ...rows(
+    "request",
+    "messages.tool-call.signature",
+    ["ollama"],
+    "a tool call has only a function name and arguments",
+    OLLAMA,
+  ),
   ...rows(
     "request",
     "messages.reasoning",

@@ -6,7 +6,7 @@
 import type { CanonicalRequest, Message } from "../../dialects/canonical.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
 import { cacheMarkers, type Judgement } from "./content-judges.ts";
-import { conversation, normalizeText } from "./request-view.ts";
+import { allTexts, conversation, normalizeText } from "./request-view.ts";
 
 /** One token per meaningful part; ids are left out (judged on their own). */
 function tokens(messages: readonly Message[]): string[] {
@@ -16,13 +16,53 @@ function tokens(messages: readonly Message[]): string[] {
     for (const p of m.parts) {
       if (p.type === "text") {
         const t = normalizeText(p.text);
-        if (t !== "") out.push(`${role}:${t.slice(0, 24)}`);
+        if (t !== "") out.push(`${role}:${t}`);
       } else if (p.type === "tool-call") out.push(`call:${p.name}`);
       else if (p.type === "tool-result") out.push("result");
       else if (p.type === "image" || p.type === "document" || p.type === "audio") {
         out.push(`${role}:${p.type}`);
       }
     }
+  }
+  return out;
+}
+
+/** Role-tagged text tokens: `user:TURNPROBE-1 first question`. */
+const TEXT_TOKEN = /^(system|user|assistant|tool):(.*)$/s;
+
+/** Short form of a token for a reason string: a text cut to 24 characters. */
+function brief(token: string): string {
+  const m = TEXT_TOKEN.exec(token);
+  return m ? `${m[1]}:${(m[2] ?? "").slice(0, 24)}` : token;
+}
+
+/**
+ * Conversation items the client sent that arrived nowhere: a whole turn, a call or a result
+ * gone. Media are left out (each has its own field and no-equivalent rows); a text found
+ * anywhere downstream (a system note turned into user text) is carried, judged by its field.
+ */
+function lostItems(sentAll: string[], gotAll: string[], forwarded: CanonicalRequest): string[] {
+  const missing = without(sentAll, gotAll);
+  if (missing.length === 0) return missing;
+  let texts: string | undefined;
+  return missing.filter((t) => {
+    if (t === "result" || t.startsWith("call:")) return true;
+    const text = TEXT_TOKEN.exec(t)?.[2];
+    if (text === undefined || /:(image|document|audio)$/.test(t)) return false;
+    texts ??= normalizeText(allTexts(forwarded).join("\n"));
+    return !texts.includes(text);
+  });
+}
+
+/** The items of `list` that `other` lacks (as a multiset), in order. */
+function without(list: string[], other: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const t of other) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const out: string[] = [];
+  for (const t of list) {
+    const n = counts.get(t) ?? 0;
+    if (n > 0) counts.set(t, n - 1);
+    else out.push(t);
   }
   return out;
 }
@@ -43,18 +83,30 @@ function common(list: string[], other: string[]): string[] {
 }
 
 function window(list: string[], at: number): string {
-  return `[${list.slice(Math.max(0, at - 1), at + 2).join(", ")}]`;
+  return `[${list
+    .slice(Math.max(0, at - 1), at + 2)
+    .map(brief)
+    .join(", ")}]`;
 }
 
 /**
- * The conversation's order, over the parts both sides have (a part lost is judged by its
- * own field, not twice here). Merging messages of one role keeps the order; moving a system
- * note between a call and its result does not.
+ * The conversation: every turn, call and result the client sent must arrive (forwarding 1 of
+ * 3 turns is `dropped`, cause `turns-lost`), and in the same order over the parts both sides
+ * have. Merging messages of one role keeps the order; moving a system note between a call
+ * and its result does not.
  */
 export function judgeOrder(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
   const sentAll = tokens(conversation(client));
   const gotAll = tokens(conversation(forwarded));
   if (gotAll.length === 0) return { absent: true, detail: `${sentAll.length} item(s) → absent` };
+  const lost = lostItems(sentAll, gotAll, forwarded);
+  if (lost.length > 0) {
+    return {
+      kind: "dropped",
+      detail: `${sentAll.length} item(s) → ${gotAll.length}, missing [${lost.map(brief).join(", ")}]`,
+      cause: "turns-lost",
+    };
+  }
   const sent = common(sentAll, gotAll);
   const got = common(gotAll, sentAll);
   const at = sent.findIndex((t, i) => t !== got[i]);

@@ -8,7 +8,13 @@ import type { CanonicalRequest } from "../../dialects/canonical.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
 import { sameValue } from "./describe.ts";
 import type { RequestAttribute } from "./field-names.ts";
-import { argumentsValue, conversation, flatParts, hasPartType } from "./request-view.ts";
+import {
+  argumentsValue,
+  conversation,
+  flatParts,
+  hasPartType,
+  leadingSystemCount,
+} from "./request-view.ts";
 
 export interface ValueRule {
   kind: "value";
@@ -45,6 +51,34 @@ function toolCalls(req: CanonicalRequest) {
     for (const p of m.parts) if (p.type === "tool-call") out.push(p);
   }
   return out;
+}
+
+/** The Gemini thought signature inside a raw Chat tool call (`extra_content.google`). */
+function rawCallSignature(call: unknown): string | undefined {
+  const sig = (call as { extra_content?: { google?: { thought_signature?: unknown } } } | null)
+    ?.extra_content?.google?.thought_signature;
+  return typeof sig === "string" ? sig : undefined;
+}
+
+/**
+ * Signatures riding on tool calls, in order. Where a reader kept the calls' raw list in the
+ * message's extras (the Chat reader does for a call with keys it does not map), the signature
+ * is taken from there: the canonical part has no place filled for it yet.
+ */
+function callSignatures(req: CanonicalRequest): string[] | undefined {
+  const out: string[] = [];
+  for (const m of conversation(req)) {
+    const before = out.length;
+    for (const p of m.parts) if (p.type === "tool-call" && p.signature) out.push(p.signature);
+    const raw = m.extras?.tool_calls;
+    if (out.length === before && Array.isArray(raw)) {
+      for (const call of raw) {
+        const sig = rawCallSignature(call);
+        if (sig !== undefined) out.push(sig);
+      }
+    }
+  }
+  return nonEmpty(out);
 }
 
 function toolResults(req: CanonicalRequest) {
@@ -93,7 +127,8 @@ export const ATTRIBUTE_RULES = {
   // Gateways map model names by their configuration (an alias to a deployment); a different
   // name downstream is routing, not loss: judged in judge-request.ts as preserved, cause `routed`.
   model: value((r) => r.model),
-  system: custom((r) => r.system.length > 0 || r.messages[0]?.role === "system"),
+  // Chat and Responses spell the system prompt as leading system or developer messages.
+  system: custom((r) => r.system.length > 0 || leadingSystemCount(r) > 0),
   messages: custom((r) => r.messages.length > 0),
   "messages.text": custom((r) => hasPart(r, "text")),
   "messages.image": custom((r) => hasPart(r, "image")),
@@ -112,6 +147,7 @@ export const ATTRIBUTE_RULES = {
   "messages.tool-call.arguments": value((r) =>
     nonEmpty(toolCalls(r).map((c) => argumentsValue(c.arguments))),
   ),
+  "messages.tool-call.signature": value(callSignatures),
   "messages.tool-result": custom((r) => toolResults(r).length > 0),
   "messages.tool-result.call-id": custom((r) => toolResults(r).length > 0),
   "messages.tool-result.is-error": value(

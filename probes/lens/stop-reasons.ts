@@ -48,3 +48,16 @@ export function stopReasonCause(
   if (expected === "tool_calls") return "erased-tool-turn";
   return undefined;
 }
+
+/**
+ * A safety stop (a filter, a refusal) read back as a natural stop. Every client dialect can
+ * say "filtered": Chat `content_filter`, Responses `incomplete` with reason `content_filter`,
+ * Anthropic `refusal`. So whatever a dialect's table writes for it, a safety stop that
+ * reaches the client as `stop` is erased, unless the no-equivalent table names the client.
+ * @see https://platform.openai.com/docs/api-reference/chat/object#chat/object-choices
+ * @see https://platform.openai.com/docs/api-reference/responses/object#responses/object-incomplete_details
+ * @see https://docs.anthropic.com/en/api/handling-stop-reasons
+ */
+export function safetyErased(upstream: StopReason, got: StopReason): boolean {
+  return SAFETY.includes(upstream) && NATURAL.includes(got);
+}

@@ -17,9 +17,6 @@ const writerDrops = (what: string): KnownFailure => ({
 });
 
 export const KNOWN_FAILING: Readonly<Record<string, KnownFailure>> = {
-  "am-system-blocks": writerDrops("the Ollama writer joins two system blocks with no separator"),
-  "am-thinking-adaptive": writerDrops("Chat/Responses writers drop adaptive thinking"),
-  "am-thinking-disabled": writerDrops("Chat/Responses writers drop disabled thinking"),
   "am-image-url": writerDrops("Gemini/Ollama writers drop URL images"),
   "oc-image-url": writerDrops("Gemini/Ollama writers drop URL images"),
   "or-image-url": writerDrops("Gemini/Ollama writers drop URL images"),
@@ -29,10 +26,6 @@ export const KNOWN_FAILING: Readonly<Record<string, KnownFailure>> = {
     "Gemini/Ollama writers drop documents inside tool results",
   ),
   "or-function-call-output-image": writerDrops("Gemini writer drops images inside tool results"),
-  "oc-tool-result-parts": writerDrops("Gemini/Ollama writers join result parts with no separator"),
-  "oc-assistant-refusal-history": writerDrops(
-    "Anthropic/Gemini/Ollama writers drop a replayed refusal",
-  ),
   "or-tool-choice-allowed-tools": writerDrops("non-Responses writers drop allowed_tools"),
   "oc-response-format-json-schema": writerDrops(
     "Anthropic/Gemini/Ollama have no schema name/strict; the lens compares them anyway",
@@ -41,56 +34,19 @@ export const KNOWN_FAILING: Readonly<Record<string, KnownFailure>> = {
     "Anthropic/Gemini/Ollama have no schema name/strict; the lens compares them anyway",
   ),
   "oc-response-format-json-object": writerDrops("the Anthropic writer drops JSON mode"),
-  "oc-developer-message": {
-    owner: "lens",
-    why: "the lens gives no verdict for a developer message (system rule looks only at role system)",
-  },
-  "or-input-developer": {
-    owner: "lens",
-    why: "the lens gives no verdict for a developer input item",
-  },
-  "oc-gemini-thought-signature": {
-    owner: "lens",
-    why: "field-names.ts has no spelling for a tool call's thought signature",
-  },
-  "am-multi-turn-order": {
-    owner: "lens",
-    why: "`messages` judges order only: forwarding 1 of 3 turns is judged preserved",
-  },
-  "or-multi-turn-order": {
-    owner: "lens",
-    why: "`input` judges order only: forwarding 1 of 3 turns is judged preserved",
-  },
-  "oc-system-note-between": {
-    owner: "lens",
-    why: "`messages` judges order only: a dropped system note is judged preserved",
-  },
-  "or-system-note-between": {
-    owner: "lens",
-    why: "`input` judges order only: a dropped system note is judged preserved",
-  },
-  "am-redacted-thinking": {
-    owner: "lens",
-    why: "redacted thinking counts as 0 thinking parts, so dropping it is judged preserved",
-  },
-  "or-reasoning-item-history": {
-    owner: "lens",
-    why: "a reasoning item counts as 0 thinking parts, so dropping it is judged preserved",
-  },
-  "oc-reply-finish-content-filter": {
-    owner: "lens",
-    why: "Anthropic refusal → Chat stop is judged preserved (a safety stop erased into a natural one)",
-  },
-  "or-reply-finish-content-filter": {
-    owner: "lens",
-    why: "Anthropic refusal → Responses completed is judged preserved",
-  },
-  "oc-reply-finish-refusal": {
-    owner: "lens",
-    why: "Anthropic refusal → Chat stop is judged preserved",
-  },
-  "or-reply-finish-refusal": {
-    owner: "lens",
-    why: "Anthropic refusal → Responses completed is judged preserved",
-  },
+  "oc-gemini-thought-signature": writerDrops(
+    "the Chat reader keeps extra_content.google.thought_signature only raw, so the Gemini writer sends no thoughtSignature",
+  ),
+  "oc-reply-finish-content-filter": writerDrops(
+    "the Chat stop table writes refusal as stop (Chat has content_filter)",
+  ),
+  "oc-reply-finish-refusal": writerDrops(
+    "the Chat stop table writes refusal as stop (Chat has content_filter)",
+  ),
+  "or-reply-finish-content-filter": writerDrops(
+    "the Responses stop table writes refusal as completed (it has incomplete/content_filter)",
+  ),
+  "or-reply-finish-refusal": writerDrops(
+    "the Responses stop table writes refusal as completed (it has incomplete/content_filter)",
+  ),
 };

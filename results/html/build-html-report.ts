@@ -2,8 +2,8 @@
 import type { ResultsStore } from "../store.ts";
 import { loadReportInputs } from "./report-inputs.ts";
 import { buildReportModel } from "./report-model.ts";
-import { renderHtmlReport } from "./report-page.ts";
+import { type RenderOptions, renderHtmlReport } from "./report-page.ts";
 
-export function htmlReportOf(store: ResultsStore, runId?: string): string {
-  return renderHtmlReport(buildReportModel(loadReportInputs(store, runId)));
+export function htmlReportOf(store: ResultsStore, runId?: string, options?: RenderOptions): string {
+  return renderHtmlReport(buildReportModel(loadReportInputs(store, runId)), options);
 }

@@ -19,6 +19,11 @@ describe("report app", () => {
     const html = await res.text();
     expect(html).toContain(`run ${newer}`);
     expect(html).not.toContain(HOSTILE);
+    // Served pages link the other runs and the diff from them to this one.
+    expect(html).toContain(`<a href="/runs/${older}">`);
+    const diff = /href="(\/diff\/[^"]+)"/.exec(html)?.[1] ?? "";
+    expect(diff).toBe(`/diff/${older}/${newer}`);
+    expect((await app.request(diff)).status).toBe(200);
   });
 
   it("serves a named run, and 404s an unknown one with its name", async () => {

@@ -60,11 +60,11 @@ export function createReportApp(options: ReportAppOptions): Hono {
   };
 
   app.get("/", (c) => {
-    const r = page((store) => htmlReportOf(store));
+    const r = page((store) => htmlReportOf(store, undefined, { serverLinks: true }));
     return c.html(r.html, r.status);
   });
   app.get("/runs/:id", (c) => {
-    const r = page((store) => htmlReportOf(store, c.req.param("id")));
+    const r = page((store) => htmlReportOf(store, c.req.param("id"), { serverLinks: true }));
     return c.html(r.html, r.status);
   });
   app.get("/diff/:a/:b", (c) => {

@@ -63,6 +63,8 @@ describe("HTML report page", () => {
     const html = renderHtmlReport(m);
     expect(html.match(/class="chip v-[a-z-]+[^"]*" data-cell=/g)?.length).toBe(m.cells.length);
     expect(html.match(/class="chip v-dropped silent"/g)?.length).toBe(2);
+    // Both dropped chips changed since the first run (preserved then): marked Δ.
+    expect(html.match(/>(?:ns|s) DROPPED 3\/3 ⊕ ⚑ Δ</g)?.length).toBe(2);
     expect(html).toContain('<th class="col absent"');
     expect(html).toContain("binary not on PATH");
     const absentRate = m.rates.find((r) => r.column === "absent@2");
@@ -98,5 +100,7 @@ describe("HTML report page", () => {
     expect(model(older).diff).toBeUndefined();
     expect(renderHtmlReport(model(older))).toContain("No earlier run in this database");
     expect(model(newer).diff?.regressions).toHaveLength(2);
+    // A file on disk links nowhere: there is no server behind it.
+    expect(renderHtmlReport(model(newer))).not.toContain('href="/');
   });
 });

@@ -17,10 +17,18 @@ import { verdictClass, verdictCss } from "./verdict-palette.ts";
 const asset = (name: string): string =>
   readFileSync(new URL(`./assets/${name}`, import.meta.url), "utf8");
 
+/** Marks a cell whose verdict differs from the same cell in the previous run that had it. */
+export const CHANGED_MARK = "Δ";
+
 /** Marks a cell as the positive control of a known upstream issue. */
 export const KNOWN_ISSUE_MARK = "⚑";
 
-export function renderHtmlReport(model: ReportModel): string {
+export interface RenderOptions {
+  /** Served by `gatecheck serve`: link other runs (`/runs/:id`) and diffs (`/diff/:a/:b`). A file on disk has no such pages. */
+  serverLinks?: boolean;
+}
+
+export function renderHtmlReport(model: ReportModel, options: RenderOptions = {}): string {
   const { run } = model;
   const data = { cells: model.cells.map(({ detail: _, ...cell }) => cell) };
   const details = gzipSync(JSON.stringify(model.cells.map((c) => c.detail ?? null))).toString(
@@ -41,7 +49,7 @@ ${legendSection()}
 ${filterSection(model)}
 <section id="matrix">${model.tables.map((t) => tableHtml(t, model.cells)).join("\n")}</section>
 ${model.diff ? renderDiffSection(model.diff) : `<section id="diff"><h2>Changes</h2><p>No earlier run in this database to compare with.</p></section>`}
-${runsSection(model)}
+${runsSection(model, options.serverLinks ?? false)}
 </main>
 <aside id="detail" hidden aria-live="polite"></aside>
 <script type="application/json" id="gc-data">${scriptJson(data)}</script>
@@ -89,7 +97,7 @@ function legendSection(): string {
   return `<details id="legend"><summary>Legend</summary><ul>${items.join("")}
 <li><code>k/N</code>: k of the N runs of the cell gave this verdict.</li>
 <li><code>${CONTROL_MARK.clean}</code> control leg clean (the native route carries it: the translation loses it); <code>${CONTROL_MARK.lost}</code> lost on the native route too; <code>${CONTROL_MARK.undecided}</code> control not judged.</li>
-<li><code>${KNOWN_ISSUE_MARK}</code> positive control of a known upstream issue. <code>ns</code>/<code>s</code>: non-stream / stream. <code>·</code>: no such cell.</li>
+<li><code>${KNOWN_ISSUE_MARK}</code> positive control of a known upstream issue. <code>ns</code>/<code>s</code>: non-stream / stream. <code>·</code>: no such cell. <code>${CHANGED_MARK}</code>: verdict changed since the previous run of this cell.</li>
 </ul></details>`;
 }
 
@@ -180,14 +188,25 @@ function chip(cell: CellData | undefined): string {
   if (cell.n > 1) parts.push(`${cell.k}/${cell.n}`);
   if (cell.controlMark) parts.push(cell.controlMark);
   if (cell.knownIssue) parts.push(KNOWN_ISSUE_MARK);
+  const previous = cell.history.at(-1);
+  if (previous && previous.verdict !== cell.verdict) parts.push(CHANGED_MARK);
   const silent = VERDICT_CLASS[cell.verdict] === "silent" ? " silent" : "";
   return `<button type="button" class="chip ${verdictClass(cell.verdict)}${silent}" data-cell="${cell.id}" data-mode="${esc(cell.mode)}" data-verdict="${esc(cell.verdict)}" title="${esc(`${cell.verdict}: ${cell.reason}`)}">${esc(parts.join(" "))}</button>`;
 }
 
-function runsSection(model: ReportModel): string {
-  const items = model.runs.map(
-    (r) =>
-      `<li${r.id === model.run.id ? ' class="current"' : ""}><code>${esc(r.id)}</code> ${esc(r.status)} · ${esc(r.startedAt)}</li>`,
-  );
+function runsSection(model: ReportModel, links: boolean): string {
+  const current = model.run.id;
+  const items = model.runs.map((r) => {
+    const id = encodeURIComponent(r.id);
+    const name =
+      links && r.id !== current
+        ? `<a href="/runs/${id}"><code>${esc(r.id)}</code></a>`
+        : `<code>${esc(r.id)}</code>`;
+    const diff =
+      links && r.id !== current
+        ? ` · <a href="/diff/${id}/${encodeURIComponent(current)}">diff → this run</a>`
+        : "";
+    return `<li${r.id === current ? ' class="current"' : ""}>${name} ${esc(r.status)} · ${esc(r.startedAt)}${diff}</li>`;
+  });
   return `<section id="runs"><h2>Runs in this database</h2><ul>${items.join("")}</ul></section>`;
 }

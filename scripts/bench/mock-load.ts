@@ -69,11 +69,16 @@ function once(url: URL, agent: Agent): Promise<number> {
   });
 }
 
-async function load(base: string, path: string, concurrency = CONCURRENCY): Promise<LoadResult> {
+async function load(
+  base: string,
+  path: string,
+  concurrency = CONCURRENCY,
+  seconds = SECONDS,
+): Promise<LoadResult> {
   const url = new URL(path, base);
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies: number[] = [];
-  const deadline = performance.now() + SECONDS * 1000;
+  const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   await Promise.all(
@@ -182,6 +187,9 @@ async function main(): Promise<void> {
     );
     const bareRuns: LoadResult[] = [];
     const mockRuns: LoadResult[] = [];
+    // Warm-up (not counted): JIT, connection pools, the record file.
+    await load(bareUrl, "/v1/chat/completions", CONCURRENCY, 1);
+    await load(mock.url, "/v1/chat/completions", CONCURRENCY, 1);
     for (let round = 0; round < ROUNDS; round++) {
       bareRuns.push(await load(bareUrl, "/v1/chat/completions"));
       mockRuns.push(await load(mock.url, "/v1/chat/completions"));
@@ -220,6 +228,8 @@ async function main(): Promise<void> {
     );
     const bareStreams: LoadResult[] = [];
     const mockStreams: LoadResult[] = [];
+    await load(bareStreamUrl, "/v1/chat/completions", streamConcurrency, 1);
+    await load(mock.url, "/v1/chat/completions", streamConcurrency, 1);
     for (let round = 0; round < ROUNDS; round++) {
       bareStreams.push(await loadStreams(bareStreamUrl));
       mockStreams.push(await loadStreams(mock.url));

@@ -4,6 +4,7 @@
  * listener, flush every record to the file, and exit 0 (stopping is how a server ends).
  */
 import type { Command } from "commander";
+import { CaptureError } from "../../mock-upstream/capture/index.ts";
 import { MockError, startMock } from "../../mock-upstream/index.ts";
 import { PERSONA_NAMES } from "../../mock-upstream/personas/index.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
@@ -16,6 +17,10 @@ interface MockFlags {
   persona?: string;
   prefix?: string;
   bodyLimit?: string;
+  upstream?: string;
+  capture?: string;
+  replay?: string;
+  replayTimeScale?: string;
   name: string;
 }
 
@@ -29,6 +34,14 @@ function integer(value: string, flag: string, min: number, max: number): number 
   return n;
 }
 
+function timeScale(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0) {
+    throw new CliError(`--replay-time-scale must be a number >= 0, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
 async function runMock(flags: MockFlags): Promise<void> {
   const port = integer(flags.port, "--port", 0, 65_535);
   const bodyLimitBytes =
@@ -38,6 +51,9 @@ async function runMock(flags: MockFlags): Promise<void> {
   if (flags.prefix !== undefined && !flags.prefix.startsWith("/")) {
     throw new CliError(`--prefix must start with "/", got ${JSON.stringify(flags.prefix)}`);
   }
+  if (flags.capture && !flags.upstream) throw new CliError("--capture needs --upstream");
+  if (flags.upstream && flags.replay)
+    throw new CliError("--upstream and --replay exclude each other");
   let mock: Awaited<ReturnType<typeof startMock>>;
   try {
     mock = await startMock({
@@ -48,8 +64,15 @@ async function runMock(flags: MockFlags): Promise<void> {
       ...(flags.persona ? { persona: flags.persona } : {}),
       ...(flags.prefix ? { prefix: flags.prefix } : {}),
       ...(bodyLimitBytes ? { bodyLimitBytes } : {}),
+      ...(flags.upstream ? { upstream: flags.upstream } : {}),
+      ...(flags.capture ? { captureFile: flags.capture } : {}),
+      ...(flags.replay ? { replay: flags.replay } : {}),
+      ...(flags.replayTimeScale === undefined
+        ? {}
+        : { replayTimeScale: timeScale(flags.replayTimeScale) }),
     });
   } catch (error) {
+    if (error instanceof CaptureError) throw new CliError(error.message);
     if (error instanceof MockError) {
       const hint = error.code === "unknown-persona" ? ` (known: ${PERSONA_NAMES.join(", ")})` : "";
       throw new CliError(`${error.message}${hint}`);
@@ -88,6 +111,10 @@ export const registerMock: RegisterCommand = (program: Command) => {
     .option("--persona <name>", "validate requests as a strict provider does")
     .option("--prefix <path>", "mount point stripped before routing, e.g. /api/v1")
     .option("--body-limit <bytes>", "answer 413 to bodies over this size (default 32 MiB)")
+    .option("--upstream <url>", "record-through: forward every request to this live upstream")
+    .option("--capture <file>", "with --upstream: append each exchange to this JSONL file")
+    .option("--replay <file>", "serve a capture file back, byte-exact, as staged replies")
+    .option("--replay-time-scale <factor>", "multiply the replayed timings (0 = no delays)")
     .option("--name <name>", "listener name written on records", "mock")
     .action((flags: MockFlags) => runMock(flags));
 };

@@ -2,8 +2,7 @@ import type { Command } from "commander";
 import { readAcceptFile } from "../../results/accept-file.ts";
 import { htmlReportOf } from "../../results/html/build-html-report.ts";
 import { renderJunit } from "../../results/junit-report.ts";
-import { renderMarkdownReport } from "../../results/markdown-report.ts";
-import { summaryJson, writeOutputFile } from "../../results/run-outputs.ts";
+import { markdownOf, summaryJson, writeOutputFile } from "../../results/run-outputs.ts";
 import { loadRunView } from "../../results/run-view.ts";
 import { DEFAULT_DB_PATH, openStoreReadonly } from "../../results/store.ts";
 import { EXIT } from "../exit-codes.ts";
@@ -47,10 +46,10 @@ export const registerReport: RegisterCommand = (program: Command) => {
           const view = loadRunView(store, runId);
           const anyOutput = options.md || options.json || options.junit || options.html;
           if (options.html) writeOutputFile(options.html, htmlReportOf(store, view.run.id));
-          if (options.md) writeOutputFile(options.md, renderMarkdownReport(view));
+          if (options.md) writeOutputFile(options.md, markdownOf(store, view));
           if (typeof options.json === "string") writeOutputFile(options.json, summaryJson(view));
           else if (options.json) process.stdout.write(summaryJson(view));
-          if (!anyOutput) process.stdout.write(renderMarkdownReport(view));
+          if (!anyOutput) process.stdout.write(markdownOf(store, view));
           if (options.junit) {
             const junit = renderJunit(view, accepts);
             writeOutputFile(options.junit, junit.xml);

@@ -126,7 +126,7 @@ async function sweepAction(flags: SweepFlags): Promise<void> {
         process.stdout.write(`${column.label}: ${column.status}, ${column.cells} cells${why}\n`);
       }
       process.stdout.write(
-        `run ${result.runId} ${result.status}\nmatrix: ${result.matrixPath}\nsummary: ${result.summaryPath}\ndatabase: ${result.dbPath}\n`,
+        `run ${result.runId} ${result.status}\nmatrix: ${result.matrixPath}\nhtml: ${result.htmlPath}\nsummary: ${result.summaryPath}\ndatabase: ${result.dbPath}\n`,
       );
       if (result.status === "interrupted") {
         process.stdout.write(`resume with: npx gatecheck sweep --resume ${result.runId}\n`);

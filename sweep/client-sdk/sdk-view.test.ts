@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { ClientDialect, Mode } from "../../dialects/dialect.ts";
 import { sdkView } from "./sdk-view.ts";
@@ -62,7 +63,7 @@ describe("sdkView: good replies as the SDKs assemble them", () => {
       "non-stream",
       dialectFixture("openai-responses", "reply-incomplete.json"),
     );
-    expect(n).toMatchObject({ accepted: true, stopReason: "incomplete:max_output_tokens" });
+    expect(n).toMatchObject({ accepted: true, stopReason: "incomplete/max_output_tokens" });
   });
 
   it("anthropic stream: text and a tool call with empty input; non-stream with thinking", async () => {
@@ -173,6 +174,20 @@ describe("sdkView: what the SDKs refuse or cannot parse", () => {
       arguments: { issues: [1] },
       argumentsParsed: true,
     });
+  });
+
+  it("content-encoding is undone as fetch would; bytes that claim gzip but are not are refused", async () => {
+    const body = dialectFixture("openai-chat", "reply-tool-calls.json");
+    const headers: [string, string][] = [...JSON_TYPE, ["Content-Encoding", "gzip"]];
+    const ok = await sdkView("openai-chat", "non-stream", {
+      status: 200,
+      headers,
+      body: gzipSync(body),
+    });
+    expect(ok).toMatchObject({ accepted: true, stopReason: "tool_calls" });
+    const bad = await sdkView("openai-chat", "non-stream", { status: 200, headers, body });
+    expect(bad.accepted).toBe(false);
+    expect(bad.error).toMatch(/claims gzip but does not decode/);
   });
 
   it("a non-JSON 200 body on a non-stream call is not a reply", async () => {

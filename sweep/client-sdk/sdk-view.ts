@@ -14,13 +14,14 @@
  *   or that ends without its final event) or hands back something that is not a reply of
  *   its dialect; `error` then says what the SDK said. Never throws itself.
  * - `stopReason` is the SDK's own field as the SDK surfaced it: chat `finish_reason`,
- *   Messages `stop_reason`, Responses `status` (`incomplete:<reason>` when incomplete).
+ *   Messages `stop_reason`, Responses `status` (`incomplete/<reason>` when incomplete, the lens's raw spelling).
  * - `toolCalls[].arguments` is what the agent gets: for Messages the SDK's parsed `input`
  *   (the stream helper parses the JSON fragments itself and may throw); for the OpenAI
  *   dialects the SDK leaves a string, and we `JSON.parse` it as agent code does.
  *   `argumentsParsed` is false when that parse fails (then `arguments` is undefined).
  * - The lens is not consulted here; the sweep compares this view with the lens's reading.
  */
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import type { ClientDialect, Mode } from "../../dialects/dialect.ts";
@@ -64,15 +65,31 @@ function replayFetch(response: RecordedResponse): typeof fetch {
         // An invalid header would make Response throw; the SDK would never have seen it either.
       }
     }
-    // Content-Encoding is already undone by fetch in a real client; our bytes are the wire's.
+    // A real client's fetch undoes Content-Encoding before the SDK sees the body, and fails
+    // when the bytes do not decode; the recorded bytes are the wire's, so do the same here.
+    const body = decoded(response.body, headers.get("content-encoding"));
     headers.delete("content-encoding");
     headers.delete("content-length");
     const noBody = response.status === 204 || response.status === 304;
-    return new Response(noBody ? null : new Uint8Array(response.body), {
+    return new Response(noBody ? null : new Uint8Array(body), {
       status: response.status,
       headers,
     });
   };
+}
+
+function decoded(body: Buffer, encoding: string | null): Buffer {
+  const name = encoding?.trim().toLowerCase();
+  try {
+    if (name === "gzip" || name === "x-gzip") return gunzipSync(body);
+    if (name === "deflate") return inflateSync(body);
+    if (name === "br") return brotliDecompressSync(body);
+  } catch (error) {
+    throw new TypeError(
+      `fetch failed: body claims ${name} but does not decode (${(error as Error).message})`,
+    );
+  }
+  return body;
 }
 
 export async function sdkView(
@@ -97,7 +114,9 @@ export async function sdkView(
 function describe(error: unknown): string {
   if (error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) {
     // The SDKs' messages already start with the status (`401 Incorrect API key ...`).
-    return `${error.constructor.name}: ${error.message}`.replace(/\s+/g, " ").trim();
+    // A fetch failure surfaces as "Connection error."; its cause says what failed.
+    const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
+    return `${error.constructor.name}: ${error.message}${cause}`.replace(/\s+/g, " ").trim();
   }
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
@@ -179,7 +198,7 @@ async function responsesView(mode: Mode, response: RecordedResponse): Promise<Sd
   return {
     accepted: true,
     ...(result.status
-      ? { stopReason: incomplete ? `${result.status}:${incomplete}` : result.status }
+      ? { stopReason: incomplete ? `${result.status}/${incomplete}` : result.status }
       : {}),
     ...(texts.length > 0 ? { text: texts.join("") } : {}),
     toolCalls,
