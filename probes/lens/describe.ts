@@ -9,6 +9,12 @@ const LIMIT = 60;
 /** One value, JSON-ish and clipped; `absent` for undefined. */
 export function show(value: unknown): string {
   if (value === undefined) return "absent";
+  // A long string is clipped anyway: serialize only its head. Each character escapes to one
+  // or more, so the first LIMIT characters decide the first LIMIT - 1 of the output, the same
+  // bytes a whole-string JSON.stringify would give (the lens shows long texts often).
+  if (typeof value === "string" && value.length > LIMIT) {
+    return `${JSON.stringify(value.slice(0, LIMIT)).slice(0, LIMIT - 1)}…`;
+  }
   const text = JSON.stringify(value);
   if (text === undefined) return String(value);
   return text.length > LIMIT ? `${text.slice(0, LIMIT - 1)}…` : text;

@@ -1,0 +1,73 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { ClientDialect, Dialect } from "../../dialects/dialect.ts";
+import { parseExchange } from "../exchange.ts";
+import { judgeField } from "./judge-exchange.ts";
+
+/**
+ * Wrong verdicts a user once saw (issue 4), each a pair of wire bodies read through the
+ * dialect readers: a turn forwarded 1 of 3, a dropped system note, dropped redacted thinking
+ * or a Responses reasoning item, a developer message, a Gemini thought signature on a call.
+ */
+interface Case {
+  client: string;
+  forwarded: [Dialect, string];
+  field: string;
+  expect: string;
+  cause?: string;
+}
+
+const file = join(import.meta.dirname, "fixtures", "verdict-cases", "conversation.json");
+const { bodies, cases } = JSON.parse(readFileSync(file, "utf8")) as {
+  bodies: Record<string, Record<string, unknown>>;
+  cases: Case[];
+};
+
+const PATHS: Record<Dialect, string> = {
+  "anthropic-messages": "/v1/messages",
+  "openai-chat": "/v1/chat/completions",
+  "openai-responses": "/v1/responses",
+  gemini: "/v1beta/models/m:generateContent",
+  ollama: "/api/chat",
+};
+
+/** The client dialect a body name says (am-, oc-, or-). */
+function clientOf(name: string): ClientDialect {
+  if (name.startsWith("am-")) return "anthropic-messages";
+  if (name.startsWith("oc-")) return "openai-chat";
+  return "openai-responses";
+}
+
+function body(name: string): Record<string, unknown> {
+  const b = bodies[name];
+  if (!b) throw new Error(`${file}: no body named ${name}`);
+  return b;
+}
+
+describe("verdicts on conversation fields (issue 4)", () => {
+  for (const c of cases) {
+    const [backend, forwarded] = c.forwarded;
+    it(`${c.client} → ${backend} ${forwarded}: ${c.field} is ${c.expect}`, () => {
+      const client = clientOf(c.client);
+      const exchange = parseExchange({
+        route: { client, backend },
+        mode: "non-stream",
+        clientRequest: { path: PATHS[client], headers: {}, body: body(c.client) },
+        forwarded: [
+          {
+            method: "POST",
+            path: PATHS[backend],
+            headers: {},
+            body: JSON.stringify(body(forwarded)),
+          },
+        ],
+      });
+      const v = judgeField(exchange, c.field);
+      expect(v.field).toBe(c.field);
+      expect(v.verdict, v.reason).toBe(c.expect);
+      if (c.cause !== undefined) expect(v.cause, v.reason).toBe(c.cause);
+      expect(v.reason.startsWith(`${c.field}: `)).toBe(true);
+    });
+  }
+});
