@@ -3,7 +3,9 @@
  * per axis and client dialect (rows = probed field, columns = gateway column and backend),
  * a legend, the positive controls that did and did not reproduce, and the new leads.
  */
+
 import { CLIENT_DIALECTS } from "../dialects/dialect.ts";
+import { AXES } from "../probes/corpus/probe.ts";
 import { VERDICT_CLASS, VERDICTS, type VerdictKind } from "../probes/verdict.ts";
 import { type ClientSdkStats, renderClientSdkSection } from "./client-sdk-section.ts";
 import { type FailureFigures, renderFailureSection } from "./failure-section.ts";
@@ -12,17 +14,8 @@ import { formatRate, summarizeRun } from "./run-summary.ts";
 import { probeOfCell, type RunView } from "./run-view.ts";
 import { CONTROL_MARK, knownIssueLink, VERDICT_MEANING, VERDICT_TOKEN } from "./verdict-tokens.ts";
 
-/** DESIGN.md's axes in its order; unknown axes follow alphabetically. */
-const AXIS_ORDER = [
-  "request",
-  "content",
-  "header",
-  "credential",
-  "response",
-  "stream",
-  "error",
-  "path",
-];
+/** DESIGN.md's axes in its order (the corpus's AXES); unknown axes follow alphabetically. */
+const AXIS_ORDER: readonly string[] = AXES;
 
 export function renderMarkdownReport(
   view: RunView,

@@ -10,6 +10,7 @@ import type { Dialect } from "../../dialects/dialect.ts";
 import type { LaunchContext } from "../adapter.ts";
 import { binaryAdapter } from "../binary.ts";
 import {
+  prefixedRows,
   RECIPE_PROVIDER_KEY,
   type RecipeRouteRow,
   recipeRoutes,
@@ -41,57 +42,22 @@ export function bifrostConfig(ctx: Pick<LaunchContext, "mockUrl">) {
   };
 }
 
-const ROWS: RecipeRouteRow[] = [
+const ROWS: RecipeRouteRow[] = prefixedRows(
   {
-    id: "openai-chat->openai-chat",
-    client: "openai-chat",
-    backend: "openai-chat",
-    ingressPath: "/v1/chat/completions",
-    model: (m) => `openai/${m}`,
+    "openai-chat": "/v1/chat/completions",
+    "anthropic-messages": "/anthropic/v1/messages",
+    "openai-responses": "/v1/responses",
   },
-  {
-    id: "openai-chat->anthropic-messages",
-    client: "openai-chat",
-    backend: "anthropic-messages",
-    ingressPath: "/v1/chat/completions",
-    model: (m) => `anthropic/${m}`,
-  },
-  {
-    id: "openai-chat->gemini",
-    client: "openai-chat",
-    backend: "gemini",
-    ingressPath: "/v1/chat/completions",
-    model: (m) => `gemini/${m}`,
-  },
-  {
-    id: "openai-chat->ollama",
-    client: "openai-chat",
-    backend: "ollama",
-    ingressPath: "/v1/chat/completions",
-    model: (m) => `ollama/${m}`,
-  },
-  {
-    id: "anthropic-messages->anthropic-messages",
-    client: "anthropic-messages",
-    backend: "anthropic-messages",
-    ingressPath: "/anthropic/v1/messages",
-    model: (m) => `anthropic/${m}`,
-  },
-  {
-    id: "anthropic-messages->openai-chat",
-    client: "anthropic-messages",
-    backend: "openai-chat",
-    ingressPath: "/anthropic/v1/messages",
-    model: (m) => `openai/${m}`,
-  },
-  {
-    id: "openai-responses->openai-responses",
-    client: "openai-responses",
-    backend: "openai-responses",
-    ingressPath: "/v1/responses",
-    model: (m) => `openai/${m}`,
-  },
-];
+  [
+    ["openai-chat", "openai-chat", "openai"],
+    ["openai-chat", "anthropic-messages", "anthropic"],
+    ["openai-chat", "gemini", "gemini"],
+    ["openai-chat", "ollama", "ollama"],
+    ["anthropic-messages", "anthropic-messages", "anthropic"],
+    ["anthropic-messages", "openai-chat", "openai"],
+    ["openai-responses", "openai-responses", "openai"],
+  ],
+);
 
 export const bifrost = binaryAdapter({
   name: "bifrost",

@@ -8,7 +8,12 @@
 import type { Dialect } from "../../dialects/dialect.ts";
 import type { LaunchContext } from "../adapter.ts";
 import { binaryAdapter } from "../binary.ts";
-import { RECIPE_PROVIDER_KEY, type RecipeRouteRow, recipeRoutes } from "./recipe-kit.ts";
+import {
+  prefixedRows,
+  RECIPE_PROVIDER_KEY,
+  type RecipeRouteRow,
+  recipeRoutes,
+} from "./recipe-kit.ts";
 
 /** Provider env prefix -> backend dialect and the base URL GoModel expects. */
 export const GOMODEL_PROVIDERS = [
@@ -28,43 +33,16 @@ export function gomodelEnvironment(ctx: Pick<LaunchContext, "mockUrl" | "port">)
   return { env, keys };
 }
 
-const ROWS: RecipeRouteRow[] = [
-  {
-    id: "openai-chat->openai-chat",
-    client: "openai-chat",
-    backend: "openai-chat",
-    ingressPath: "/v1/chat/completions",
-    model: (m) => `openai/${m}`,
-  },
-  {
-    id: "openai-chat->anthropic-messages",
-    client: "openai-chat",
-    backend: "anthropic-messages",
-    ingressPath: "/v1/chat/completions",
-    model: (m) => `anthropic/${m}`,
-  },
-  {
-    id: "openai-chat->gemini",
-    client: "openai-chat",
-    backend: "gemini",
-    ingressPath: "/v1/chat/completions",
-    model: (m) => `gemini/${m}`,
-  },
-  {
-    id: "anthropic-messages->anthropic-messages",
-    client: "anthropic-messages",
-    backend: "anthropic-messages",
-    ingressPath: "/v1/messages",
-    model: (m) => `anthropic/${m}`,
-  },
-  {
-    id: "anthropic-messages->openai-chat",
-    client: "anthropic-messages",
-    backend: "openai-chat",
-    ingressPath: "/v1/messages",
-    model: (m) => `openai/${m}`,
-  },
-];
+const ROWS: RecipeRouteRow[] = prefixedRows(
+  { "openai-chat": "/v1/chat/completions", "anthropic-messages": "/v1/messages" },
+  [
+    ["openai-chat", "openai-chat", "openai"],
+    ["openai-chat", "anthropic-messages", "anthropic"],
+    ["openai-chat", "gemini", "gemini"],
+    ["anthropic-messages", "anthropic-messages", "anthropic"],
+    ["anthropic-messages", "openai-chat", "openai"],
+  ],
+);
 
 export const gomodel = binaryAdapter({
   name: "gomodel",

@@ -37,6 +37,28 @@ export interface RecipeRouteRow {
   notes?: string;
 }
 
+/**
+ * Rows of a gateway that picks the backend from a `provider/` model prefix: one row per
+ * [client dialect, backend dialect, prefix], on that client dialect's ingress path.
+ */
+export function prefixedRows(
+  ingress: Partial<Record<ClientDialect, string>>,
+  table: readonly (readonly [ClientDialect, Dialect, string])[],
+): RecipeRouteRow[] {
+  return table.map(([client, backend, prefix]) => {
+    const ingressPath = ingress[client];
+    if (!ingressPath)
+      throw new Error(`recipe table names ${client} but gives no ingress path for it`);
+    return {
+      id: `${client}->${backend}`,
+      client,
+      backend,
+      ingressPath,
+      model: (m) => `${prefix}/${m}`,
+    };
+  });
+}
+
 /** Route rows to routes; recipes authenticate to the gateway as each client dialect would. */
 export function recipeRoutes(rows: readonly RecipeRouteRow[]): GatewayRoute[] {
   return rows.map((row) => {

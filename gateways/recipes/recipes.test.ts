@@ -13,6 +13,7 @@ import { axonhub } from "./attach-only.ts";
 import { bifrostConfig } from "./bifrost.ts";
 import { gomodelEnvironment } from "./gomodel.ts";
 import { litellm, litellmConfigYaml } from "./litellm.ts";
+import { prefixedRows } from "./recipe-kit.ts";
 import { switchyardToml } from "./switchyard.ts";
 
 const fixture = (name: string) =>
@@ -118,5 +119,26 @@ describe("recipe launch", () => {
     );
     expect(started.status).toBe("not-run");
     if (started.status === "not-run") expect(started.reason).toMatch(/attach-only/);
+  });
+});
+
+describe("prefixedRows", () => {
+  it("makes one route per [client, backend, prefix] on the client's ingress", () => {
+    const rows = prefixedRows({ "openai-chat": "/v1/chat/completions" }, [
+      ["openai-chat", "ollama", "ollama_chat"],
+    ]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      id: "openai-chat->ollama",
+      backend: "ollama",
+      ingressPath: "/v1/chat/completions",
+    });
+    expect(rows[0]?.model("m")).toBe("ollama_chat/m");
+  });
+
+  it("refuses a row whose client has no ingress path", () => {
+    expect(() => prefixedRows({}, [["openai-chat", "gemini", "gemini"]])).toThrow(
+      /no ingress path/,
+    );
   });
 });

@@ -132,7 +132,12 @@ function valueJudgement(
     return { absent: true, detail: `${show(sent)} → absent` };
   }
   if (rule.alignKeys) got = aligned(sent, got);
-  if (sameValue(sent, got)) return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
+  if (sameValue(sent, got)) {
+    // Equal primitives render the same; structures may differ in key order, so both are shown.
+    const shown = show(sent);
+    const gotShown = typeof got === "object" && got !== null ? show(got) : shown;
+    return { kind: "preserved", detail: `${shown} → ${gotShown}` };
+  }
   if (field === "model") {
     return { kind: "preserved", detail: `${show(sent)} → ${show(got)}`, cause: "routed" };
   }

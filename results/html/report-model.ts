@@ -4,7 +4,9 @@
  * each cell with its marks, its history across earlier runs and the bytes of one attempt.
  * Pure: the caller (report-inputs.ts) reads the database.
  */
+
 import { CLIENT_DIALECTS } from "../../dialects/dialect.ts";
+import { AXES } from "../../probes/corpus/probe.ts";
 import { VERDICT_CLASS, type VerdictKind } from "../../probes/verdict.ts";
 import type { AttemptRecord, CellRecord, RunRecord } from "../records.ts";
 import type { RunDiff } from "../run-diff.ts";
@@ -14,17 +16,8 @@ import { CONTROL_MARK, VERDICT_TOKEN } from "../verdict-tokens.ts";
 import { issueUrl } from "./html-escape.ts";
 import { highlightTerms, type WirePanes, wirePanes } from "./wire-detail.ts";
 
-/** DESIGN.md's axes in its order; unknown axes follow alphabetically. */
-const AXIS_ORDER = [
-  "request",
-  "content",
-  "header",
-  "credential",
-  "response",
-  "stream",
-  "error",
-  "path",
-];
+/** DESIGN.md's axes in its order (the corpus's AXES); unknown axes follow alphabetically. */
+const AXIS_ORDER: readonly string[] = AXES;
 
 export interface HistoryPoint {
   runId: string;
