@@ -71,6 +71,7 @@ function parsedAttempt(text: AttemptText, verdicts: Verdict[]): AttemptRecord {
     upstreamReply: parseJson(text.upstreamReply),
     clientResponse: parseJson(text.clientResponse),
     verdicts,
+    ...(text.clientSdk === "null" ? {} : { clientSdk: parseJson(text.clientSdk) }),
   };
 }
 

@@ -77,3 +77,21 @@ describe("wire panes", () => {
     expect(highlightTerms("temperature", { temperature: 0.3 })).toEqual(["temperature", "0.3"]);
   });
 });
+
+describe("the official SDK's reading under the client response", () => {
+  it("says what the SDK made of it, its findings and where it disagrees with the lens", () => {
+    const panes = wirePanes({
+      clientRequest: { method: "POST", path: "/v1/chat/completions", headers: [], body: {} },
+      forwarded: [],
+      clientResponse: { status: 200, headers: [], bodyBase64: "" },
+      clientSdk: {
+        view: { accepted: false, error: "stream ended early" },
+        findings: ["sdk-rejected-success: stream ended early"],
+        disagreements: ["accepted: SDK refused vs lens clean reply"],
+      },
+    });
+    expect(panes.clientResponse).toContain("--- official SDK: refused: stream ended early ---");
+    expect(panes.clientResponse).toContain("finding: sdk-rejected-success");
+    expect(panes.clientResponse).toContain("SDK ≠ lens (rig problem to look at): accepted");
+  });
+});

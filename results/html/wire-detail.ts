@@ -54,6 +54,32 @@ export interface AttemptWire {
   clientRequest: unknown;
   forwarded: unknown;
   clientResponse: unknown;
+  /** What the client dialect's official SDK made of the response (sweep/client-sdk). */
+  clientSdk?: unknown;
+}
+
+const clientSdkSchema = z.looseObject({
+  view: z
+    .looseObject({ accepted: z.boolean().catch(false), error: z.string().optional() })
+    .optional(),
+  findings: z.array(z.string()).catch([]),
+  disagreements: z.array(z.string()).catch([]),
+});
+
+/** The SDK's reading, under the client response: what an agent's code would have received. */
+function sdkNote(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  const r = clientSdkSchema.safeParse(value);
+  if (!r.success) return "\n\n--- official SDK: unreadable record ---";
+  const { view, findings, disagreements } = r.data;
+  const lines = [
+    "",
+    "",
+    `--- official SDK: ${view?.accepted ? "accepted" : `refused${view?.error ? `: ${view.error}` : ""}`} ---`,
+    ...findings.map((f) => `finding: ${f}`),
+    ...disagreements.map((d) => `SDK ≠ lens (rig problem to look at): ${d}`),
+  ];
+  return lines.join("\n");
 }
 
 export function wirePanes(attempt: AttemptWire): WirePanes {
@@ -83,7 +109,7 @@ export function wirePanes(attempt: AttemptWire): WirePanes {
     upstreamReply: answered?.reply
       ? replyPane(answered.reply)
       : "(no upstream reply recorded: the mock answered nothing for this nonce)",
-    clientResponse: clientResponsePane(attempt.clientResponse),
+    clientResponse: clientResponsePane(attempt.clientResponse) + sdkNote(attempt.clientSdk),
   };
 }
 
