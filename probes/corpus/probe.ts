@@ -13,7 +13,7 @@ import { type StreamPlan, StreamPlanSchema } from "../../dialects/stream-plan.ts
 import { VERDICTS, type VerdictKind } from "../verdict.ts";
 import { type StagedReply, stagedReplySchema } from "./reply-schema.ts";
 
-/** The axes of DESIGN.md, plus `failure` reserved for connection-level faults (not yet used). */
+/** The axes of DESIGN.md, plus `failure`: upstream faults, retries, deadlines (docs/failure.md). */
 export const AXES = [
   "request",
   "content",

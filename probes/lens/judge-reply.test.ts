@@ -100,6 +100,32 @@ describe("stop reasons", () => {
     });
   });
 
+  it("carries a refusal stop as OpenAI spells it: a refusal part with a natural stop", () => {
+    const upstream = reply("anthropic-messages", {
+      parts: [{ type: "text", text: "I can't help with that." }],
+      stopReason: "refusal",
+    });
+    const asRefusalPart = judge(
+      upstream,
+      reply("openai-chat", {
+        parts: [{ type: "refusal", text: "I can't help with that." }],
+        stopReason: "stop",
+      }),
+    );
+    expect(only(asRefusalPart, "finish_reason").verdict).toBe("preserved");
+    const asPlainText = judge(
+      upstream,
+      reply("openai-chat", {
+        parts: [{ type: "text", text: "I can't help with that." }],
+        stopReason: "stop",
+      }),
+    );
+    expect(only(asPlainText, "finish_reason")).toMatchObject({
+      verdict: "mangled",
+      cause: "erased-safety",
+    });
+  });
+
   it("accepts a Gemini tool turn (read as tool_calls from its content) as tool_use", () => {
     const up = reply("gemini", {
       parts: [call("c1")],

@@ -142,6 +142,12 @@ function judgeStop(pair: ReplyPair): Outcome {
   const got = pair.client.stopReason;
   const detail = `${show(upstream)}${raw(pair.upstream)} → ${show(got)}${raw(pair.client)}`;
   if (got === undefined) return { absent: true, detail };
+  // OpenAI's dialects say "refused" with a refusal part and a natural stop (Chat
+  // message.refusal with finish_reason "stop"): the signal is carried, in content.
+  // @see https://platform.openai.com/docs/guides/structured-outputs#refusals
+  if (upstream === "refusal" && got === "stop" && partsOf(pair.client, "refusal").length > 0) {
+    return { kind: "preserved", detail: `${detail} (refusal carried as a refusal part)` };
+  }
   if (safetyErased(upstream, got)) {
     const row = noEquivalent("reply", "finish_reason", pair.clientDialect);
     if (row) return { kind: "no-equivalent", detail: `${detail} (${row.reason})` };
