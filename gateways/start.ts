@@ -3,6 +3,8 @@
  * install (cached) -> attach or launch -> RunningGateway; every failure becomes a NotRun
  * with its evidence, and no process is left behind on any path.
  */
+
+import { resolve } from "node:path";
 import type { Dialect } from "../dialects/dialect.ts";
 import {
   type GatewayAdapter,
@@ -98,7 +100,8 @@ export async function startGateway(
     const gateway = await adapter.launch({
       spec,
       install,
-      workdir: options.workdir,
+      // Gateways run with their own cwd and HOME: a relative work folder would point elsewhere.
+      workdir: resolve(options.workdir),
       mockUrl: options.mockUrl,
       port: options.port ?? (await freePort()),
       ...(options.readyTimeoutMs !== undefined && { readyTimeoutMs: options.readyTimeoutMs }),

@@ -4,7 +4,7 @@
  * listener, so one gateway's crash or hang never stalls another's cells.
  */
 import { mkdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { execa } from "execa";
 import type { Mode } from "../dialects/dialect.ts";
 import type { GatewayAdapter, GatewaySpec } from "../gateways/adapter.ts";
@@ -110,7 +110,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
               attemptTimeoutMs: options.attemptTimeoutMs,
               backendModel: BACKEND_MODEL,
               apiKey: ROUTE_API_KEY,
-              workRoot: join(options.outDir, "runs", runId),
+              workRoot: join(resolve(options.outDir), "runs", runId),
               ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
               deadline,
               signal,
