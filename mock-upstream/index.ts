@@ -6,7 +6,7 @@
 
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createMockListener, createMockState, resetState } from "./app.ts";
+import { createMockListener, createMockState, type MockAppOptions, resetState } from "./app.ts";
 import { stageSpecs } from "./control-api.ts";
 import { MockError } from "./mock-error.ts";
 import type { MockRecord } from "./record.ts";
@@ -23,28 +23,12 @@ export {
 } from "./staged-reply-spec.ts";
 export type { WireFrame, WireReply } from "./wire-plan.ts";
 
-export interface MockOptions {
+/** Where the listener binds, plus everything the app takes (see MockAppOptions in app.ts). */
+export interface MockOptions extends MockAppOptions {
   /** Default 127.0.0.1. */
   host?: string;
   /** Default 0: a free port (the handle says which). */
   port?: number;
-  /** Listener name on records (default "mock"). */
-  name?: string;
-  /** Append every record to this JSONL file. */
-  recordFile?: string;
-  persona?: string;
-  /** A mount point such as `/api/v1`, stripped before routing. */
-  prefix?: string;
-  /** Default 32 MiB; larger bodies are answered 413. */
-  bodyLimitBytes?: number;
-  /** Record-through: forward every non-control request to this live upstream (capture/). */
-  upstream?: string;
-  /** With `upstream`: append each exchange to this JSONL capture file. */
-  captureFile?: string;
-  /** A capture file served as staged replies that survive reset (capture/). */
-  replay?: string;
-  /** Multiplies the recorded timings of `replay` (default 1). */
-  replayTimeScale?: number;
 }
 
 export interface MockHandle {

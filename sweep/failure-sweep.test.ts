@@ -4,30 +4,17 @@
  * (one relabels errors as 200, one retries everything) must be caught by each checker.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import type { GatewayAdapter } from "../gateways/adapter.ts";
 import { direct } from "../gateways/adapters/direct.ts";
-import { genericAdapter, parseGatewayFile } from "../gateways/generic.ts";
 import { CORPUS } from "../probes/corpus/index.ts";
 import { failureFiguresOf, renderFailureSection } from "../results/failure-section.ts";
 import { loadRunView } from "../results/run-view.ts";
 import { openStore } from "../results/store.ts";
 import { runSweep } from "./run-sweep.ts";
-
-const FIXTURE = fileURLToPath(new URL("./fixtures/failing-gateway.json", import.meta.url));
-const SCRIPT = fileURLToPath(new URL("./fixtures/failing-gateway.mjs", import.meta.url));
-
-function failingGateway(behaviour: "relabel" | "retry" | "forever"): GatewayAdapter {
-  const def = parseGatewayFile(JSON.parse(readFileSync(FIXTURE, "utf8")), FIXTURE);
-  def.command = def.command.map((arg) => (arg === "./failing-gateway.mjs" ? SCRIPT : arg));
-  def.command.push(`--behaviour=${behaviour}`);
-  def.name = `failing-${behaviour}`;
-  return genericAdapter(def);
-}
+import { failingGateway } from "./testing-columns.ts";
 
 const PROBE_IDS = [
   "oc-failure-status-503",

@@ -5,6 +5,7 @@
  */
 import type { Dialect } from "../dialects/dialect.ts";
 import type { Probe, UpstreamStep } from "../probes/corpus/probe.ts";
+import { stepsOf } from "../probes/self-check/render-upstream.ts";
 
 /** Input of the mock's `StagedReplySpec` / `ReplySpec`; the mock validates it with zod. */
 type Spec = Record<string, unknown>;
@@ -63,10 +64,7 @@ function stepSpec(probe: Probe, step: UpstreamStep, backend: Dialect): Spec {
 
 /** True when the probe can be staged for this backend (raw replies exist only per dialect). */
 export function stageableFor(probe: Probe, backend: Dialect): boolean {
-  const steps = !probe.upstream
-    ? []
-    : "sequence" in probe.upstream
-      ? probe.upstream.sequence
-      : [probe.upstream];
-  return steps.every((step) => !("raw" in step) || step.raw[backend] !== undefined);
+  return stepsOf(probe.upstream).every(
+    (step) => !("raw" in step) || step.raw[backend] !== undefined,
+  );
 }

@@ -63,51 +63,28 @@ export const axonhub = attachOnly(
   ],
 );
 
+/** A route a self-serving server answers itself, on the dialect's own ingress path. */
+function selfServed(client: "openai-chat" | "openai-responses"): RecipeRouteRow {
+  return {
+    id: `${client}->${client}`,
+    client,
+    backend: client,
+    ingressPath: client === "openai-chat" ? "/v1/chat/completions" : "/v1/responses",
+    model: (m) => m,
+    notes: SELF_SERVED,
+  };
+}
+
 export const vllm = attachOnly("vllm", "vLLM OpenAI-compatible server (attach)", [
-  {
-    id: "openai-chat->openai-chat",
-    client: "openai-chat",
-    backend: "openai-chat",
-    ingressPath: "/v1/chat/completions",
-    model: (m) => m,
-    notes: SELF_SERVED,
-  },
-  {
-    id: "openai-responses->openai-responses",
-    client: "openai-responses",
-    backend: "openai-responses",
-    ingressPath: "/v1/responses",
-    model: (m) => m,
-    notes: SELF_SERVED,
-  },
+  selfServed("openai-chat"),
+  selfServed("openai-responses"),
 ]);
 
 export const sglang = attachOnly("sglang", "SGLang OpenAI-compatible server (attach)", [
-  {
-    id: "openai-chat->openai-chat",
-    client: "openai-chat",
-    backend: "openai-chat",
-    ingressPath: "/v1/chat/completions",
-    model: (m) => m,
-    notes: SELF_SERVED,
-  },
+  selfServed("openai-chat"),
 ]);
 
 export const ollama = attachOnly("ollama", "Ollama's OpenAI-compatible endpoint (attach)", [
-  {
-    id: "openai-chat->openai-chat",
-    client: "openai-chat",
-    backend: "openai-chat",
-    ingressPath: "/v1/chat/completions",
-    model: (m) => m,
-    notes: SELF_SERVED,
-  },
-  {
-    id: "openai-responses->openai-responses",
-    client: "openai-responses",
-    backend: "openai-responses",
-    ingressPath: "/v1/responses",
-    model: (m) => m,
-    notes: SELF_SERVED,
-  },
+  selfServed("openai-chat"),
+  selfServed("openai-responses"),
 ]);
