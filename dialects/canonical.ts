@@ -84,7 +84,13 @@ export type ToolChoice =
   | { mode: "none" }
   /** Chat "required", Anthropic "any", Gemini mode ANY. */
   | { mode: "required" }
-  | { mode: "tool"; name: string };
+  | { mode: "tool"; name: string }
+  /**
+   * The model may use only the named tools (OpenAI `allowed_tools`, Gemini
+   * `allowedFunctionNames`); `within` says whether it may still answer in text (auto) or must
+   * call one of them (required). dialects/tool-choice.ts gives the meaning the lens compares.
+   */
+  | { mode: "allowed"; within: "auto" | "required"; names: string[] };
 
 export interface Sampling {
   temperature?: number;

@@ -199,3 +199,10 @@ export function redactParsedBody(
   const leftover = secrets.some((s) => s.length >= 6 && JSON.stringify(reparsed).includes(s));
   return leftover ? JSON.stringify(redactJson(reparsed, extraSecrets)) : out;
 }
+
+/** A request target (`/path?query`) with its query's credentials redacted; the path is kept. */
+export function redactRequestTarget(target: string, extraSecrets: readonly string[] = []): string {
+  const mark = target.indexOf("?");
+  if (mark < 0) return target;
+  return `${target.slice(0, mark + 1)}${redactQuery(target.slice(mark + 1), extraSecrets)}`;
+}

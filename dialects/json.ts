@@ -29,8 +29,9 @@ export function asBoolean(value: unknown): boolean | undefined {
 /** The keys of `record` not in `known`, kept raw: readers put these in `extras`. */
 export function unknownKeys(record: JsonRecord, known: readonly string[]): JsonRecord {
   const out: JsonRecord = {};
-  for (const [key, value] of Object.entries(record)) {
-    if (!known.includes(key)) out[key] = value;
+  // for-in, not Object.entries: readers call this for every object (no pair arrays made).
+  for (const key in record) {
+    if (!known.includes(key)) out[key] = record[key];
   }
   return out;
 }

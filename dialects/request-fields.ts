@@ -11,8 +11,10 @@ import { asArray, asRecord, isRecord, type JsonRecord } from "./json.ts";
  * and every key never taken, end up in `rest()`: nothing the wire carried is discarded.
  */
 export class FieldReader {
-  private readonly extras: JsonRecord = {};
-  private readonly taken = new Set<string>();
+  // Both are small and made for every object a reader reads: the extras object is made when
+  // the first one is kept, and the taken keys are a list (cheaper than a Set at this size).
+  private extras: JsonRecord | undefined;
+  private readonly taken: string[] = [];
 
   constructor(readonly record: JsonRecord) {}
 
@@ -22,18 +24,23 @@ export class FieldReader {
 
   /** The value of `key` if `parse` accepts it; otherwise the raw value is kept in extras. */
   take<T>(key: string, parse: (value: unknown) => T | undefined): T | undefined {
-    this.taken.add(key);
+    this.taken.push(key);
     if (!this.has(key)) return undefined;
     const value = this.record[key];
     const parsed = parse(value);
-    if (parsed === undefined) this.extras[key] = value;
+    if (parsed === undefined) this.extra(key, value);
     return parsed;
   }
 
   /** Marks `key` as handled and keeps `leftover` (a raw value or a partial object) in extras. */
   keep(key: string, leftover: unknown): void {
-    this.taken.add(key);
-    if (leftover !== undefined) this.extras[key] = leftover;
+    this.taken.push(key);
+    if (leftover !== undefined) this.extra(key, leftover);
+  }
+
+  private extra(key: string, value: unknown): void {
+    if (this.extras === undefined) this.extras = {};
+    this.extras[key] = value;
   }
 
   /**
@@ -50,9 +57,9 @@ export class FieldReader {
 
   /** The extras: unparsed values, leftovers, and every key never taken. */
   rest(): JsonRecord {
-    const out: JsonRecord = { ...this.extras };
+    const out: JsonRecord = this.extras === undefined ? {} : { ...this.extras };
     for (const key in this.record) {
-      if (!this.taken.has(key)) out[key] = this.record[key];
+      if (!this.taken.includes(key)) out[key] = this.record[key];
     }
     return out;
   }
@@ -75,21 +82,34 @@ export function onlyKeys(record: JsonRecord, allowed: readonly string[]): boolea
   return Object.keys(record).every((key) => allowed.includes(key));
 }
 
-/** Drops keys whose value is undefined, so written bodies and canonical values carry no holes. */
+/**
+ * Drops keys whose value is undefined, so written bodies and canonical values carry no holes.
+ * Every caller passes a literal it just built, so one with no hole is handed back as it is;
+ * this runs for every object a reader builds, hundreds of thousands of times.
+ */
 export function compact<T extends object>(value: T): T {
-  // A for-in loop: this runs for every object a reader builds, hundreds of thousands of times.
-  const out: JsonRecord = {};
+  let out: JsonRecord | undefined;
   for (const key in value) {
     const v = value[key];
-    if (v !== undefined) out[key] = v;
+    if (out !== undefined) {
+      if (v !== undefined) out[key] = v;
+    } else if (v === undefined) {
+      // The first hole: copy the keys before it, then keep copying.
+      out = {};
+      for (const before in value) {
+        if (before === key) break;
+        out[before] = value[before];
+      }
+    }
   }
-  return out as T;
+  return (out ?? value) as T;
 }
 
 /** Same as compact, but also drops empty objects and arrays (for optional containers). */
 export function nonEmpty<T extends object>(value: T): T | undefined {
   const out = compact(value);
-  return Object.keys(out).length > 0 ? out : undefined;
+  for (const _ in out) return out;
+  return undefined;
 }
 
 /**

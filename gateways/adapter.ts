@@ -110,6 +110,11 @@ export interface LaunchContext {
   readyTimeoutMs?: number;
   /** Abort (e.g. SIGINT): the launch stops its child and rejects with code `interrupted`. */
   signal?: AbortSignal;
+  /**
+   * Where the second (fallback) target listens, when the sweep runs fallback probes on a
+   * gateway whose second target is written into its config (LiteLLM's fallback model group).
+   */
+  fallbackMockUrl?(backend: Dialect): string;
 }
 
 export interface ExitInfo {
@@ -143,6 +148,53 @@ export interface RunningGateway {
   stop(): Promise<StopResult>;
 }
 
+/** Where a fallback route's two targets are and which key the client sends. */
+export interface FallbackTargets {
+  /** Base URL of the mock listener that plays the first target (fails). */
+  primaryUrl(backend: Dialect): string;
+  /** Base URL of the mock listener that plays the second target (answers). */
+  secondaryUrl(backend: Dialect): string;
+  apiKey: string;
+}
+
+/**
+ * Whether and how a gateway can be pointed at two targets, the second used when the first
+ * fails. Data, with the evidence: gateways without it get `not-run` fallback cells that say
+ * why, never a verdict.
+ */
+export type FallbackSupport =
+  | {
+      supported: false;
+      /** One line for the matrix: why no fallback cell runs on this gateway. */
+      reason: string;
+      /** Where the decision comes from (docs or the installed source). */
+      see: string;
+    }
+  | {
+      supported: true;
+      /**
+       * The statuses of the first target that the configuration below makes the gateway move
+       * on: the gateway's documented default when the configuration names none.
+       */
+      onStatuses: readonly number[] | "any-non-2xx";
+      /** Route ids where fallback is configured; absent = every route. */
+      routes?: readonly string[];
+      /**
+       * Per-request configuration (Portkey's `x-portkey-config`): the client headers of a
+       * fallback attempt, in place of the route's own.
+       */
+      headers?(route: GatewayRoute, targets: FallbackTargets): Record<string, string>;
+      /**
+       * Per-request fallback named in the body (LiteLLM's `fallbacks`): keys merged into the
+       * client request; the second target itself is written into the config at launch from
+       * `LaunchContext.fallbackMockUrl`.
+       */
+      body?(route: GatewayRoute, backendModel: string): Record<string, unknown>;
+      /** One line: how the two targets are configured. */
+      how: string;
+      see: string;
+    };
+
 export interface GatewayAdapter {
   name: string;
   /** One line for `gateways list`. */
@@ -161,6 +213,8 @@ export interface GatewayAdapter {
   /** Write config, start, wait ready. Throws GatewayError on failure (the child is gone then). */
   launch(ctx: LaunchContext): Promise<RunningGateway>;
   routes(spec: GatewaySpec): GatewayRoute[];
+  /** Fallback to a second target; absent = not examined yet (cells say so, `not-run`). */
+  fallback?: FallbackSupport;
 }
 
 export type GatewayErrorCode =

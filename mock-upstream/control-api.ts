@@ -78,7 +78,9 @@ export function mountControlApi(app: Hono, state: TrafficState, onReset: () => v
         400,
       );
     }
-    return c.json({ records: state.recorder.list({ nonce, since }) });
+    // The kept lines are already the records' JSON: joined, not parsed and serialized again.
+    const records = state.recorder.listJson({ nonce, since });
+    return c.body(`{"records":${records}}`, 200, { "content-type": "application/json" });
   });
   app.post(`${base}/reset`, (c) => {
     onReset();
@@ -89,6 +91,7 @@ export function mountControlApi(app: Hono, state: TrafficState, onReset: () => v
       ok: state.recorder.failure === undefined,
       listener: state.listener,
       records: state.recorder.count,
+      ...(state.recorder.evicted > 0 ? { evicted: state.recorder.evicted } : {}),
       staged: state.stages.list().length,
       ...(state.persona ? { persona: state.persona.name } : {}),
       ...(state.recorder.failure ? { recorderError: state.recorder.failure.message } : {}),

@@ -110,7 +110,9 @@ const DEFAULT_CACHE_LIMIT = 512;
 const defaultCache = new Map<string, RenderedBody>();
 
 export function defaultBody(dialect: Dialect, ctx: DefaultReplyContext): RenderedBody {
-  const key = JSON.stringify([dialect, ctx.model, ctx.stream, ctx.includeUsage === true]);
+  // Fixed-alphabet fields first, the free-form model last: the key is unambiguous.
+  const model = ctx.model === undefined ? "-" : `=${ctx.model}`;
+  const key = `${dialect}|${ctx.stream}|${ctx.includeUsage === true}|${model}`;
   const cached = defaultCache.get(key);
   if (cached) return cached;
   const body = canonicalBody(dialect, defaultReply(dialect, ctx), {

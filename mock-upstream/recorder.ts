@@ -1,41 +1,16 @@
 /**
- * The recorder: every record kept in memory for `records()` and, when a file is given,
- * appended to it as one JSONL line. Lines are queued in arrival order and, once per turn of
- * the event loop, handed to one append stream as a single write; the stream writes in order
- * and batches what queues while a write is in flight, so lines never tear or interleave.
- * `close()` resolves after the last queued line reached the file.
+ * The recorder: every record appended to the record file (record-file.ts) when one is
+ * given, and the newest ones kept in memory for `records()` and the control API. Memory
+ * keeps each record as its JSONL line (record-line.ts), in a ring: past `maxRecords`
+ * records or `maxBytes` of line text the oldest are forgotten (the file keeps everything),
+ * so a mock that runs all night holds a bounded amount and its garbage collections stay
+ * short. `close()` resolves after the last queued line reached the file.
  */
-import { createWriteStream, type WriteStream } from "node:fs";
 import type { MockRecord } from "./record.ts";
+import { RecordFile } from "./record-file.ts";
+import { lineJson, lineSize, parseLine, type RecordLine, recordLine } from "./record-line.ts";
 
-/**
- * The line of a record whose reply body is given pre-serialized: everything before
- * `reply.body`, the body, and the rest. `reply` is the record's last key and `body`,
- * `bodyEncoding` the reply's last two (traffic.ts builds them so), which is what makes the
- * joined parts byte-equal to `JSON.stringify(record)`; when that does not hold, undefined.
- */
-export function recordLineParts(
-  record: MockRecord,
-  bodyJson: Buffer,
-): [string, Buffer, string] | undefined {
-  const keys = Object.keys(record);
-  const replyKeys = Object.keys(record.reply);
-  if (
-    keys[keys.length - 1] !== "reply" ||
-    replyKeys[replyKeys.length - 2] !== "body" ||
-    replyKeys[replyKeys.length - 1] !== "bodyEncoding"
-  ) {
-    return undefined;
-  }
-  const { body: _body, bodyEncoding, ...replyHead } = record.reply;
-  const head = JSON.stringify({ ...record, reply: replyHead });
-  // head ends with the reply's and the record's closing braces.
-  return [
-    `${head.slice(0, -2)},"body":`,
-    bodyJson,
-    `,"bodyEncoding":${JSON.stringify(bodyEncoding)}}}\n`,
-  ];
-}
+export { recordLineParts } from "./record-line.ts";
 
 export interface RecordFilter {
   nonce?: string;
@@ -43,30 +18,42 @@ export interface RecordFilter {
   since?: number;
 }
 
-/** Below this a reply body is cheaper to serialize with the rest of the record. */
-const SPLICE_FROM_BYTES = 2048;
-/** Queued lines are written at once past this size, without waiting for the turn's end. */
-const FLUSH_AT_BYTES = 1024 * 1024;
+export interface RecorderLimits {
+  /** Records kept in memory; older ones are forgotten (default 100,000). */
+  maxRecords?: number;
+  /** Line text kept in memory, in bytes (UTF-16 units for text; default 256 MiB). */
+  maxBytes?: number;
+}
+
+export const DEFAULT_MAX_RECORDS = 100_000;
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+
+interface KeptRecord {
+  seq: number;
+  nonce: string | undefined;
+  line: RecordLine;
+  size: number;
+}
 
 export class Recorder {
-  readonly #records: MockRecord[] = [];
-  readonly #stream: WriteStream | undefined;
+  /** Oldest first; the slots before `#head` are spent (undefined). */
+  #kept: (KeptRecord | undefined)[] = [];
+  #head = 0;
+  #keptSize = 0;
+  #evicted = 0;
   #seq = 0;
-  #failure: Error | undefined;
+  readonly #file: RecordFile | undefined;
+  readonly #maxRecords: number;
+  readonly #maxBytes: number;
   #closed: Promise<void> | undefined;
-  #pending: (string | Buffer)[] = [];
-  #pendingBytes = 0;
-  #flushQueued = false;
 
-  constructor(readonly file?: string) {
-    if (file) {
-      this.#stream = createWriteStream(file, { flags: "a" });
-      // A write failure (disk full, file removed) must not crash the mock mid-request;
-      // it is kept and surfaced by health() and close().
-      this.#stream.on("error", (error) => {
-        this.#failure = error;
-      });
-    }
+  constructor(
+    readonly file?: string,
+    limits: RecorderLimits = {},
+  ) {
+    this.#file = file ? new RecordFile(file) : undefined;
+    this.#maxRecords = Math.max(1, limits.maxRecords ?? DEFAULT_MAX_RECORDS);
+    this.#maxBytes = Math.max(1, limits.maxBytes ?? DEFAULT_MAX_BYTES);
   }
 
   /** The next sequence number; assigned at arrival so order of arrival is kept. */
@@ -76,83 +63,98 @@ export class Recorder {
   }
 
   /**
-   * Keep the record and queue its line. Lines queued in one turn of the event loop go to
-   * the stream as one write (one string, or one corked `writev` when a part is a Buffer):
-   * a write per line cost about 20 µs of CPU each, mostly in the file system calls.
-   * `replyBodyJson`, when given, is `JSON.stringify(record.reply.body)` already encoded
-   * (reply-bytes.ts); a large one is spliced into the line instead of escaped again.
+   * Keep the record and queue its line for the file. `replyBodyJson`, when given, is
+   * `JSON.stringify(record.reply.body)` already encoded (reply-bytes.ts); a large one is
+   * spliced into the line instead of escaped again.
    */
   add(record: MockRecord, replyBodyJson?: Buffer): void {
-    this.#records.push(record);
-    if (!this.#stream || this.#closed || this.#failure) return;
-    const parts =
-      replyBodyJson && replyBodyJson.length >= SPLICE_FROM_BYTES
-        ? recordLineParts(record, replyBodyJson)
-        : undefined;
-    if (parts) {
-      this.#pending.push(...parts);
-      this.#pendingBytes += parts[1].length;
-    } else {
-      const line = `${JSON.stringify(record)}\n`;
-      this.#pending.push(line);
-      this.#pendingBytes += line.length;
+    this.addLine(record.seq, record.nonce, recordLine(record, replyBodyJson));
+  }
+
+  /** Keep a record given as its line (traffic-record.ts), and queue the line for the file. */
+  addLine(seq: number, nonce: string | undefined, line: RecordLine): void {
+    const size = lineSize(line);
+    this.#kept.push({ seq, nonce, line, size });
+    this.#keptSize += size;
+    this.#evictOverLimits();
+    if (this.#file && !this.#closed) this.#file.append(line);
+  }
+
+  #evictOverLimits(): void {
+    // The newest record always stays, however large.
+    while (this.count > 1 && (this.count > this.#maxRecords || this.#keptSize > this.#maxBytes)) {
+      const oldest = this.#kept[this.#head];
+      if (!oldest) break;
+      this.#kept[this.#head] = undefined;
+      this.#head += 1;
+      this.#keptSize -= oldest.size;
+      this.#evicted += 1;
     }
-    if (this.#pendingBytes >= FLUSH_AT_BYTES) this.#flush();
-    else if (!this.#flushQueued) {
-      this.#flushQueued = true;
-      setImmediate(() => this.#flush());
+    // Drop the spent slots once they are the larger part, so the ring's array stays small.
+    if (this.#head > 1024 && this.#head * 2 > this.#kept.length) {
+      this.#kept = this.#kept.slice(this.#head);
+      this.#head = 0;
     }
   }
 
-  /** Hand every queued line to the stream, in order. */
-  #flush(): void {
-    this.#flushQueued = false;
-    const parts = this.#pending;
-    if (parts.length === 0 || !this.#stream || this.#failure) return;
-    this.#pending = [];
-    this.#pendingBytes = 0;
-    const stream = this.#stream;
-    if (parts.every((p) => typeof p === "string")) {
-      stream.write(parts.join(""));
-      return;
-    }
-    stream.cork();
-    for (const part of parts) stream.write(part);
-    stream.uncork();
-  }
-
-  list(filter: RecordFilter = {}): MockRecord[] {
+  /** The kept records that pass the filter, in `seq` order. */
+  #select(filter: RecordFilter): KeptRecord[] {
     const since = filter.since ?? 0;
-    return this.#records
-      .filter((r) => r.seq > since && (filter.nonce === undefined || r.nonce === filter.nonce))
-      .sort((a, b) => a.seq - b.seq);
+    const nonce = filter.nonce;
+    const out: KeptRecord[] = [];
+    let sorted = true;
+    for (let i = this.#head; i < this.#kept.length; i++) {
+      const kept = this.#kept[i];
+      if (!kept || kept.seq <= since || (nonce !== undefined && kept.nonce !== nonce)) continue;
+      const last = out[out.length - 1];
+      if (last && last.seq > kept.seq) sorted = false;
+      out.push(kept);
+    }
+    // Records are kept when their reply is planned, which can be out of arrival order.
+    if (!sorted) out.sort((a, b) => a.seq - b.seq);
+    return out;
   }
 
+  /** Fresh copies of the kept records that pass the filter, in `seq` order. */
+  list(filter: RecordFilter = {}): MockRecord[] {
+    return this.#select(filter).map((kept) => parseLine(kept.line));
+  }
+
+  /** `JSON.stringify(list(filter))`, joined from the kept lines without parsing them. */
+  listJson(filter: RecordFilter = {}): string {
+    return `[${this.#select(filter)
+      .map((kept) => lineJson(kept.line))
+      .join(",")}]`;
+  }
+
+  /** Records kept in memory. */
   get count(): number {
-    return this.#records.length;
+    return this.#kept.length - this.#head;
+  }
+
+  /** Records forgotten from memory to stay under the limits (the file has them). */
+  get evicted(): number {
+    return this.#evicted;
   }
 
   get failure(): Error | undefined {
-    return this.#failure;
+    return this.#file?.failure;
   }
 
   /** Forget records in memory (the file keeps them: it is the log of the whole run). */
   clear(): void {
-    this.#records.length = 0;
+    this.#kept = [];
+    this.#head = 0;
+    this.#keptSize = 0;
   }
 
-  /** Flush every queued line and close the file. Safe to call more than once. */
+  /** Write every queued line and close the file. Safe to call more than once. */
   close(): Promise<void> {
-    this.#closed ??= new Promise<void>((resolve, reject) => {
-      const stream = this.#stream;
-      if (!stream || stream.destroyed) {
-        resolve();
-        return;
-      }
-      // Lines queued in this turn are not lost: they go out before the end.
-      this.#flush();
-      stream.end(() => (this.#failure ? reject(this.#failure) : resolve()));
-    });
+    if (!this.#closed) {
+      this.#file?.close();
+      const failure = this.failure;
+      this.#closed = failure ? Promise.reject(failure) : Promise.resolve();
+    }
     return this.#closed;
   }
 }

@@ -12,7 +12,9 @@ import type { WireFrame } from "./wire-plan.ts";
 export interface ReplyBytes {
   body: string;
   bodyEncoding: "utf8" | "base64";
-  /** `JSON.stringify(body)` as UTF-8: what the record line carries for `reply.body`. */
+  /** `JSON.stringify(body)`: what the record line carries for `reply.body`. */
+  bodyJsonText: string;
+  /** The same, encoded as UTF-8 (a large body is spliced into the file line as these bytes). */
   bodyJson: Buffer;
 }
 
@@ -33,10 +35,12 @@ function compute(buffers: readonly Buffer[]): ReplyBytes {
   const joined = buffers.length === 1 ? (buffers[0] as Buffer) : Buffer.concat(buffers);
   const utf8 = isUtf8(joined);
   const body = joined.toString(utf8 ? "utf8" : "base64");
+  const bodyJsonText = JSON.stringify(body);
   return {
     body,
     bodyEncoding: utf8 ? "utf8" : "base64",
-    bodyJson: Buffer.from(JSON.stringify(body)),
+    bodyJsonText,
+    bodyJson: Buffer.from(bodyJsonText),
   };
 }
 

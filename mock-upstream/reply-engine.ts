@@ -6,7 +6,14 @@
 
 import type { Dialect } from "../dialects/dialect.ts";
 import { encodeStream, type StreamEvent } from "../dialects/sse.ts";
-import { canonicalBody, errorBody, jsonBody, type RenderedBody } from "./dialect-replies.ts";
+import {
+  canonicalBody,
+  type DefaultReplyContext,
+  defaultBody,
+  errorBody,
+  jsonBody,
+  type RenderedBody,
+} from "./dialect-replies.ts";
 import type { Fault, ReplySpec, SseEventSpec, WirePlanSpec } from "./staged-reply-spec.ts";
 import {
   bodyLength,
@@ -23,8 +30,8 @@ export interface ReplyContext {
   /** The request asked for a stream (body `stream: true`, Gemini's stream method, Ollama's default). */
   stream: boolean;
   acceptsGzip: boolean;
-  /** The body of a 2xx reply that gives none: the dialect's default reply. */
-  defaultBody: () => RenderedBody;
+  /** What a 2xx reply that gives no body is rendered from: the dialect's default reply. */
+  defaultReply: DefaultReplyContext;
 }
 
 const SSE_CONTENT_TYPE = "text/event-stream; charset=utf-8";
@@ -74,7 +81,7 @@ export function renderBody(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
 function renderUncached(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
   const body = spec.body;
   if (!body) {
-    if (spec.status >= 200 && spec.status < 300) return ctx.defaultBody();
+    if (spec.status >= 200 && spec.status < 300) return defaultBody(ctx.dialect, ctx.defaultReply);
     return errorBody(ctx.dialect, {
       status: spec.status,
       message: defaultErrorMessage(spec.status),

@@ -103,6 +103,8 @@ export class StageStore {
 
   /** The reply for this request, consuming one use of the spec that gives it. */
   take(request: StageRequest): TakenReply | undefined {
+    // Nothing staged is the common case of a plain recording run: no scan at all.
+    if (this.#entries.size === 0) return undefined;
     const best = this.#best(request);
     if (!best) return undefined;
     const list = steps(best.spec);

@@ -7,19 +7,17 @@
  */
 import type { Dialect } from "../dialects/dialect.ts";
 import { isRecord } from "../dialects/json.ts";
-import { defaultBody, jsonBody, type RenderedBody } from "./dialect-replies.ts";
+import { jsonBody, type RenderedBody } from "./dialect-replies.ts";
 import { MODEL_LISTS, type ModelListShape } from "./model-lists.ts";
 import type { Persona } from "./personas/index.ts";
 import { type RequestSource, readRequest } from "./read-request.ts";
 import {
   bodyFacts,
   headerValue,
-  type MockRecord,
   type RawRequest,
   type RecordReply,
   type RequestFacts,
   redactedHeaders,
-  redactedQuery,
 } from "./record.ts";
 import type { Recorder } from "./recorder.ts";
 import { replyBytes } from "./reply-bytes.ts";
@@ -34,6 +32,7 @@ import {
 } from "./request-facts.ts";
 import type { StageStore } from "./stage-store.ts";
 import type { ReplySpec } from "./staged-reply-spec.ts";
+import { trafficRecordLine } from "./traffic-record.ts";
 import type { WireReply } from "./wire-plan.ts";
 
 export interface TrafficState {
@@ -113,6 +112,22 @@ function inputProblem(
   return undefined;
 }
 
+/** The staged reply this request takes, if one matches (it is used up). */
+function takeStaged(
+  state: TrafficState,
+  raw: RawRequest,
+  route: RouteFacts,
+  rawText: string,
+  model: string | undefined,
+): Decision | undefined {
+  const taken = state.stages.take({ rawText, model, path: raw.path, prefixless: route.prefixless });
+  if (!taken) return undefined;
+  return {
+    spec: taken.reply,
+    reply: { status: taken.reply.status, staged: true, stagedId: taken.id },
+  };
+}
+
 function decide(
   raw: RawRequest,
   route: RouteFacts,
@@ -121,23 +136,9 @@ function decide(
   model: string | undefined,
   state: TrafficState,
 ): Decision {
-  const staged = () => {
-    const taken = state.stages.take({
-      rawText,
-      model,
-      path: raw.path,
-      prefixless: route.prefixless,
-    });
-    return taken
-      ? {
-          spec: taken.reply,
-          reply: { status: taken.reply.status, staged: true, stagedId: taken.id },
-        }
-      : undefined;
-  };
   if (route.kind === "unknown") {
     return (
-      staged() ??
+      takeStaged(state, raw, route, rawText, model) ??
       errorDecision(
         404,
         "unknown-route",
@@ -157,7 +158,7 @@ function decide(
     }
     const shape = MODEL_SHAPE[route.answerDialect];
     return (
-      staged() ?? {
+      takeStaged(state, raw, route, rawText, model) ?? {
         spec: { status: 200 },
         reply: { status: 200, staged: false },
         body: jsonBody(MODEL_LISTS[shape]()),
@@ -193,14 +194,26 @@ function decide(
       };
     }
   }
-  const taken = staged();
+  const taken = takeStaged(state, raw, route, rawText, model);
   const persona = state.persona ? { persona: state.persona.name } : {};
   if (taken) return { ...taken, reply: { ...taken.reply, ...persona } };
   return { spec: { status: 200 }, reply: { status: 200, staged: false, ...persona } };
 }
 
+let clockMs = -1;
+let clockIso = "";
+
+/** `new Date().toISOString()`, formatted once per millisecond: under load many requests share one. */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== clockMs) {
+    clockMs = ms;
+    clockIso = new Date(ms).toISOString();
+  }
+  return clockIso;
+}
+
 export interface TrafficOutcome {
-  record: MockRecord;
   wire: WireReply;
 }
 
@@ -210,7 +223,7 @@ export async function handleTraffic(
   state: TrafficState,
 ): Promise<TrafficOutcome> {
   const seq = state.recorder.nextSeq();
-  const receivedAt = new Date().toISOString();
+  const receivedAt = isoNow();
   const raw = await readRequest(source, state.bodyLimit);
   const route = routeFacts(raw.path, state.prefix, raw.headers);
   const facts = raw.bodyTruncated ? undefined : bodyFacts(raw.body);
@@ -223,12 +236,7 @@ export async function handleTraffic(
     dialect,
     stream,
     acceptsGzip: acceptsGzip(raw.headers),
-    defaultBody: () =>
-      defaultBody(dialect, {
-        model,
-        stream,
-        includeUsage: includeUsage(facts?.json),
-      }),
+    defaultReply: { model, stream, includeUsage: includeUsage(facts?.json) },
   };
   let decision: Decision;
   let wire: WireReply;
@@ -245,34 +253,19 @@ export async function handleTraffic(
     );
     wire = await planReply(decision.spec, ctx);
   }
-  const bytes = replyBytes(wire.frames);
-  const record: MockRecord = {
+  const line = trafficRecordLine({
     seq,
     receivedAt,
     listener: state.listener,
-    method: raw.method,
-    path: raw.path,
-    query: redactedQuery(raw.query),
-    headers: redactedHeaders(raw.headers),
-    rawBody: facts?.rawBody ?? "",
-    bodyEncoding: facts?.bodyEncoding ?? "utf8",
-    bodyBytes: raw.bodyBytes,
-    ...(raw.bodyTruncated ? { bodyTruncated: true } : {}),
-    ...(facts?.json === undefined ? {} : { json: facts.json }),
-    ...(route.dialect ? { dialect: route.dialect } : {}),
-    kind: route.kind,
-    ...(facts?.nonce ? { nonce: facts.nonce } : {}),
-    ...(model === undefined ? {} : { model }),
-    ...(route.kind === "generate" ? { stream } : {}),
-    // Last, with its body last within it: recorder.ts splices the cached serialized body
-    // into the line there.
-    reply: {
-      ...decision.reply,
-      headers: wire.headers,
-      body: bytes.body,
-      bodyEncoding: bytes.bodyEncoding,
-    },
-  };
-  state.recorder.add(record, bytes.bodyJson);
-  return { record, wire };
+    raw,
+    route,
+    facts,
+    model,
+    stream,
+    reply: decision.reply,
+    replyHeaders: wire.headers,
+    replyBytes: replyBytes(wire.frames),
+  });
+  state.recorder.addLine(seq, facts?.nonce, line);
+  return { wire };
 }

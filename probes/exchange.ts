@@ -73,6 +73,147 @@ export const exchangeSchema = z.strictObject({
 
 export type ExchangeInput = z.input<typeof exchangeSchema>;
 
+// ---------------------------------------------------------------------------------------
+// The hand-written check: the same rules as exchangeSchema over plain JSON-like values, for
+// speed (`rescore` and `check` parse hundreds of thousands of exchanges; the schema cost a
+// quarter of judging one). It only says yes or no: on no, the schema runs and explains. It
+// must never say yes where the schema says no, or to a value the schema would copy into
+// something different (a `__proto__` key, a symbol or non-enumerable key, a class instance):
+// those go to the schema too.
+
+const CLIENT_NAMES: ReadonlySet<string> = new Set(CLIENT_DIALECTS);
+const DIALECT_NAMES: ReadonlySet<string> = new Set(DIALECTS);
+const EXCHANGE_KEYS = new Set([
+  "route",
+  "mode",
+  "clientRequest",
+  "forwarded",
+  "upstreamReply",
+  "clientResponse",
+  "secrets",
+  "note",
+  "timing",
+]);
+const ROUTE_KEYS = new Set(["client", "backend"]);
+const CLIENT_REQUEST_KEYS = new Set(["path", "headers", "body"]);
+const FORWARDED_KEYS = new Set(["method", "path", "headers", "body"]);
+const REPLY_KEYS = new Set(["status", "headers", "body"]);
+const TIMING_KEYS = new Set(["forwarded", "clientTotalMs"]);
+const TIMING_RECORD_KEYS = new Set(["atMs", "status", "retryAfter"]);
+
+type Plain = Record<string, unknown>;
+
+/** An object literal or JSON object whose keys are all in `allowed` (strictObject's rule). */
+function plainWith(value: unknown, allowed: ReadonlySet<string>): value is Plain {
+  if (!isPlain(value)) return false;
+  for (const key in value) if (!allowed.has(key)) return false;
+  return true;
+}
+
+/** JSON.parse's objects and object literals (the schema copies anything else into one). */
+function isPlain(value: unknown): value is Plain {
+  return (
+    typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype
+  );
+}
+
+/** A plain object the schema's record copy would reproduce key for key. */
+function isCopyableRecord(value: unknown): value is Plain {
+  if (!isPlain(value) || Object.hasOwn(value, "__proto__")) return false;
+  let enumerable = 0;
+  for (const _ in value) enumerable++;
+  return Reflect.ownKeys(value).length === enumerable;
+}
+
+function isHeaders(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (Array.isArray(value)) {
+    for (const pair of value) {
+      if (!Array.isArray(pair) || pair.length !== 2) return false;
+      if (typeof pair[0] !== "string" || typeof pair[1] !== "string") return false;
+    }
+    return true;
+  }
+  if (!isCopyableRecord(value)) return false;
+  for (const name in value) {
+    const v = value[name];
+    if (typeof v === "string") continue;
+    if (!Array.isArray(v)) return false;
+    for (const item of v) if (typeof item !== "string") return false;
+  }
+  return true;
+}
+
+/** A request body: raw text, or a JSON object (arrays are rare: the schema takes them). */
+function isBody(value: unknown): boolean {
+  return typeof value === "string" || isCopyableRecord(value);
+}
+
+function isPath(value: unknown): boolean {
+  return typeof value === "string" && value.startsWith("/");
+}
+
+function isRequest(value: unknown, allowed: ReadonlySet<string>): boolean {
+  if (!plainWith(value, allowed)) return false;
+  if (value.method !== undefined && typeof value.method !== "string") return false;
+  return isPath(value.path) && isHeaders(value.headers) && isBody(value.body);
+}
+
+function isReply(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (!plainWith(value, REPLY_KEYS)) return false;
+  const status = value.status;
+  return (
+    typeof status === "number" &&
+    Number.isSafeInteger(status) &&
+    status >= 100 &&
+    status <= 599 &&
+    isHeaders(value.headers) &&
+    typeof value.body === "string"
+  );
+}
+
+function isNonNegative(value: unknown): boolean {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0;
+}
+
+function isTiming(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (!plainWith(value, TIMING_KEYS) || !Array.isArray(value.forwarded)) return false;
+  if (value.clientTotalMs !== undefined && !isNonNegative(value.clientTotalMs)) return false;
+  for (const f of value.forwarded) {
+    if (!plainWith(f, TIMING_RECORD_KEYS) || !isNonNegative(f.atMs)) return false;
+    if (f.status !== undefined && !(typeof f.status === "number" && Number.isSafeInteger(f.status)))
+      return false;
+    if (f.retryAfter !== undefined && typeof f.retryAfter !== "string") return false;
+  }
+  return true;
+}
+
+function isSecrets(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (!Array.isArray(value)) return false;
+  for (const s of value) if (typeof s !== "string" || s.length === 0) return false;
+  return true;
+}
+
+/** True when exchangeSchema would accept `value` and copy it into an equal value. */
+export function isExchangeShape(value: unknown): value is ExchangeShape {
+  if (!plainWith(value, EXCHANGE_KEYS)) return false;
+  const route = value.route;
+  if (!plainWith(route, ROUTE_KEYS)) return false;
+  if (typeof route.client !== "string" || !CLIENT_NAMES.has(route.client)) return false;
+  if (typeof route.backend !== "string" || !DIALECT_NAMES.has(route.backend)) return false;
+  if (value.mode !== "stream" && value.mode !== "non-stream") return false;
+  if (!isRequest(value.clientRequest, CLIENT_REQUEST_KEYS)) return false;
+  const forwarded = value.forwarded;
+  if (!Array.isArray(forwarded)) return false;
+  for (const f of forwarded) if (!isRequest(f, FORWARDED_KEYS)) return false;
+  if (!isReply(value.upstreamReply) || !isReply(value.clientResponse)) return false;
+  if (value.note !== undefined && typeof value.note !== "string") return false;
+  return isSecrets(value.secrets) && isTiming(value.timing);
+}
+
 export type HeaderPairs = [string, string][];
 
 export interface WireRequest {
@@ -127,41 +268,77 @@ export class ExchangeError extends Error {
   }
 }
 
-function pairs(headers: z.output<typeof headersSchema>): HeaderPairs {
-  if (Array.isArray(headers)) return headers.map(([n, v]) => [n.toLowerCase(), v]);
+/** What both paths build from: the schema's input (its output, defaults filled, is one too). */
+type ExchangeShape = ExchangeInput;
+type HeadersShape = z.output<typeof headersSchema>;
+
+function pairs(headers: HeadersShape | undefined): HeaderPairs {
   const out: HeaderPairs = [];
-  for (const [name, value] of Object.entries(headers)) {
-    for (const v of Array.isArray(value) ? value : [value]) out.push([name.toLowerCase(), v]);
+  if (headers === undefined) return out;
+  if (Array.isArray(headers)) {
+    for (const [n, v] of headers) out.push([n.toLowerCase(), v]);
+    return out;
+  }
+  for (const name in headers) {
+    const value = headers[name] as string | string[];
+    const lower = name.toLowerCase();
+    if (typeof value === "string") out.push([lower, value]);
+    else for (const v of value) out.push([lower, v]);
   }
   return out;
 }
 
 function wireRequest(r: {
-  method?: string;
+  method?: string | undefined;
   path: string;
-  headers: z.output<typeof headersSchema>;
+  headers?: HeadersShape | undefined;
   body: unknown;
 }): WireRequest {
-  let body = r.body;
-  let rawBody: string;
-  if (typeof r.body === "string") {
-    rawBody = r.body;
-    try {
-      body = JSON.parse(r.body);
-    } catch {
-      body = r.body;
-    }
-  } else {
-    rawBody = JSON.stringify(r.body);
+  const method = r.method ?? "POST";
+  const headers = pairs(r.headers);
+  if (typeof r.body !== "string") return jsonBodyRequest(method, r.path, headers, r.body);
+  let body: unknown;
+  try {
+    body = JSON.parse(r.body);
+  } catch {
+    body = r.body;
   }
-  return { method: r.method ?? "POST", path: r.path, headers: pairs(r.headers), body, rawBody };
+  return { method, path: r.path, headers, body, rawBody: r.body };
 }
 
-function wireReply(r: z.output<typeof replySchema>): WireReply {
+/**
+ * A request whose body the file gave as JSON. Its text is read only when a credential is
+ * looked for in a forwarded body, so it is serialized on first read: a getter in the place of
+ * the field, enumerable like it, so JSON.stringify and spreading see the same text.
+ */
+function jsonBodyRequest(
+  method: string,
+  path: string,
+  headers: HeaderPairs,
+  body: unknown,
+): WireRequest {
+  let raw: string | undefined;
+  return {
+    method,
+    path,
+    headers,
+    body,
+    get rawBody() {
+      raw ??= JSON.stringify(body);
+      return raw;
+    },
+  };
+}
+
+function wireReply(r: {
+  status: number;
+  headers?: HeadersShape | undefined;
+  body: string;
+}): WireReply {
   return { status: r.status, headers: pairs(r.headers), body: r.body };
 }
 
-function timingOf(t: NonNullable<z.output<typeof exchangeSchema>["timing"]>): ExchangeTiming {
+function timingOf(t: NonNullable<ExchangeShape["timing"]>): ExchangeTiming {
   const forwarded = t.forwarded.map((f) => ({
     atMs: f.atMs,
     ...(f.status === undefined ? {} : { status: f.status }),
@@ -181,23 +358,43 @@ function describeIssues(error: z.ZodError, source: string): string {
   return `${source} is not a valid exchange:\n${lines.join("\n")}${more}`;
 }
 
-/** Validates a parsed JSON value as an exchange. `source` names it in errors (a file path). */
-export function parseExchange(value: unknown, source = "exchange"): Exchange {
-  const result = exchangeSchema.safeParse(value);
-  if (!result.success)
-    throw new ExchangeError("invalid-exchange", describeIssues(result.error, source));
-  const e = result.data;
+/** The exchange built from a value the schema accepts (defaults may still be missing). */
+function buildExchange(e: ExchangeShape): Exchange {
+  const forwarded: WireRequest[] = [];
+  for (const f of e.forwarded) forwarded.push(wireRequest(f));
   const out: Exchange = {
     route: e.route,
     mode: e.mode,
     clientRequest: wireRequest(e.clientRequest),
-    forwarded: e.forwarded.map(wireRequest),
+    forwarded,
     secrets: e.secrets ?? [],
   };
   if (e.upstreamReply) out.upstreamReply = wireReply(e.upstreamReply);
   if (e.clientResponse) out.clientResponse = wireReply(e.clientResponse);
   if (e.timing) out.timing = timingOf(e.timing);
   return out;
+}
+
+/**
+ * The schema's path: zod validates and copies, and on failure names every problem. It is the
+ * reference `parseExchange` must agree with (exchange.test.ts compares the two).
+ */
+export function parseExchangeBySchema(value: unknown, source = "exchange"): Exchange {
+  const result = exchangeSchema.safeParse(value);
+  if (!result.success)
+    throw new ExchangeError("invalid-exchange", describeIssues(result.error, source));
+  return buildExchange(result.data);
+}
+
+/**
+ * Validates a parsed JSON value as an exchange. `source` names it in errors (a file path).
+ * A value of the plain shape a file or the sweep gives is checked by hand (isExchangeShape,
+ * several times cheaper than the schema); anything else goes through the schema, which
+ * accepts or explains.
+ */
+export function parseExchange(value: unknown, source = "exchange"): Exchange {
+  if (isExchangeShape(value)) return buildExchange(value);
+  return parseExchangeBySchema(value, source);
 }
 
 /** Parses exchange text (a file's contents). */
@@ -214,5 +411,6 @@ export function parseExchangeText(text: string, source = "exchange"): Exchange {
 /** The first value of a header (names compared in lower case). */
 export function headerValue(headers: HeaderPairs, name: string): string | undefined {
   const lower = name.toLowerCase();
-  return headers.find(([n]) => n === lower)?.[1];
+  for (const pair of headers) if (pair[0] === lower) return pair[1];
+  return undefined;
 }

@@ -23,6 +23,10 @@ export interface FailureFigures {
   totalMs?: number;
   /** Status the client got; 0 when no response arrived. */
   clientStatus?: number;
+  /** Mock listeners the forwards reached (2 = the gateway moved to the second target). */
+  targets?: number;
+  /** What the mock answered the first forward. */
+  firstStatus?: number;
 }
 
 const FAILURE_AXIS = "failure";
@@ -53,6 +57,13 @@ export function figuresOfAttempt(
     out.totalMs = stored.timings.totalMs;
   if (isRecord(stored.clientResponse) && typeof stored.clientResponse.status === "number")
     out.clientStatus = stored.clientResponse.status;
+  const listeners = forwarded.flatMap((r) =>
+    isRecord(r) && typeof r.listener === "string" ? [r.listener] : [],
+  );
+  if (listeners.length > 0) out.targets = new Set(listeners).size;
+  const first = forwarded[0];
+  if (isRecord(first) && isRecord(first.reply) && typeof first.reply.status === "number")
+    out.firstStatus = first.reply.status;
   return out;
 }
 
@@ -98,14 +109,19 @@ export function renderFailureSection(
   ];
   const columns = [...new Set(cells.map((c) => c.column))];
   for (const column of columns) {
-    const mine = cells.filter((c) => c.column === column);
+    const all = cells.filter((c) => c.column === column);
+    // Cells that did not run (no fallback on this gateway, budget) are counted apart, so a
+    // column's truthful share reads over what ran.
+    const mine = all.filter((c) => c.verdict !== "not-run");
+    const skipped = all.length - mine.length;
+    const count = skipped > 0 ? `${mine.length} (+${skipped} not run)` : `${mine.length}`;
     const clean = mine.filter((c) => VERDICT_CLASS[c.verdict] === "clean").length;
     const silent = mine.filter((c) => VERDICT_CLASS[c.verdict] === "silent").length;
     const measured = mine.flatMap((c) => byKey.get(key(c)) ?? []);
     const most = measured.length > 0 ? String(Math.max(...measured.map((f) => f.attempts))) : "—";
     const waits = measured.flatMap((f) => (f.totalMs === undefined ? [] : [f.totalMs]));
     const longest = waits.length > 0 ? ms(Math.max(...waits)) : "—";
-    lines.push(`| ${column} | ${mine.length} | ${clean} | ${silent} | ${most} | ${longest} |`);
+    lines.push(`| ${column} | ${count} | ${clean} | ${silent} | ${most} | ${longest} |`);
   }
   const timed = cells.filter((c) => TIMED_FIELDS.has(probeOfCell(view, c).field));
   if (timed.length > 0) {
@@ -123,8 +139,65 @@ export function renderFailureSection(
       );
     }
   }
+  lines.push(...renderFallback(view, cells, byKey));
   if (figures.length === 0)
     lines.push("", "_Attempt figures were not loaded for this report (cells only)._");
   lines.push("");
+  return lines;
+}
+
+const FALLBACK_FIELD = "failure.fallback";
+
+/** The status the first target fails with, from the probe id (`*-failure-fallback-503`). */
+function fallbackStatus(probeId: string): string {
+  return /fallback-(\d{3})$/.exec(probeId)?.[1] ?? "?";
+}
+
+/**
+ * Per gateway, the statuses on which it moved to the second target (measured: the forwards
+ * reached both listeners), then one row per fallback cell.
+ */
+function renderFallback(
+  view: RunView,
+  cells: readonly CellRecord[],
+  byKey: ReadonlyMap<string, FailureFigures>,
+): string[] {
+  const mine = cells.filter((c) => probeOfCell(view, c).field === FALLBACK_FIELD);
+  if (mine.length === 0) return [];
+  const lines = [
+    "",
+    "### Fallback",
+    "",
+    "Two targets; the first fails with the status shown, the second answers. Moved = the forwards reached the second target's listener.",
+    "",
+    "| gateway | moved on | stayed on | fallback findings | not run |",
+    "|---|---|---|---|---|",
+  ];
+  const statuses = (list: readonly CellRecord[]) =>
+    [...new Set(list.map((c) => fallbackStatus(c.probeId)))].sort().join(", ") || "—";
+  for (const column of [...new Set(mine.map((c) => c.column))]) {
+    const ran = mine.filter((c) => c.column === column && c.verdict !== "not-run");
+    const moved = ran.filter((c) => (byKey.get(key(c))?.targets ?? 0) > 1);
+    const stayed = ran.filter((c) => byKey.get(key(c))?.targets === 1);
+    const findings = ran.filter((c) => VERDICT_CLASS[c.verdict] === "silent").length;
+    const notRun = mine.filter((c) => c.column === column && c.verdict === "not-run");
+    const why = notRun[0] ? `${notRun.length} (${pipes(notRun[0].reason)})` : "0";
+    lines.push(`| ${column} | ${statuses(moved)} | ${statuses(stayed)} | ${findings} | ${why} |`);
+  }
+  const ran = mine.filter((c) => c.verdict !== "not-run");
+  if (ran.length > 0) {
+    lines.push(
+      "",
+      "| gateway | probe | route | first target | targets reached | client status | verdict |",
+      "|---|---|---|---|---|---|---|",
+    );
+    for (const c of ran) {
+      const f = byKey.get(key(c));
+      const verdict = `${c.verdict}${c.cause ? ` (${c.cause})` : ""}`;
+      lines.push(
+        `| ${c.column} | ${c.probeId} | ${c.routeId} | ${f?.firstStatus ?? "—"} | ${f?.targets ?? "—"} | ${f?.clientStatus ?? "—"} | ${pipes(verdict)} |`,
+      );
+    }
+  }
   return lines;
 }

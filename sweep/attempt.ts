@@ -5,7 +5,12 @@
  * judged in that redacted form, so `rescore` of stored bytes gives the same verdicts.
  */
 import type { CanonicalReply } from "../dialects/canonical.ts";
-import { redactBody, redactHeaderPairs, redactJson } from "../dialects/credentials.ts";
+import {
+  redactBody,
+  redactHeaderPairs,
+  redactJson,
+  redactRequestTarget,
+} from "../dialects/credentials.ts";
 import type { Mode } from "../dialects/dialect.ts";
 import type { GatewayRoute } from "../gateways/adapter.ts";
 import type { MockHandle } from "../mock-upstream/index.ts";
@@ -24,6 +29,13 @@ import {
   type StoredClientRequest,
   type StoredResponse,
 } from "./exchange-from-wire.ts";
+import {
+  collectBoth,
+  type FallbackTarget,
+  fallbackRequest,
+  fallbackStages,
+  isFallbackProbe,
+} from "./fallback-targets.ts";
 import { sendRequest } from "./http-client.ts";
 import { stagedReplyFor } from "./stage-upstream.ts";
 
@@ -39,6 +51,8 @@ export interface AttemptTarget {
   timeoutMs: number;
   /** How long to wait for the mock's record after the response (gateways may forward late). */
   settleMs?: number;
+  /** The second target, for fallback probes (sweep/fallback-targets.ts). */
+  fallback?: FallbackTarget;
 }
 
 export interface AttemptOutcome {
@@ -97,26 +111,37 @@ export async function runAttempt(
   const { probe, mode } = plan;
   const nonce = newNonce();
   const built = plan.build(nonce, route.model(target.backendModel));
-  const staged = stagedReplyFor(probe, nonce, route.backend);
+  const fallback = isFallbackProbe(probe) ? target.fallback : undefined;
+  const staged = fallback ? undefined : stagedReplyFor(probe, nonce, route.backend);
   if (staged) mock.stage(staged);
+  const twoTargets = fallback
+    ? fallbackRequest(route, fallback, mock, target.apiKey, target.backendModel)
+    : undefined;
+  if (fallback) {
+    const stages = fallbackStages(probe, nonce, route.backend);
+    mock.stage(stages.first);
+    fallback.mock.stage(stages.second);
+  }
   const query = built.path.includes("?") ? built.path.slice(built.path.indexOf("?")) : "";
   const path = ingressPath(route, mode) + query;
   const headers = mergeHeaders(
-    route.headers({ mockUrl: () => mock.url, apiKey: target.apiKey }),
+    twoTargets?.headers ?? route.headers({ mockUrl: () => mock.url, apiKey: target.apiKey }),
     built.headers,
   );
-  const body = JSON.stringify(built.body);
+  const body = JSON.stringify(twoTargets ? { ...built.body, ...twoTargets.body } : built.body);
   const response = await sendRequest({
     url: target.baseUrl + path,
     headers: Object.fromEntries(headers),
     body,
     timeoutMs: target.timeoutMs,
   });
-  const forwarded = await collect(mock, nonce, target.settleMs ?? 50);
+  const forwarded = fallback
+    ? await collectBoth(mock, fallback.mock, nonce, target.settleMs ?? 50)
+    : await collect(mock, nonce, target.settleMs ?? 50);
   const secrets = CANARY_VALUES;
   const clientRequest: StoredClientRequest = {
     method: "POST",
-    path,
+    path: redactRequestTarget(path, secrets),
     headers: redactHeaderPairs(headers, secrets),
     body: JSON.parse(redactBody(body, secrets)),
   };

@@ -20,7 +20,7 @@ import { foldVerdicts } from "./determinism.ts";
 
 /** A probe as stored: canaries redacted, so the database holds no key lookalike. */
 export function storedProbe(probe: Probe): ProbeRecord {
-  const definition = redactJson(probe, CANARY_VALUES);
+  const definition = redactJson(probe, canariesIn(probe));
   return {
     probeId: probe.id,
     definitionHash: definitionHash(probe),
@@ -32,8 +32,32 @@ export function storedProbe(probe: Probe): ProbeRecord {
   };
 }
 
-/** The probe's definition hash (probes/corpus/probe-hash.ts): a changed probe is another probe. */
-export const definitionHash = probeHash;
+/**
+ * Only the canaries that occur in the probe's JSON text: redacting with one that does not
+ * occur is a no-op, yet costs a sha256 per string of the probe (redactText tags every secret
+ * it is given), which made storing the corpus a quarter of a second. JSON escaping is per
+ * character, so a secret inside a string value also occurs, escaped, in the text.
+ */
+function canariesIn(probe: Probe): string[] {
+  const text = JSON.stringify(probe);
+  return CANARY_VALUES.filter((secret) => text.includes(JSON.stringify(secret).slice(1, -1)));
+}
+
+const hashes = new WeakMap<Probe, string>();
+
+/**
+ * The probe's definition hash (probes/corpus/probe-hash.ts): a changed probe is another
+ * probe. Kept per probe object: every cell record asks for it, and a probe is not mutated
+ * during a sweep.
+ */
+export function definitionHash(probe: Probe): string {
+  let hash = hashes.get(probe);
+  if (hash === undefined) {
+    hash = probeHash(probe);
+    hashes.set(probe, hash);
+  }
+  return hash;
+}
 
 export function attemptRecord(
   runId: string,

@@ -20,6 +20,13 @@ import { attemptRecord, cellRecord, unattemptedCell } from "./cell-record.ts";
 import { type PlannedCell, planCells } from "./cells.ts";
 import { controlLeg, nativeRouteFor } from "./control-leg.ts";
 import type { Deadline } from "./deadline.ts";
+import {
+  type FallbackTarget,
+  fallbackNotRunReason,
+  isFallbackProbe,
+  SECOND_TARGET_DEFAULT,
+  withFallbackTarget,
+} from "./fallback-targets.ts";
 import { GatewaySession } from "./gateway-session.ts";
 import { knownIssueFor } from "./known-issue.ts";
 import { forEachLimited } from "./pool.ts";
@@ -94,7 +101,15 @@ export async function runColumn(
       mode: cell.key.mode,
     })?.url;
 
-  const mock = await startMock({ name: label, recordFile: join(workdir, "mock-records.jsonl") });
+  const { runnable, fallbackTarget } = await fallbackPlan(job, planned, settings, deps, issueOf);
+  const mock = await startMock({
+    name: label,
+    recordFile: join(workdir, "mock-records.jsonl"),
+  }).catch(async (error: unknown) => {
+    await fallbackTarget?.mock.close();
+    throw error;
+  });
+  const launched = fallbackTarget ? withFallbackTarget(adapter, fallbackTarget.mock) : adapter;
   const startOptions = {
     workdir,
     mockUrl: () => mock.url,
@@ -102,7 +117,7 @@ export async function runColumn(
     signal,
   };
   try {
-    const started = await startGateway(adapter, spec, startOptions);
+    const started = await startGateway(launched, spec, startOptions);
     if (started.status !== "running") {
       deps.store.putGatewayRun({
         runId,
@@ -113,7 +128,7 @@ export async function runColumn(
         reason: started.reason,
         ...(started.logPath ? { logPath: started.logPath } : {}),
       });
-      for (const cell of planned) {
+      for (const cell of runnable) {
         deps.writer.add({
           cell: unattemptedCell(
             runId,
@@ -139,15 +154,16 @@ export async function runColumn(
     });
     const session = new GatewaySession(
       started.gateway,
-      adapter,
+      launched,
       spec,
       startOptions,
       mock,
       settings,
       (message) => deps.progress.note(label, message),
+      fallbackTarget,
     );
     try {
-      const states = await mainPhase(planned, session, settings, deps, label, issueOf);
+      const states = await mainPhase(runnable, session, settings, deps, label, issueOf);
       await repeatPhase(states, session, settings, deps);
       await controlPhase(states, routes, session, settings, deps);
     } finally {
@@ -168,7 +184,45 @@ export async function runColumn(
     return { label, status: "ok", cells: planned.length };
   } finally {
     await mock.close();
+    await fallbackTarget?.mock.close();
   }
+}
+
+/**
+ * Fallback cells the gateway cannot run are written `not-run` with the reason; for the rest
+ * a second mock listener plays the second target.
+ */
+async function fallbackPlan(
+  job: ColumnJob,
+  planned: readonly PlannedCell[],
+  settings: ColumnSettings,
+  deps: ColumnDeps,
+  issueOf: (cell: PlannedCell) => string | undefined,
+): Promise<{ runnable: PlannedCell[]; fallbackTarget?: FallbackTarget }> {
+  const runnable: PlannedCell[] = [];
+  for (const cell of planned) {
+    const why = isFallbackProbe(cell.probe)
+      ? fallbackNotRunReason(job.adapter, cell.route)
+      : undefined;
+    if (why === undefined) {
+      runnable.push(cell);
+      continue;
+    }
+    deps.writer.add({
+      cell: unattemptedCell(settings.runId, cell, "not-run", why, issueOf(cell)),
+      attempts: [],
+    });
+    deps.progress.cell(job.label, "not-run");
+  }
+  const support = job.adapter.fallback;
+  if (!support?.supported || !runnable.some((c) => isFallbackProbe(c.probe))) return { runnable };
+  const workdir = join(settings.workRoot, job.label.replaceAll("/", "_"));
+  const mock = await startMock({
+    name: `${job.label}#second`,
+    recordFile: join(workdir, "mock-records-second.jsonl"),
+  });
+  mock.stage(SECOND_TARGET_DEFAULT);
+  return { runnable, fallbackTarget: { mock, support } };
 }
 
 async function mainPhase(

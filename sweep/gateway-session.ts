@@ -12,6 +12,7 @@ import type {
 import { type StartOptions, startGateway } from "../gateways/start.ts";
 import type { MockHandle } from "../mock-upstream/index.ts";
 import { type AttemptOutcome, type AttemptPlan, runAttempt } from "./attempt.ts";
+import type { FallbackTarget } from "./fallback-targets.ts";
 
 export interface SessionSettings {
   apiKey: string;
@@ -33,6 +34,8 @@ export class GatewaySession {
     private readonly mock: MockHandle,
     private readonly settings: SessionSettings,
     private readonly onNote: (message: string) => void,
+    /** The second target, when the column runs fallback probes. */
+    private readonly fallback?: FallbackTarget,
   ) {}
 
   get logPath(): string | undefined {
@@ -50,6 +53,7 @@ export class GatewaySession {
           apiKey: this.settings.apiKey,
           backendModel: this.settings.backendModel,
           timeoutMs: this.settings.attemptTimeoutMs,
+          ...(this.fallback ? { fallback: this.fallback } : {}),
         },
         plan,
       );

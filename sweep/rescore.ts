@@ -1,35 +1,34 @@
 /**
  * `rescore RUN`: re-judge a run's stored bytes with today's lens, as a new run, starting no
  * gateway. Each attempt is rebuilt into the exchange the live sweep judged (same function,
- * exchangeFromWire) and judged again; cells are folded again from the new verdicts. The new
- * run's args name the run it rescored, so `diff` between the two shows what the lens change
- * moved.
+ * exchangeFromWire) and judged again (rescore-judge.ts); cells are folded again from the new
+ * verdicts. The new run's args name the run it rescored, so `diff` between the two shows
+ * what the lens change moved.
+ *
+ * `rescoreRun` judges in this thread; `rescoreRunParallel` hands batches of attempts to
+ * worker threads while this thread reads the next pages and copies judged attempts. Both
+ * read in rowid order and consume judgements in that order, so they store the same rows.
+ *
+ * Copies are committed every `commitEvery` attempts (one transaction holding every copy of
+ * a large run spills SQLite's cache; see results/rescore-io.ts). A failure part-way deletes
+ * the new run; until the end the new run's status is `running`.
  */
-import {
-  CLIENT_DIALECTS,
-  type ClientDialect,
-  type Dialect,
-  type Mode,
-} from "../dialects/dialect.ts";
-import { dialectOfPath } from "../dialects/routes.ts";
-import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
+import { availableParallelism } from "node:os";
+import type { Mode } from "../dialects/dialect.ts";
 import type { Verdict, VerdictKind } from "../probes/verdict.ts";
 import { type CellRecord, cellKeyString } from "../results/records.ts";
 import {
   attemptCopier,
+  attemptPageReader,
+  bulkCopySettings,
   copyGatewayRuns,
-  iterateAttemptsForRescore,
+  deleteRun,
+  type RescoreAttempt,
 } from "../results/rescore-io.ts";
 import { newRunId, type ResultsStore } from "../results/store.ts";
-import { judgeAttempt } from "./attempt.ts";
-import { controlField } from "./control-leg.ts";
 import { foldVerdicts } from "./determinism.ts";
-import {
-  exchangeFromWire,
-  type ForwardedRecord,
-  type StoredClientRequest,
-  type StoredResponse,
-} from "./exchange-from-wire.ts";
+import { judgeStoredAttempt, type RescoreJob, type RescoreJudgement } from "./rescore-judge.ts";
+import { RescoreWorkerPool } from "./rescore-pool.ts";
 
 export interface RescoreResult {
   runId: string;
@@ -39,6 +38,27 @@ export interface RescoreResult {
   /** Cells whose verdict changed. */
   changed: number;
   elapsedMs: number;
+  /** Worker threads that judged (0: this thread did). */
+  workers: number;
+  /** Time inside the lens, summed over threads (with workers it overlaps elapsedMs). */
+  lensMs: number;
+}
+
+export interface RescoreOptions {
+  now?: Date;
+  /** Attempts read (and, in parallel, sent to a worker) at a time. */
+  batchSize?: number;
+  /** Commit the copies every this many attempts. */
+  commitEvery?: number;
+}
+
+export interface ParallelRescoreOptions extends RescoreOptions {
+  /** Worker threads; default: the machine's cores. */
+  workers?: number;
+  /** Below this many attempts the workers' start-up costs more than they save: judge here. */
+  minAttemptsForWorkers?: number;
+  /** Workers already started (the caller closes them); `workers` is then ignored. */
+  pool?: RescoreWorkerPool;
 }
 
 interface CellTally {
@@ -47,89 +67,191 @@ interface CellTally {
   control?: VerdictKind;
 }
 
-function isClientDialect(d: Dialect): d is ClientDialect {
-  return (CLIENT_DIALECTS as readonly string[]).includes(d);
+/** One rescore in progress: what the judged attempts are folded into. */
+class Rescore {
+  readonly started = performance.now();
+  readonly runId: string;
+  readonly cells = new Map<string, CellTally>();
+  private readonly fields: Map<string, string>;
+  private readonly copy: (rowid: number, verdictsJson: string) => void;
+  private readonly restoreSettings: () => void;
+  private uncommitted = 0;
+  private lensMs = 0;
+  attempts = 0;
+
+  constructor(
+    readonly store: ResultsStore,
+    readonly fromRun: string,
+    private readonly options: RescoreOptions,
+  ) {
+    const source = store.requireRun(fromRun);
+    const now = options.now ?? new Date();
+    this.runId = newRunId(now);
+    for (const cell of store.cells(fromRun))
+      this.cells.set(cellKeyString(cell), { old: cell, verdicts: [] });
+    this.fields = new Map(
+      store.probesOfRun(fromRun).map((p) => [`${p.probeId}|${p.definitionHash}`, p.field]),
+    );
+    this.restoreSettings = bulkCopySettings(store);
+    store.db.exec("BEGIN");
+    try {
+      store.beginRun({
+        id: this.runId,
+        startedAt: now.toISOString(),
+        gatecheckVersion: source.gatecheckVersion,
+        ...(source.gitSha ? { gitSha: source.gitSha } : {}),
+        args: { rescoreOf: fromRun },
+        ...(source.shard ? { shard: source.shard } : {}),
+      });
+      copyGatewayRuns(store, fromRun, this.runId);
+      this.copy = attemptCopier(store, this.runId);
+    } catch (error) {
+      store.db.exec("ROLLBACK");
+      this.restoreSettings();
+      throw error;
+    }
+  }
+
+  /** The attempts of the next page that belong to a cell of the run, with their jobs. */
+  nextPage(
+    read: () => RescoreAttempt[],
+  ): { attempts: RescoreAttempt[]; jobs: RescoreJob[] } | undefined {
+    const page = read();
+    if (page.length === 0) return undefined;
+    const attempts: RescoreAttempt[] = [];
+    const jobs: RescoreJob[] = [];
+    for (const attempt of page) {
+      const tally = this.cells.get(cellKeyString(attempt.key));
+      if (!tally) continue;
+      const { old } = tally;
+      attempts.push(attempt);
+      jobs.push({
+        ref: `attempt ${attempt.rowid} (${attempt.key.probeId} ${attempt.key.mode} ${attempt.phase} #${attempt.attemptNo}) of run ${this.fromRun}`,
+        client: old.clientDialect,
+        backend: old.backendDialect,
+        mode: attempt.key.mode as Mode,
+        phase: attempt.phase,
+        field: this.fields.get(`${old.probeId}|${old.definitionHash}`) ?? "",
+        clientRequest: attempt.clientRequest,
+        forwarded: attempt.forwarded,
+        clientResponse: attempt.clientResponse,
+        ...(attempt.timings ? { timings: attempt.timings } : {}),
+      });
+    }
+    return { attempts, jobs };
+  }
+
+  /** Store judgements in the order of their attempts. */
+  record(attempts: readonly RescoreAttempt[], judgements: readonly RescoreJudgement[]): void {
+    attempts.forEach((attempt, i) => {
+      const judged = judgements[i];
+      const tally = this.cells.get(cellKeyString(attempt.key));
+      if (!judged || !tally)
+        throw new Error(`rescore lost the judgement of attempt ${attempt.rowid}`);
+      this.copy(attempt.rowid, judged.verdictsJson);
+      if (attempt.phase === "control") tally.control = judged.verdict.verdict;
+      else tally.verdicts.push(judged.verdict);
+      this.attempts += 1;
+      this.uncommitted += 1;
+      this.lensMs += judged.lensMs;
+    });
+    if (this.uncommitted >= (this.options.commitEvery ?? 5000)) {
+      this.store.db.exec("COMMIT");
+      this.store.db.exec("BEGIN");
+      this.uncommitted = 0;
+    }
+  }
+
+  finish(workers: number): RescoreResult {
+    this.store.db.exec("COMMIT");
+    this.restoreSettings();
+    let changed = 0;
+    const writer = this.store.cellWriter({ maxDelayMs: 0 });
+    for (const tally of this.cells.values()) {
+      const cell = refold(this.runId, tally);
+      if (cell.verdict !== tally.old.verdict) changed += 1;
+      writer.add({ cell, attempts: [] });
+    }
+    writer.close();
+    this.store.finishRun(this.runId, "done");
+    return {
+      runId: this.runId,
+      fromRun: this.fromRun,
+      attempts: this.attempts,
+      cells: this.cells.size,
+      changed,
+      elapsedMs: Math.round(performance.now() - this.started),
+      workers,
+      lensMs: Math.round(this.lensMs),
+    };
+  }
+
+  /** Undo a rescore that failed part-way: the new run leaves no row behind. */
+  abandon(): void {
+    if (this.store.db.inTransaction) this.store.db.exec("ROLLBACK");
+    this.restoreSettings();
+    deleteRun(this.store, this.runId);
+  }
 }
 
+/** Re-judge `fromRun` in this thread. */
 export function rescoreRun(
   store: ResultsStore,
   fromRun: string,
-  now: Date = new Date(),
+  options: RescoreOptions | Date = {},
 ): RescoreResult {
-  const started = performance.now();
-  const source = store.requireRun(fromRun);
-  const runId = newRunId(now);
-  const cells = new Map<string, CellTally>();
-  for (const cell of store.cells(fromRun))
-    cells.set(cellKeyString(cell), { old: cell, verdicts: [] });
-  const fields = new Map(
-    store.probesOfRun(fromRun).map((p) => [`${p.probeId}|${p.definitionHash}`, p]),
-  );
-  let attempts = 0;
-  store.db.transaction(() => {
-    store.beginRun({
-      id: runId,
-      startedAt: now.toISOString(),
-      gatecheckVersion: source.gatecheckVersion,
-      ...(source.gitSha ? { gitSha: source.gitSha } : {}),
-      args: { rescoreOf: fromRun },
-      ...(source.shard ? { shard: source.shard } : {}),
-    });
-    copyGatewayRuns(store, fromRun, runId);
-    const copy = attemptCopier(store, runId);
-    for (const attempt of iterateAttemptsForRescore(store, fromRun)) {
-      const tally = cells.get(cellKeyString(attempt.key));
-      if (!tally) continue;
-      const probe = fields.get(`${tally.old.probeId}|${tally.old.definitionHash}`);
-      const clientRequest = JSON.parse(attempt.clientRequest) as StoredClientRequest;
-      const clientResponse = JSON.parse(attempt.clientResponse) as StoredResponse;
-      const forwarded = JSON.parse(attempt.forwarded) as ForwardedRecord[];
-      let client: ClientDialect = tally.old.clientDialect;
-      let backend: Dialect = tally.old.backendDialect;
-      let field = probe?.field ?? "";
-      if (attempt.phase === "control") {
-        // The control leg went over the native route of the backend dialect.
-        const native = dialectOfPath(clientRequest.path)?.dialect ?? backend;
-        if (isClientDialect(native)) {
-          field = controlField(client, native, field) ?? field;
-          client = native;
-          backend = native;
-        }
-      }
-      const exchange = exchangeFromWire({
-        client,
-        backend,
-        mode: attempt.key.mode as Mode,
-        clientRequest,
-        forwarded,
-        clientResponse,
-        secrets: CANARY_VALUES,
-        ...(attempt.timings ? { timings: attempt.timings } : {}),
-      });
-      const judged = judgeAttempt(exchange, field, clientResponse);
-      copy(attempt.rowid, JSON.stringify(judged.verdicts));
-      if (attempt.phase === "control") tally.control = judged.verdict.verdict;
-      else tally.verdicts.push(judged.verdict);
-      attempts += 1;
+  const settings = options instanceof Date ? { now: options } : options;
+  const rescore = new Rescore(store, fromRun, settings);
+  try {
+    const read = attemptPageReader(store, fromRun, settings.batchSize ?? 1000);
+    for (let page = rescore.nextPage(read); page; page = rescore.nextPage(read)) {
+      rescore.record(page.attempts, page.jobs.map(judgeStoredAttempt));
     }
-  })();
-  let changed = 0;
-  const writer = store.cellWriter();
-  for (const tally of cells.values()) {
-    const cell = refold(runId, tally);
-    if (cell.verdict !== tally.old.verdict) changed += 1;
-    writer.add({ cell, attempts: [] });
+    return rescore.finish(0);
+  } catch (error) {
+    rescore.abandon();
+    throw error;
   }
-  writer.close();
-  store.finishRun(runId, "done");
-  return {
-    runId,
-    fromRun,
-    attempts,
-    cells: cells.size,
-    changed,
-    elapsedMs: Math.round(performance.now() - started),
-  };
+}
+
+/**
+ * Re-judge `fromRun` with worker threads doing the judging. Same rows as `rescoreRun`;
+ * small runs are judged in this thread (`minAttemptsForWorkers`).
+ */
+export async function rescoreRunParallel(
+  store: ResultsStore,
+  fromRun: string,
+  options: ParallelRescoreOptions = {},
+): Promise<RescoreResult> {
+  const workers = options.pool?.size ?? options.workers ?? availableParallelism();
+  const minAttempts = options.minAttemptsForWorkers ?? 2000;
+  if (workers < 1 || store.countAttempts(fromRun) < minAttempts) {
+    return rescoreRun(store, fromRun, options);
+  }
+  const rescore = new Rescore(store, fromRun, options);
+  const pool = options.pool ?? new RescoreWorkerPool(workers);
+  try {
+    const read = attemptPageReader(store, fromRun, options.batchSize ?? 250);
+    // Two batches per worker: one judged while the other crosses the thread boundary.
+    const inFlight: { attempts: RescoreAttempt[]; judged: Promise<RescoreJudgement[]> }[] = [];
+    let exhausted = false;
+    for (;;) {
+      while (!exhausted && inFlight.length < 2 * pool.size) {
+        const page = rescore.nextPage(read);
+        if (!page) exhausted = true;
+        else inFlight.push({ attempts: page.attempts, judged: pool.judge(page.jobs) });
+      }
+      const head = inFlight.shift();
+      if (!head) break;
+      rescore.record(head.attempts, await head.judged);
+    }
+    return rescore.finish(pool.size);
+  } catch (error) {
+    rescore.abandon();
+    throw error;
+  } finally {
+    if (!options.pool) await pool.close();
+  }
 }
 
 /** A cell with its verdict folded again; cells that had no attempts keep theirs. */

@@ -5,11 +5,12 @@
  * run resumed without duplicate cells, and rescore of the stored bytes.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { direct } from "../gateways/adapters/direct.ts";
+import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import { CORPUS } from "../probes/corpus/index.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
 import { cellKeyString } from "../results/records.ts";
@@ -66,6 +67,8 @@ describe("runSweep", () => {
           { adapter: direct, spec: { name: "direct", version: "0" } },
           { adapter: lossyGateway(), spec: { name: "lossy", version: "1.0.0" } },
         ],
+        // The Gemini-style ?key= canary rides on the client URL, which the sweep stores.
+        probes: probes([...PROBE_IDS, "oc-credential-query-key"]),
       }),
     );
     expect(result.status).toBe("done");
@@ -109,6 +112,19 @@ describe("runSweep", () => {
       expect(JSON.parse(readFileSync(result.summaryPath, "utf8"))).toMatchObject({
         runId: result.runId,
       });
+
+      // No credential reaches disk: the database (with its WAL), the matrix, summary and report.
+      const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((name) =>
+        statSync(join(dir, name)).isFile(),
+      );
+      expect(files).toContain("gc.db");
+      for (const name of files) {
+        const bytes = readFileSync(join(dir, name)).toString("latin1");
+        expect(
+          CANARY_VALUES.filter((canary) => bytes.includes(canary)),
+          name,
+        ).toEqual([]);
+      }
 
       const rescored = rescoreRun(store, result.runId);
       expect(rescored.changed).toBe(0);

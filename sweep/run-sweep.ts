@@ -67,6 +67,8 @@ export const ROUTE_API_KEY = "sk-gatecheck-route-key-0000000000000000";
 export async function runSweep(options: SweepOptions): Promise<SweepResult> {
   const progress = options.progress ?? silentProgress;
   const signal = options.signal ?? new AbortController().signal;
+  // `git rev-parse` is a process start: let it run while the database opens.
+  const sha = options.resume ? undefined : gitSha();
   mkdirSync(dirname(options.dbPath), { recursive: true });
   const store = openStore(options.dbPath);
   try {
@@ -84,7 +86,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
         id: runId,
         startedAt: new Date().toISOString(),
         gatecheckVersion: packageVersion(),
-        ...(await gitSha()),
+        ...(await (sha ?? gitSha())),
         args: options.args,
         ...(options.shard ? { shard: `${options.shard.index}/${options.shard.count}` } : {}),
       });

@@ -30,7 +30,8 @@ export function stagedReplyFor(probe: Probe, nonce: string, backend: Dialect): S
   return { match, times: "always", reply: stepSpec(probe, upstream, backend) };
 }
 
-function stepSpec(probe: Probe, step: UpstreamStep, backend: Dialect): Spec {
+/** One upstream step as the mock's reply spec, rendered for the backend where it is raw. */
+export function stepSpec(probe: Probe, step: UpstreamStep, backend: Dialect): Spec {
   const wire = step.wire ? { wire: step.wire } : {};
   if ("reply" in step) {
     return {

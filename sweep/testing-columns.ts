@@ -27,3 +27,29 @@ export function lossyGateway(options: { crashAfter?: number; name?: string } = {
 export function failingGateway(behaviour: "relabel" | "retry" | "forever"): GatewayAdapter {
   return fixtureGateway("failing-gateway", [`--behaviour=${behaviour}`], `failing-${behaviour}`);
 }
+
+/**
+ * Two targets per request in `x-fallback-targets`: `never` never falls back (configured to move
+ * on 429/500/502/503, so a 400 stays rightly), `good` moves on any non-2xx, `lossy-hop` moves
+ * but drops `temperature` and `stop` from the second request.
+ */
+export function fallbackGateway(behaviour: "never" | "good" | "lossy-hop"): GatewayAdapter {
+  const adapter = fixtureGateway(
+    "fallback-gateway",
+    [`--behaviour=${behaviour}`],
+    `fallback-${behaviour}`,
+  );
+  return {
+    ...adapter,
+    fallback: {
+      supported: true,
+      onStatuses: behaviour === "never" ? [429, 500, 502, 503] : "any-non-2xx",
+      how: "x-fallback-targets: <first base URL> <second base URL>",
+      see: "sweep/fixtures/fallback-gateway.mjs",
+      headers: (route, targets) => ({
+        authorization: `Bearer ${targets.apiKey}`,
+        "x-fallback-targets": `${targets.primaryUrl(route.backend)} ${targets.secondaryUrl(route.backend)}`,
+      }),
+    },
+  };
+}

@@ -197,6 +197,14 @@ describe("anthropic-messages request fixtures", () => {
 });
 
 describe("anthropic-messages odd shapes are kept, never lost", () => {
+  it("keeps a stop_sequences string (not the array the API takes) raw, never as a stop", () => {
+    // Portkey 1.15.2 forwards Chat "stop":"STOPPROBE" so; the lens reads it from extras as a
+    // value present in the wrong shape (probes/lens/backend-keys.ts).
+    const r = readRequest("anthropic-messages", { stop_sequences: "STOPPROBE" });
+    expect(r.sampling.stop).toBeUndefined();
+    expect(r.extras).toEqual({ stop_sequences: "STOPPROBE" });
+  });
+
   it("unknown block types and unknown thinking types stay raw", () => {
     const body = {
       messages: [

@@ -5,7 +5,7 @@
  * What Anthropic cannot express is left out (the lens's no-equivalent table names each):
  * seed, penalties, n, json_object format, response-format name/strict, metadata other than
  * user_id, stream_options, reasoning summary, audio parts, `reasoning` text without a
- * signature. System and developer messages are lifted into `system`, in order. A replayed
+ * signature, an allowed tool set (other than one tool that must be called). System and developer messages are lifted into `system`, in order. A replayed
  * refusal is what the assistant said: Messages has no refusal block, so it goes as text.
  */
 import type {
@@ -15,10 +15,12 @@ import type {
   Message,
   Part,
   Tool,
+  ToolChoice,
 } from "../canonical.ts";
 import type { JsonRecord } from "../json.ts";
 import { isPlainText } from "../openai-chat/request-write.ts";
 import { argumentsObject, compact, mergeExtras, nonEmpty } from "../request-fields.ts";
+import { toolChoiceMeaning } from "../tool-choice.ts";
 
 function cacheControl(cache: CacheMarker | undefined): unknown {
   return cache === undefined
@@ -166,8 +168,21 @@ function writeTool(tool: Tool, same: boolean): JsonRecord | undefined {
   return same ? mergeExtras(body, tool.extras) : body;
 }
 
+/**
+ * Messages has auto, any, tool and none: no allowed subset. An allowed set of one tool that
+ * must be called is that tool forced (the same meaning); any other set cannot be written.
+ * @see https://docs.anthropic.com/en/api/messages#body-tool-choice
+ */
+function expressible(
+  choice: ToolChoice | undefined,
+): Exclude<ToolChoice, { mode: "allowed" }> | undefined {
+  if (choice?.mode !== "allowed") return choice;
+  const meaning = toolChoiceMeaning(choice);
+  return meaning.mode === "allowed" ? undefined : meaning;
+}
+
 function writeToolChoice(request: CanonicalRequest): JsonRecord | undefined {
-  const choice = request.toolChoice;
+  const choice = expressible(request.toolChoice);
   const disable = request.parallelToolCalls === undefined ? undefined : !request.parallelToolCalls;
   if (!choice)
     return disable === undefined ? undefined : { type: "auto", disable_parallel_tool_use: disable };

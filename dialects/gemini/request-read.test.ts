@@ -124,6 +124,38 @@ describe("gemini request fixtures", () => {
   });
 });
 
+describe("gemini thought signatures and call ids", () => {
+  it("reads an empty text part holding only a thoughtSignature as a signed thinking part", () => {
+    const r = read("request-signature-carrier-part.json");
+    expect(r.messages[1]?.parts).toEqual([
+      { type: "thinking", text: "", signature: "EqQBCkYIBxgCKkDSIGPROBE==" },
+      {
+        type: "tool-call",
+        id: "toolu_01THINK",
+        name: "get_weather",
+        arguments: '{"city":"Paris"}',
+        signature: "EqQBCkYIBxgCKkDSIGPROBE==",
+      },
+    ]);
+    expect(r.messages[2]?.parts[0]).toMatchObject({ type: "tool-result", callId: "toolu_01THINK" });
+  });
+
+  it("keeps a signature on visible text as the text part's extra, and empty text as text", () => {
+    const r = readRequest("gemini", {
+      contents: [
+        {
+          role: "model",
+          parts: [{ text: "Hi", thoughtSignature: "c2ln" }, { text: "" }],
+        },
+      ],
+    });
+    expect(r.messages[0]?.parts).toEqual([
+      { type: "text", text: "Hi", extras: { thoughtSignature: "c2ln" } },
+      { type: "text", text: "" },
+    ]);
+  });
+});
+
 describe("gemini odd shapes are kept, never lost", () => {
   it("unknown parts, roles and tool entries stay raw; output/error responses read as text", () => {
     const body = {
@@ -190,6 +222,101 @@ describe("gemini odd shapes are kept, never lost", () => {
       contents: [],
       tools: [{ functionDeclarations: [{ name: "f", parameters: schema }] }],
       generationConfig: { responseMimeType: "application/json", responseSchema: schema },
+    });
+  });
+});
+
+describe("gemini multimodal function responses", () => {
+  it("functionResponse.parts are media of the tool result, after its response text", () => {
+    const r = read("request-function-calling-multimodal-response.json");
+    expect(r.messages[2]?.parts).toEqual([
+      {
+        type: "tool-result",
+        callId: "",
+        name: "get_image",
+        content: [
+          { type: "text", text: '{"image_ref":{"$ref":"instrument.jpg"}}' },
+          {
+            type: "image",
+            source: { kind: "base64", mediaType: "image/jpeg", data: "/9j/4AAQSkZJRg==" },
+          },
+        ],
+      },
+    ]);
+  });
+
+  it("a response part of another shape (displayName) keeps the whole part raw", () => {
+    const raw = {
+      functionResponse: {
+        name: "get_image",
+        response: {},
+        parts: [{ inlineData: { displayName: "a.jpg", mimeType: "image/jpeg", data: "AAAA" } }],
+      },
+    };
+    const r = readRequest("gemini", { contents: [{ role: "user", parts: [raw] }] });
+    expect(r.messages[0]?.parts).toEqual([{ type: "unknown", raw }]);
+  });
+
+  it("an Anthropic tool_result with an image and a PDF reaches Gemini as response text and parts", () => {
+    const written = writeRequest(
+      "gemini",
+      readRequest("anthropic-messages", {
+        max_tokens: 10,
+        messages: [
+          {
+            role: "assistant",
+            content: [{ type: "tool_use", id: "toolu_1", name: "snap", input: {} }],
+          },
+          {
+            role: "user",
+            content: [
+              {
+                type: "tool_result",
+                tool_use_id: "toolu_1",
+                content: [
+                  { type: "text", text: "see attached" },
+                  {
+                    type: "image",
+                    source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" },
+                  },
+                  {
+                    type: "document",
+                    source: { type: "base64", media_type: "application/pdf", data: "JVBERi0xLjQ=" },
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(written.contents).toEqual([
+      { role: "model", parts: [{ functionCall: { id: "toolu_1", name: "snap", args: {} } }] },
+      {
+        role: "user",
+        parts: [
+          {
+            functionResponse: {
+              id: "toolu_1",
+              name: "snap",
+              response: { output: "see attached" },
+              parts: [
+                { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } },
+                { inlineData: { mimeType: "application/pdf", data: "JVBERi0xLjQ=" } },
+              ],
+            },
+          },
+        ],
+      },
+    ]);
+    const back = readRequest("gemini", written);
+    expect(back.messages[1]?.parts[0]).toMatchObject({
+      type: "tool-result",
+      content: [
+        { type: "text", text: "see attached" },
+        { type: "image", source: { kind: "base64", data: "iVBORw0KGgo=" } },
+        { type: "document", source: { kind: "base64", data: "JVBERi0xLjQ=" } },
+      ],
     });
   });
 });

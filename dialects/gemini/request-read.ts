@@ -11,7 +11,8 @@
  * Decisions: a functionCall without `id` gets id "" (Gemini matches calls by name and
  * order); `args` is JSON.stringify'd, absent args are ""; a functionResponse's `response`
  * object is one text part of its JSON, except `{output: "..."}` and `{error: "..."}`,
- * which the reference defines as the output and the error and are read as that text.
+ * which the reference defines as the output and the error and are read as that text; its
+ * `parts` (inline media, multimodal function responses) follow that text in the result.
  */
 import type {
   CanonicalRequest,
@@ -69,6 +70,28 @@ function readFunctionResponse(response: JsonRecord): { content: Part[]; isError?
   return { content: [{ type: "text", text: JSON.stringify(response) }] };
 }
 
+/**
+ * `functionResponse.parts`: media beside the response object (FunctionResponsePart, whose
+ * only Gemini API form is `inlineData`). Undefined when any entry is not that shape, so the
+ * caller keeps the whole part raw.
+ * @see https://ai.google.dev/api/caching#FunctionResponse
+ */
+function readResponseMedia(value: unknown): Part[] | undefined {
+  const entries = asArray(value);
+  if (!entries) return undefined;
+  const out: Part[] = [];
+  for (const entry of entries) {
+    const raw = asRecord(entry);
+    const part = raw && camelKeys(raw);
+    if (!part || !onlyKeys(part, ["inlineData"])) return undefined;
+    const blob = readBlob(part.inlineData, "data");
+    if (!blob) return undefined;
+    const source = compact({ kind: "base64" as const, mediaType: blob.mimeType, data: blob.value });
+    out.push(mediaPart(source, blob.mimeType));
+  }
+  return out;
+}
+
 export function readGeminiPart(raw: unknown): Part {
   const original = asRecord(raw);
   if (!original) return { type: "unknown", raw };
@@ -78,6 +101,16 @@ export function readGeminiPart(raw: unknown): Part {
   if (typeof part.text === "string") {
     if (part.thought === true && onlyKeys(part, ["text", "thought", "thoughtSignature"])) {
       return compact({ type: "thinking" as const, text: part.text, signature });
+    }
+    // An empty text part whose only content is a thoughtSignature is reasoning state, not
+    // text: Gemini returns signatures on such parts and wants them back verbatim (the reply
+    // reader reads them the same way). It is a thinking part with no text.
+    if (
+      part.text === "" &&
+      signature !== undefined &&
+      onlyKeys(part, ["text", "thoughtSignature"])
+    ) {
+      return { type: "thinking", text: "", signature };
     }
     const { text, ...extras } = part;
     return compact({ type: "text" as const, text, extras: nonEmpty(extras) });
@@ -123,19 +156,23 @@ export function readGeminiPart(raw: unknown): Part {
   if (
     response &&
     onlyKeys(part, ["functionResponse"]) &&
-    onlyKeys(response, ["id", "name", "response"])
+    onlyKeys(response, ["id", "name", "response", "parts"])
   ) {
     const body = asRecord(response.response);
+    const media = response.parts === undefined ? [] : readResponseMedia(response.parts);
     if (
       typeof response.name === "string" &&
       (response.id === undefined || typeof response.id === "string") &&
-      body
+      body &&
+      media
     ) {
+      const { content, isError } = readFunctionResponse(body);
       return compact({
         type: "tool-result" as const,
         callId: response.id ?? "",
         name: response.name,
-        ...readFunctionResponse(body),
+        content: [...content, ...media],
+        isError,
       });
     }
   }
@@ -191,6 +228,12 @@ function readToolConfig(g: FieldReader): ToolChoice | undefined {
     if (mode === "ANY" && names?.length === 0) return { mode: "required" };
     if (mode === "ANY" && names?.length === 1 && names[0] !== undefined)
       return { mode: "tool", name: names[0] };
+    // Several names under ANY, or any under VALIDATED, are an allowed set (one name under ANY
+    // is read as that tool forced: the same meaning, see dialects/tool-choice.ts).
+    if (mode === "ANY" && names && names.length > 1)
+      return { mode: "allowed", within: "required", names };
+    if (mode === "VALIDATED" && names && names.length > 0)
+      return { mode: "allowed", within: "auto", names };
     return undefined;
   });
 }

@@ -9,9 +9,9 @@
  * markers, redacted thinking, file-id media, response-format name/strict, reasoning summary.
  * Schemas go out as `parameters` and `responseSchema` (the readers also accept
  * `parametersJsonSchema` and `responseJsonSchema` into the same canonical schema).
- * A replayed refusal is what the model said: it goes as a text part. Media inside a tool
- * result are not written yet: `functionResponse.parts` (inlineData) carries them in the
- * current API, but the Gemini reader does not read it (see docs/dialects-requests.md).
+ * A replayed refusal is what the model said: it goes as a text part. Base64 media inside a
+ * tool result go in `functionResponse.parts` (text and media there are apart, so their order
+ * inside one result is not kept: text first); URL media inside a tool result cannot go.
  */
 import type {
   CanonicalRequest,
@@ -83,6 +83,20 @@ function responseObject(part: Part & { type: "tool-result" }): JsonRecord {
   return parsed ?? { output: text };
 }
 
+/**
+ * Media inside a tool result go in `functionResponse.parts` as FunctionResponsePart
+ * `inlineData` (multimodal function responses). The Gemini API documents no URL form there
+ * (`fileData` is Vertex-only), so only base64 media are written.
+ * @see https://ai.google.dev/api/caching#FunctionResponse
+ * @see https://ai.google.dev/gemini-api/docs/function-calling#multimodal
+ */
+function responseMedia(part: Part): JsonRecord | undefined {
+  if (part.type !== "image" && part.type !== "document") return undefined;
+  const s = part.source;
+  if (s.kind !== "base64") return undefined;
+  return { inlineData: compact({ mimeType: s.mediaType, data: s.data }) };
+}
+
 function writePart(part: Part, same: boolean, names: Map<string, string>): JsonRecord | undefined {
   switch (part.type) {
     case "text":
@@ -107,14 +121,20 @@ function writePart(part: Part, same: boolean, names: Map<string, string>): JsonR
         thoughtSignature: part.signature,
       });
     }
-    case "tool-result":
+    case "tool-result": {
+      const media = part.content.flatMap((p) => {
+        const written = responseMedia(p);
+        return written ? [written] : [];
+      });
       return {
         functionResponse: compact({
           id: part.callId === "" ? undefined : part.callId,
           name: part.name ?? names.get(part.callId) ?? "",
           response: responseObject(part),
+          parts: media.length > 0 ? media : undefined,
         }),
       };
+    }
     case "unknown":
       return same ? (part.raw as JsonRecord) : undefined;
     default:
@@ -163,11 +183,22 @@ function writeTools(tools: Tool[], same: boolean): JsonRecord[] {
   return [...(declarations.length > 0 ? [{ functionDeclarations: declarations }] : []), ...others];
 }
 
+/**
+ * An allowed set that must be used is `ANY` with its names; one the model may also answer
+ * around is `VALIDATED` with its names (the mode documented for allowedFunctionNames besides
+ * ANY: "either function calls or natural language", calls limited to the names).
+ * @see https://ai.google.dev/api/caching#FunctionCallingConfig
+ */
 function writeToolChoice(choice: ToolChoice): JsonRecord {
   const config =
     choice.mode === "tool"
       ? { mode: "ANY", allowedFunctionNames: [choice.name] }
-      : { mode: choice.mode === "required" ? "ANY" : choice.mode.toUpperCase() };
+      : choice.mode === "allowed"
+        ? {
+            mode: choice.within === "required" ? "ANY" : "VALIDATED",
+            allowedFunctionNames: choice.names,
+          }
+        : { mode: choice.mode === "required" ? "ANY" : choice.mode.toUpperCase() };
   return { functionCallingConfig: config };
 }
 

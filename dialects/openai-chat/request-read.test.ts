@@ -151,6 +151,73 @@ describe("openai-chat request fixtures", () => {
   });
 });
 
+describe("openai-chat: Gemini thought signatures (OpenAI compatibility)", () => {
+  it("extra_content.google.thought_signature is the call's signature, nothing kept raw", () => {
+    const r = read("request-gemini-thought-signature.json");
+    expect(r.messages[1]).toEqual({
+      role: "assistant",
+      parts: [
+        {
+          type: "tool-call",
+          id: "function-call-1",
+          name: "check_flight",
+          arguments: '{"flight":"AA100"}',
+          signature: "<Signature A>",
+        },
+      ],
+    });
+  });
+
+  it("other keys beside the signature keep the raw list, and the signature is still read", () => {
+    const call = {
+      id: "c1",
+      type: "function",
+      function: { name: "f", arguments: "{}" },
+      extra_content: { google: { thought_signature: "sig", other: 1 } },
+    };
+    const r = readRequest("openai-chat", { messages: [{ role: "assistant", tool_calls: [call] }] });
+    expect(r.messages[0]?.parts).toEqual([
+      { type: "tool-call", id: "c1", name: "f", arguments: "{}", signature: "sig" },
+    ]);
+    expect(r.messages[0]?.extras).toEqual({ tool_calls: [call] });
+  });
+
+  it("reaches Gemini as the functionCall part's thoughtSignature", () => {
+    const written = writeRequest("gemini", read("request-gemini-thought-signature.json"));
+    expect(written.contents).toEqual([
+      {
+        role: "user",
+        parts: [{ text: "Check flight status for AA100 and book a taxi if delayed." }],
+      },
+      {
+        role: "model",
+        parts: [
+          {
+            functionCall: {
+              id: "function-call-1",
+              name: "check_flight",
+              args: { flight: "AA100" },
+            },
+            thoughtSignature: "<Signature A>",
+          },
+        ],
+      },
+      {
+        role: "user",
+        parts: [
+          {
+            functionResponse: {
+              id: "function-call-1",
+              name: "check_flight",
+              response: { status: "delayed", departure_time: "12 PM" },
+            },
+          },
+        ],
+      },
+    ]);
+  });
+});
+
 describe("openai-chat odd shapes are kept, never lost", () => {
   it("a value of the wrong type stays raw in extras", () => {
     const r = readRequest("openai-chat", {

@@ -125,15 +125,39 @@ function readToolCall(raw: JsonRecord): { part: Part; exact: boolean } {
     typeof fn.name === "string" &&
     typeof fn.arguments === "string"
   ) {
+    const signature = readThoughtSignature(raw.extra_content);
+    const keys = signature?.exact
+      ? ["id", "type", "function", "extra_content"]
+      : ["id", "type", "function"];
     return {
-      part: { type: "tool-call", id: raw.id, name: fn.name, arguments: fn.arguments },
-      exact:
-        raw.type === "function" &&
-        onlyKeys(raw, ["id", "type", "function"]) &&
-        onlyKeys(fn, ["name", "arguments"]),
+      part: compact({
+        type: "tool-call" as const,
+        id: raw.id,
+        name: fn.name,
+        arguments: fn.arguments,
+        signature: signature?.value,
+      }),
+      exact: raw.type === "function" && onlyKeys(raw, keys) && onlyKeys(fn, ["name", "arguments"]),
     };
   }
   return { part: { type: "unknown", raw }, exact: true };
+}
+
+/**
+ * Gemini's OpenAI-compatible endpoint returns a call's thought signature in
+ * `extra_content.google.thought_signature` and requires it back on the next turn: it is the
+ * call's signature (Gemini `thoughtSignature`). `exact` when that is all `extra_content` holds.
+ * @see https://ai.google.dev/gemini-api/docs/thought-signatures
+ */
+function readThoughtSignature(value: unknown): { value: string; exact: boolean } | undefined {
+  const extra = asRecord(value);
+  const google = asRecord(extra?.google);
+  const signature = google?.thought_signature;
+  if (!extra || !google || typeof signature !== "string") return undefined;
+  return {
+    value: signature,
+    exact: onlyKeys(extra, ["google"]) && onlyKeys(google, ["thought_signature"]),
+  };
 }
 
 function readMessage(raw: JsonRecord): Message {
@@ -205,9 +229,33 @@ function readTool(raw: JsonRecord): Tool {
   });
 }
 
+/**
+ * `{type: "allowed_tools", allowed_tools: {mode, tools: [{type: "function", function: {name}}]}}`;
+ * a set naming any other kind of tool (custom) stays raw.
+ * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-tool_choice
+ */
+function readAllowedTools(choice: JsonRecord): ToolChoice | undefined {
+  const allowed = asRecord(choice.allowed_tools);
+  if (!allowed || !onlyKeys(choice, ["type", "allowed_tools"])) return undefined;
+  if (!onlyKeys(allowed, ["mode", "tools"])) return undefined;
+  const within = allowed.mode;
+  if (within !== "auto" && within !== "required") return undefined;
+  const names: string[] = [];
+  for (const tool of asArray(allowed.tools) ?? [undefined]) {
+    const entry = asRecord(tool);
+    const fn = asRecord(entry?.function);
+    if (entry?.type !== "function" || !onlyKeys(entry, ["type", "function"])) return undefined;
+    if (!fn || typeof fn.name !== "string" || !onlyKeys(fn, ["name"])) return undefined;
+    names.push(fn.name);
+  }
+  // An empty set allows nothing: not a choice the canonical form holds, so it stays raw.
+  return names.length > 0 ? { mode: "allowed", within, names } : undefined;
+}
+
 function readToolChoice(value: unknown): ToolChoice | undefined {
   if (value === "auto" || value === "none" || value === "required") return { mode: value };
   const choice = asRecord(value);
+  if (choice?.type === "allowed_tools") return readAllowedTools(choice);
   const fn = asRecord(choice?.function);
   if (
     choice?.type === "function" &&

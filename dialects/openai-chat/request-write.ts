@@ -4,8 +4,9 @@
  *
  * What Chat cannot express is left out (the lens's no-equivalent table names each):
  * thinking parts and their signatures, tool-result isError, cache markers, top-level
- * system cache, Anthropic thinking budgets, tool-call signatures, URL documents (a `file`
- * part has file_data or file_id only). A thinking switch with no effort level goes as the
+ * system cache, Anthropic thinking budgets, URL documents (a `file` part has file_data or
+ * file_id only). A tool-call signature (Gemini's thought signature) goes in the call's
+ * `extra_content.google.thought_signature`, as Gemini's OpenAI-compatible endpoint spells it. A thinking switch with no effort level goes as the
  * effort that means the same (EFFORT_OF_MODE).
  */
 import type {
@@ -156,11 +157,19 @@ function writeAssistant(message: Message, same: boolean): JsonRecord {
     refusal: refusalField?.text,
     tool_calls:
       calls.length > 0
-        ? calls.map((c) => ({
-            id: c.id,
-            type: "function",
-            function: { name: c.name, arguments: c.arguments },
-          }))
+        ? calls.map((c) =>
+            compact({
+              id: c.id,
+              type: "function",
+              function: { name: c.name, arguments: c.arguments },
+              // Where Gemini's OpenAI-compatible endpoint takes the call's thought signature
+              // back (https://ai.google.dev/gemini-api/docs/thought-signatures).
+              extra_content:
+                c.signature === undefined
+                  ? undefined
+                  : { google: { thought_signature: c.signature } },
+            }),
+          )
         : undefined,
   });
 }
@@ -213,6 +222,15 @@ export function writeChatTool(tool: Tool, same: boolean): JsonRecord | undefined
 
 function writeToolChoice(choice: ToolChoice): unknown {
   if (choice.mode === "tool") return { type: "function", function: { name: choice.name } };
+  if (choice.mode === "allowed") {
+    return {
+      type: "allowed_tools",
+      allowed_tools: {
+        mode: choice.within,
+        tools: choice.names.map((name) => ({ type: "function", function: { name } })),
+      },
+    };
+  }
   return choice.mode;
 }
 

@@ -12,14 +12,22 @@ export const OPENAI_CHAT_STOP_REASONS = [
   {
     wire: "stop",
     reads: "stop",
-    // Chat has one value for a natural stop and a matched stop sequence; it has no pause,
-    // refusal (a refusal rides in message.refusal with finish_reason "stop") or error value.
-    writes: ["stop", "stop_sequence", "refusal", "pause", "error", "other"],
+    // Chat has one value for a natural stop and a matched stop sequence; it has no pause or
+    // error value.
+    writes: ["stop", "stop_sequence", "pause", "error", "other"],
     see: CHAT_OBJECT,
   },
   { wire: "length", reads: "length", writes: ["length"], see: CHAT_OBJECT },
   { wire: "tool_calls", reads: "tool_calls", writes: ["tool_calls"], see: CHAT_OBJECT },
-  { wire: "content_filter", reads: "content_filter", writes: ["content_filter"], see: CHAT_OBJECT },
+  {
+    // A safety stop: "content was omitted due to a flag from our content filters". A canonical
+    // refusal stop (Anthropic `refusal`: a classifier stopped the reply, Gemini SAFETY) is that
+    // same safety stop; written as "stop" the client could not tell it from a natural end.
+    wire: "content_filter",
+    reads: "content_filter",
+    writes: ["content_filter", "refusal"],
+    see: CHAT_OBJECT,
+  },
   {
     // Deprecated single-function calling; still sent by some OpenAI-compatible servers.
     wire: "function_call",

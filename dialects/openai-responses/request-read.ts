@@ -21,7 +21,15 @@ import type {
   Tool,
   ToolChoice,
 } from "../canonical.ts";
-import { asBoolean, asNumber, asRecord, asString, isRecord, type JsonRecord } from "../json.ts";
+import {
+  asArray,
+  asBoolean,
+  asNumber,
+  asRecord,
+  asString,
+  isRecord,
+  type JsonRecord,
+} from "../json.ts";
 import {
   asRecords,
   compact,
@@ -221,9 +229,30 @@ function readTool(raw: JsonRecord): Tool {
   });
 }
 
+/**
+ * `{type: "allowed_tools", mode, tools: [{type: "function", name}]}`; a set naming a built-in
+ * or MCP tool has no canonical form and stays raw.
+ * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-tool_choice
+ */
+function readAllowedTools(choice: JsonRecord): ToolChoice | undefined {
+  if (!onlyKeys(choice, ["type", "mode", "tools"])) return undefined;
+  const within = choice.mode;
+  if (within !== "auto" && within !== "required") return undefined;
+  const names: string[] = [];
+  for (const tool of asArray(choice.tools) ?? [undefined]) {
+    const entry = asRecord(tool);
+    if (entry?.type !== "function" || typeof entry.name !== "string") return undefined;
+    if (!onlyKeys(entry, ["type", "name"])) return undefined;
+    names.push(entry.name);
+  }
+  // An empty set allows nothing: not a choice the canonical form holds, so it stays raw.
+  return names.length > 0 ? { mode: "allowed", within, names } : undefined;
+}
+
 function readToolChoice(value: unknown): ToolChoice | undefined {
   if (value === "auto" || value === "none" || value === "required") return { mode: value };
   const choice = asRecord(value);
+  if (choice?.type === "allowed_tools") return readAllowedTools(choice);
   if (
     choice?.type === "function" &&
     typeof choice.name === "string" &&

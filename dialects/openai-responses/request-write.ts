@@ -169,7 +169,15 @@ function writeTool(tool: Tool, same: boolean): JsonRecord | undefined {
 }
 
 function writeToolChoice(choice: ToolChoice): unknown {
-  return choice.mode === "tool" ? { type: "function", name: choice.name } : choice.mode;
+  if (choice.mode === "tool") return { type: "function", name: choice.name };
+  if (choice.mode === "allowed") {
+    return {
+      type: "allowed_tools",
+      mode: choice.within,
+      tools: choice.names.map((name) => ({ type: "function", name })),
+    };
+  }
+  return choice.mode;
 }
 
 /** The bare-string `input` form: one user message of one plain text part and nothing else. */

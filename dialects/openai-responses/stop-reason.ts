@@ -15,15 +15,17 @@ export const OPENAI_RESPONSES_STOP_REASONS = [
   {
     wire: "completed",
     reads: "stop",
-    // Tool turns, stop sequences, refusals (a refusal content part) and pauses all end "completed".
-    writes: ["stop", "stop_sequence", "tool_calls", "refusal", "pause", "other"],
+    // Tool turns, stop sequences and pauses all end "completed".
+    writes: ["stop", "stop_sequence", "tool_calls", "pause", "other"],
     see: RESPONSE_OBJECT,
   },
   { wire: "incomplete/max_output_tokens", reads: "length", writes: ["length"], see: INCOMPLETE },
   {
+    // A safety stop. A canonical refusal stop (Anthropic `refusal`: a classifier stopped the
+    // reply, Gemini SAFETY) is that same stop; "completed" would read as a natural end.
     wire: "incomplete/content_filter",
     reads: "content_filter",
-    writes: ["content_filter"],
+    writes: ["content_filter", "refusal"],
     see: INCOMPLETE,
   },
   { wire: "incomplete", reads: "other", writes: [], see: INCOMPLETE },

@@ -15,7 +15,13 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Dialect } from "../../dialects/dialect.ts";
-import type { GatewayRoute, LaunchContext, RouteStatus } from "../adapter.ts";
+import type {
+  FallbackSupport,
+  GatewayAdapter,
+  GatewayRoute,
+  LaunchContext,
+  RouteStatus,
+} from "../adapter.ts";
 import { npmAdapter } from "../npm-adapter.ts";
 
 /** The provider key written into CCR's config (what CCR sends upstream, never the client's). */
@@ -129,8 +135,34 @@ function providerRow(name: CcrProviderName): CcrProviderRow {
   return row;
 }
 
+/** The provider CCR falls back to: an OpenAI Chat provider on the second target's listener. */
+export const CCR_FALLBACK_PROVIDER = "gc-fallback";
+
+/**
+ * With a second target, CCR's process-wide fallback chain: a failing provider (any non-2xx,
+ * `provider_response_error`) is followed by `fallback.<scenario>`; a "provider,model" request
+ * is scenario `default` (CCR 2.0.0 dist/cli.js, the router's `B6` and the fallback loop `AN`).
+ */
+function ccrFallback(ctx: Pick<LaunchContext, "fallbackMockUrl">, models: readonly string[]) {
+  if (!ctx.fallbackMockUrl) return {};
+  const model = models[0] ?? "gatecheck-model";
+  return {
+    provider: {
+      name: CCR_FALLBACK_PROVIDER,
+      api_base_url: `${ctx.fallbackMockUrl("openai-chat")}/v1/chat/completions`,
+      api_key: CCR_PROVIDER_KEY,
+      models: [...models],
+    },
+    fallback: { default: [`${CCR_FALLBACK_PROVIDER},${model}`] },
+  };
+}
+
 /** config.json as CCR 2.0.0 reads it. `models` must list the model the client names. */
-export function ccrConfig(ctx: Pick<LaunchContext, "port" | "mockUrl">, models: readonly string[]) {
+export function ccrConfig(
+  ctx: Pick<LaunchContext, "port" | "mockUrl" | "fallbackMockUrl">,
+  models: readonly string[],
+) {
+  const second = ccrFallback(ctx, models);
   return {
     PORT: ctx.port,
     HOST: "127.0.0.1",
@@ -143,8 +175,9 @@ export function ccrConfig(ctx: Pick<LaunchContext, "port" | "mockUrl">, models: 
       api_key: CCR_PROVIDER_KEY,
       models: [...models],
       ...(p.transformer && { transformer: { use: [p.transformer] } }),
-    })),
+    })).concat(second.provider ? [second.provider] : []),
     Router: { default: `gc-openai,${models[0] ?? "gatecheck-model"}` },
+    ...(second.fallback && { fallback: second.fallback }),
   };
 }
 
@@ -186,17 +219,35 @@ function ccrRoutes(): GatewayRoute[] {
   });
 }
 
-export const claudeCodeRouter = npmAdapter({
-  name: "claude-code-router",
-  description:
-    'claude-code-router (npm): Anthropic Messages in, provider picked by "provider,model"',
-  packageName: "@musistudio/claude-code-router",
-  defaultVersion: "2.0.0",
-  writeConfig: writeCcrConfig,
-  command: (_ctx, packageDir) => ({
-    command: process.execPath,
-    args: [join(packageDir, "dist", "cli.js"), "start"],
-    readyPath: "/health",
+/**
+ * CCR has fallback, process-wide: `fallback.default` lists "provider,model" entries tried in
+ * order after any non-2xx from the provider. One list serves every provider, and the second
+ * target is an OpenAI Chat provider, so fallback is judged on the route whose first target
+ * speaks OpenAI Chat too (like with like).
+ * @see https://github.com/musistudio/claude-code-router#fallback
+ */
+export const CCR_FALLBACK: FallbackSupport = {
+  supported: true,
+  onStatuses: "any-non-2xx",
+  routes: ["anthropic-messages->openai-chat"],
+  how: `config.json: provider ${CCR_FALLBACK_PROVIDER} on the second listener, "fallback": {"default": ["${CCR_FALLBACK_PROVIDER},<model>"]}`,
+  see: "https://github.com/musistudio/claude-code-router#fallback",
+};
+
+export const claudeCodeRouter: GatewayAdapter = {
+  ...npmAdapter({
+    name: "claude-code-router",
+    description:
+      'claude-code-router (npm): Anthropic Messages in, provider picked by "provider,model"',
+    packageName: "@musistudio/claude-code-router",
+    defaultVersion: "2.0.0",
+    writeConfig: writeCcrConfig,
+    command: (_ctx, packageDir) => ({
+      command: process.execPath,
+      args: [join(packageDir, "dist", "cli.js"), "start"],
+      readyPath: "/health",
+    }),
+    routes: ccrRoutes,
   }),
-  routes: ccrRoutes,
-});
+  fallback: CCR_FALLBACK,
+};

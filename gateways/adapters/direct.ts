@@ -41,4 +41,9 @@ export const direct: GatewayAdapter = {
   // The mock serves every dialect on one listener; routes append their own paths.
   launch: async (ctx) => attachedGateway(gatewayLabel(ctx.spec), ctx.mockUrl("openai-chat")),
   routes: directRoutes,
+  fallback: {
+    supported: false,
+    reason: "no gateway: the client calls the mock itself, there is no second target to move to",
+    see: "docs/failure.md#fallback",
+  },
 };

@@ -9,7 +9,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { LaunchContext } from "../adapter.ts";
+import type { GatewayAdapter, LaunchContext } from "../adapter.ts";
 import { npmAdapter } from "../npm-adapter.ts";
 import { CCR_MODELS, ccrConfig, claudeCodeRouter } from "./claude-code-router.ts";
 
@@ -28,23 +28,31 @@ async function writeLlmsConfig(ctx: LaunchContext): Promise<string[]> {
   return [file];
 }
 
-export const musistudioLlms = npmAdapter({
-  name: "musistudio-llms",
-  description: "@musistudio/llms (npm): claude-code-router's engine, run alone",
-  packageName: "@musistudio/llms",
-  defaultVersion: "1.0.53",
-  writeConfig: writeLlmsConfig,
-  command: (ctx, packageDir) => ({
-    command: process.execPath,
-    args: [LAUNCHER, packageDir, join(ctx.workdir, "llms.config.json")],
-    readyPath: "/health",
-  }),
-  // Run alone (1.0.53, newer than the 1.0.51 inside CCR 2.0.0), the engine also splits
-  // "provider,model" on its OpenAI Chat and Responses ingresses: those routes work here.
-  routes: (spec) =>
-    claudeCodeRouter.routes(spec).map((route) => {
-      if (route.client === "anthropic-messages") return route;
-      const { notes: _ccrOnly, ...rest } = route;
-      return { ...rest, status: "works" as const };
+export const musistudioLlms: GatewayAdapter = {
+  ...npmAdapter({
+    name: "musistudio-llms",
+    description: "@musistudio/llms (npm): claude-code-router's engine, run alone",
+    packageName: "@musistudio/llms",
+    defaultVersion: "1.0.53",
+    writeConfig: writeLlmsConfig,
+    command: (ctx, packageDir) => ({
+      command: process.execPath,
+      args: [LAUNCHER, packageDir, join(ctx.workdir, "llms.config.json")],
+      readyPath: "/health",
     }),
-});
+    // Run alone (1.0.53, newer than the 1.0.51 inside CCR 2.0.0), the engine also splits
+    // "provider,model" on its OpenAI Chat and Responses ingresses: those routes work here.
+    routes: (spec) =>
+      claudeCodeRouter.routes(spec).map((route) => {
+        if (route.client === "anthropic-messages") return route;
+        const { notes: _ccrOnly, ...rest } = route;
+        return { ...rest, status: "works" as const };
+      }),
+  }),
+  fallback: {
+    supported: false,
+    reason:
+      "no fallback chain in the engine: claude-code-router's `fallback` config is read by CCR's own server, not by @musistudio/llms 1.0.53",
+    see: "docs/failure.md#fallback",
+  },
+};

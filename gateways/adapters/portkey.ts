@@ -16,7 +16,13 @@
  */
 import { fileURLToPath } from "node:url";
 import type { Dialect } from "../../dialects/dialect.ts";
-import type { GatewayRoute, GatewaySpec, RouteStatus } from "../adapter.ts";
+import type {
+  FallbackSupport,
+  GatewayAdapter,
+  GatewayRoute,
+  GatewaySpec,
+  RouteStatus,
+} from "../adapter.ts";
 import { npmAdapter } from "../npm-adapter.ts";
 
 const PRELOAD = fileURLToPath(new URL("../preload/loopback-listen.cjs", import.meta.url));
@@ -163,30 +169,70 @@ function portkeyRoutes(spec: GatewaySpec): GatewayRoute[] {
   });
 }
 
-export const portkey = npmAdapter({
-  name: "portkey",
-  description: "Portkey AI gateway (npm), routed per request by x-portkey-* headers",
-  packageName: "@portkey-ai/gateway",
-  defaultVersion: "1.15.2",
-  variants: {
-    locked: {
-      description:
-        "dependencies pinned to the gateway's own lockfile (@hono/node-server 1.13.5, hono 4.9.7)",
-      overrides: { "@hono/node-server": "1.13.5", hono: "4.9.7" },
-    },
+/** The row behind a route id (fallback targets need its provider and host suffix). */
+function portkeyRow(id: string): PortkeyRouteRow {
+  const row = PORTKEY_ROUTES.find((r) => r.id === id);
+  if (!row) throw new Error(`portkey: no route ${id}`);
+  return row;
+}
+
+/**
+ * Fallback per request: `x-portkey-config` with `strategy.mode: "fallback"` and two targets
+ * that differ only in `custom_host`. No `on_status_codes`: Portkey's default is to move on
+ * every non-2xx (its FALLBACK loop stops at the first `response.ok` unless on_status_codes
+ * is set), which the probes measure.
+ * @see https://portkey.ai/docs/product/ai-gateway/fallbacks
+ */
+export const PORTKEY_FALLBACK: FallbackSupport = {
+  supported: true,
+  onStatuses: "any-non-2xx",
+  how: 'x-portkey-config {"strategy":{"mode":"fallback"},"targets":[first, second]}, each target {provider, custom_host, api_key}',
+  see: "https://portkey.ai/docs/product/ai-gateway/fallbacks",
+  headers: (route, targets) => {
+    const row = portkeyRow(route.id);
+    const target = (url: string) => ({
+      provider: row.provider,
+      custom_host: `${url}${row.hostSuffix}`,
+      api_key: targets.apiKey,
+    });
+    const config = {
+      strategy: { mode: "fallback" },
+      targets: [target(targets.primaryUrl(row.backend)), target(targets.secondaryUrl(row.backend))],
+    };
+    return {
+      "x-portkey-config": JSON.stringify(config),
+      ...(row.client === "anthropic-messages" && { "anthropic-version": "2023-06-01" }),
+    };
   },
-  watch: ["@hono/node-server", "hono"],
-  // Portkey has no config file: all routing arrives in request headers.
-  writeConfig: async () => [],
-  command: (ctx, packageDir) => ({
-    command: process.execPath,
-    args: [
-      "--require",
-      PRELOAD,
-      `${packageDir}/build/start-server.js`,
-      `--port=${ctx.port}`,
-      "--headless",
-    ],
+};
+
+export const portkey: GatewayAdapter = {
+  ...npmAdapter({
+    name: "portkey",
+    description: "Portkey AI gateway (npm), routed per request by x-portkey-* headers",
+    packageName: "@portkey-ai/gateway",
+    defaultVersion: "1.15.2",
+    variants: {
+      locked: {
+        description:
+          "dependencies pinned to the gateway's own lockfile (@hono/node-server 1.13.5, hono 4.9.7)",
+        overrides: { "@hono/node-server": "1.13.5", hono: "4.9.7" },
+      },
+    },
+    watch: ["@hono/node-server", "hono"],
+    // Portkey has no config file: all routing arrives in request headers.
+    writeConfig: async () => [],
+    command: (ctx, packageDir) => ({
+      command: process.execPath,
+      args: [
+        "--require",
+        PRELOAD,
+        `${packageDir}/build/start-server.js`,
+        `--port=${ctx.port}`,
+        "--headless",
+      ],
+    }),
+    routes: portkeyRoutes,
   }),
-  routes: portkeyRoutes,
-});
+  fallback: PORTKEY_FALLBACK,
+};

@@ -8,11 +8,12 @@
  * @see https://docs.litellm.ai/docs/response_api (/v1/responses ingress)
  */
 import type { Dialect } from "../../dialects/dialect.ts";
-import type { LaunchContext } from "../adapter.ts";
+import type { FallbackSupport, GatewayAdapter, LaunchContext } from "../adapter.ts";
 import { binaryAdapter } from "../binary.ts";
 import {
   prefixedRows,
   q,
+  RECIPE_MODEL,
   RECIPE_PROVIDER_KEY,
   type RecipeRouteRow,
   recipeRoutes,
@@ -27,7 +28,12 @@ export const LITELLM_PROVIDERS = [
   { prefix: "ollama_chat", backend: "ollama", apiBase: (m: string) => m },
 ] as const satisfies readonly { prefix: string; backend: Dialect; apiBase(m: string): string }[];
 
-export function litellmConfigYaml(ctx: Pick<LaunchContext, "mockUrl">): string {
+/** The model group a fallback request names for a provider: the second target's listener. */
+export function litellmFallbackGroup(prefix: string): string {
+  return `gatecheck-fallback-${prefix}`;
+}
+
+export function litellmConfigYaml(ctx: Pick<LaunchContext, "mockUrl" | "fallbackMockUrl">): string {
   const lines = ["model_list:"];
   for (const p of LITELLM_PROVIDERS) {
     lines.push(
@@ -35,6 +41,18 @@ export function litellmConfigYaml(ctx: Pick<LaunchContext, "mockUrl">): string {
       "    litellm_params:",
       `      model: ${q(`${p.prefix}/*`)}`,
       `      api_base: ${q(p.apiBase(ctx.mockUrl(p.backend)))}`,
+      `      api_key: ${q(RECIPE_PROVIDER_KEY)}`,
+    );
+  }
+  // The second target: one group per provider, used only when a request names it in
+  // `fallbacks`, so it changes nothing for other requests.
+  const second = ctx.fallbackMockUrl;
+  for (const p of second ? LITELLM_PROVIDERS : []) {
+    lines.push(
+      `  - model_name: ${q(litellmFallbackGroup(p.prefix))}`,
+      "    litellm_params:",
+      `      model: ${q(`${p.prefix}/${RECIPE_MODEL}`)}`,
+      `      api_base: ${q(p.apiBase(second?.(p.backend) ?? ""))}`,
       `      api_key: ${q(RECIPE_PROVIDER_KEY)}`,
     );
   }
@@ -60,23 +78,48 @@ const ROWS: RecipeRouteRow[] = prefixedRows(
   ],
 );
 
-export const litellm = binaryAdapter({
-  name: "litellm",
-  description: "LiteLLM proxy (binary `litellm` on PATH, from PyPI litellm[proxy])",
-  binary: "litellm",
-  writeConfig: async (ctx) => [await writeWorkFile(ctx, "litellm.yaml", litellmConfigYaml(ctx))],
-  command: (ctx, binary) => ({
-    command: binary,
-    args: [
-      "--config",
-      `${ctx.workdir}/litellm.yaml`,
-      "--host",
-      "127.0.0.1",
-      "--port",
-      String(ctx.port),
-    ],
-    env: { LITELLM_TELEMETRY: "False", LITELLM_LOCAL_MODEL_COST_MAP: "True" },
-    readyPath: "/health/liveliness",
+/**
+ * Client-side fallbacks: the request body names model groups to try after the first fails
+ * (`"fallbacks": ["<group>"]`); the groups point at the second listener. LiteLLM does not
+ * fall back on a 400 BadRequest (BerriAI/litellm#12503); 429 and 5xx move. Not measured
+ * here: no `litellm` binary on the build machine.
+ * @see https://docs.litellm.ai/docs/proxy/client_side_fallbacks
+ */
+export const LITELLM_FALLBACK: FallbackSupport = {
+  supported: true,
+  onStatuses: [429, 500, 502, 503, 504],
+  // Routes whose backend has a fallback group (the Responses backend has none).
+  routes: ROWS.filter((r) => LITELLM_PROVIDERS.some((p) => p.backend === r.backend)).map(
+    (r) => r.id,
+  ),
+  how: 'request body "fallbacks": ["gatecheck-fallback-<provider>"], a model group on the second listener',
+  see: "https://docs.litellm.ai/docs/proxy/client_side_fallbacks",
+  body: (route) => {
+    const provider = LITELLM_PROVIDERS.find((p) => p.backend === route.backend);
+    return provider ? { fallbacks: [litellmFallbackGroup(provider.prefix)] } : {};
+  },
+};
+
+export const litellm: GatewayAdapter = {
+  ...binaryAdapter({
+    name: "litellm",
+    description: "LiteLLM proxy (binary `litellm` on PATH, from PyPI litellm[proxy])",
+    binary: "litellm",
+    writeConfig: async (ctx) => [await writeWorkFile(ctx, "litellm.yaml", litellmConfigYaml(ctx))],
+    command: (ctx, binary) => ({
+      command: binary,
+      args: [
+        "--config",
+        `${ctx.workdir}/litellm.yaml`,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        String(ctx.port),
+      ],
+      env: { LITELLM_TELEMETRY: "False", LITELLM_LOCAL_MODEL_COST_MAP: "True" },
+      readyPath: "/health/liveliness",
+    }),
+    routes: () => recipeRoutes(ROWS),
   }),
-  routes: () => recipeRoutes(ROWS),
-});
+  fallback: LITELLM_FALLBACK,
+};

@@ -131,6 +131,12 @@ export const probeSchema = z
     /** Query parameters added to the client request URL (`?key=` canaries). */
     query: z.record(z.string(), z.string()).optional(),
     upstream: upstreamSchema.optional(),
+    /**
+     * A fallback probe: the gateway is given two targets, and `upstream.sequence` (two steps)
+     * is spread over them: the first step is what the first target answers every time, the
+     * second what the second target answers. Seen from one backend, the same traffic.
+     */
+    fallback: z.literal(true).optional(),
     modes: z.array(z.enum(MODES)).min(1),
     /** Backend dialects where the probe is meaningful; absent = all. */
     backends: z.array(z.enum(DIALECTS)).min(1).optional(),
@@ -149,6 +155,17 @@ export const probeSchema = z
         message: `id of a ${probe.client} probe must start with "${prefix}-"`,
       });
     }
+    if (
+      probe.fallback &&
+      !(probe.upstream && "sequence" in probe.upstream && probe.upstream.sequence.length === 2)
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["upstream"],
+        message:
+          "a fallback probe needs upstream.sequence with two steps (first target, second target)",
+      });
+    }
   });
 
 /** A probe as written in the corpus files (the schema's output, with the typed upstream). */
@@ -161,6 +178,8 @@ export interface Probe {
   headers?: Record<string, string>;
   query?: Record<string, string>;
   upstream?: Upstream;
+  /** Two targets: `upstream.sequence[0]` is the first's answer, `[1]` the second's. */
+  fallback?: true;
   modes: readonly ("stream" | "non-stream")[];
   backends?: readonly Dialect[];
   severity: Severity;

@@ -6,6 +6,7 @@
 import type { CacheMarker, CanonicalRequest, MediaSource, Part } from "../../dialects/canonical.ts";
 import type { VerdictKind } from "../verdict.ts";
 import { show } from "./describe.ts";
+import { type NoEquivalentRow, partNoEquivalent } from "./no-equivalent.ts";
 import {
   allTexts,
   conversation,
@@ -27,7 +28,7 @@ export interface Outcome {
  * names the attribute whose no-equivalent row applies when it is not the field's own (a
  * Responses reasoning item's summary travels as reasoning text).
  */
-export type Absent = { absent: true; detail: string; rowOf?: "messages.reasoning" };
+export type Absent = { absent: true; detail: string; rowOf?: NoEquivalentRow["subject"] };
 
 export type Judgement = Outcome | Absent;
 
@@ -123,10 +124,11 @@ function describeMedia(type: string, source: MediaSource): string {
 }
 
 type MediaType = "image" | "document" | "audio";
+type MediaPart = Extract<Part, { type: MediaType }>;
 
-function mediaParts(req: CanonicalRequest, type: MediaType): MediaSource[] {
-  const out: MediaSource[] = [];
-  for (const p of flatParts(req)) if (p.type === type) out.push(p.source);
+function mediaParts(req: CanonicalRequest, type: MediaType): MediaPart[] {
+  const out: MediaPart[] = [];
+  for (const p of flatParts(req)) if (p.type === type) out.push(p);
   return out;
 }
 
@@ -140,9 +142,12 @@ export function judgeMedia(
   type: MediaType,
 ): Judgement {
   const sent = mediaParts(client, type);
-  const got = new Set(mediaParts(forwarded, type).map(mediaKey));
+  const got = new Set(mediaParts(forwarded, type).map((p) => mediaKey(p.source)));
   const texts = allTexts(forwarded);
-  for (const source of sent) {
+  // Kinds the backend has no place for (a URL image to Ollama), when it carries the rest.
+  const excused: { what: string; reason: string }[] = [];
+  for (const part of sent) {
+    const source = part.source;
     const key = mediaKey(source);
     if (got.has(key)) continue;
     const probe = key.slice(0, 64);
@@ -165,12 +170,26 @@ export function judgeMedia(
         cause: "malformed-part",
       };
     }
+    const row = partNoEquivalent(part, forwarded.dialect);
+    if (row && row.subject !== `messages.${type}`) {
+      excused.push({ what: `${describeMedia(type, source)} → absent`, reason: row.reason });
+      continue;
+    }
     if (got.size === 0) return { absent: true, detail: `${describeMedia(type, source)} → absent` };
     return { kind: "mangled", detail: `${describeMedia(type, source)} → a different ${type}` };
   }
-  const first = sent[0];
-  const what = first ? describeMedia(type, first) : type;
-  return { kind: "preserved", detail: `${sent.length} × ${what} → ${type}` };
+  const carried = sent.filter((p) => got.has(mediaKey(p.source)));
+  const first = carried[0];
+  const what = first ? describeMedia(type, first.source) : type;
+  const preserved = `${carried.length} × ${what} → ${type}`;
+  if (excused.length === 0) return { kind: "preserved", detail: preserved };
+  const lost = excused.map((e) => e.what).join("; ");
+  if (carried.length === 0) {
+    const subject = sent[0] && partNoEquivalent(sent[0], forwarded.dialect)?.subject;
+    return { absent: true, detail: lost, ...(subject ? { rowOf: subject } : {}) };
+  }
+  const why = `${forwarded.dialect}: ${excused[0]?.reason ?? ""}`;
+  return { kind: "no-equivalent", detail: `${preserved}; ${lost} (${why})` };
 }
 
 function partTexts(req: CanonicalRequest, type: "thinking" | "reasoning"): string[] {

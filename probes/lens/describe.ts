@@ -9,6 +9,9 @@ const LIMIT = 60;
 /** One value, JSON-ish and clipped; `absent` for undefined. */
 export function show(value: unknown): string {
   if (value === undefined) return "absent";
+  // Numbers and flags print as JSON does (non-finite numbers are JSON null), without its cost.
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "null";
+  if (typeof value === "boolean") return value ? "true" : "false";
   // A long string is clipped anyway: serialize only its head. Each character escapes to one
   // or more, so the first LIMIT characters decide the first LIMIT - 1 of the output, the same
   // bytes a whole-string JSON.stringify would give (the lens shows long texts often).

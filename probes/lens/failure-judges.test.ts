@@ -235,3 +235,55 @@ describe("failure.fallback", () => {
     expect(judgeField(retried([503, 200], ok), "failure.fallback").verdict).toBe("preserved");
   });
 });
+
+describe("failure.fallback with declared targets", () => {
+  const ok = { status: 200, headers: json, body: answer("RETRYPROBE ok") };
+  const e400 = { status: 400, headers: json, body: errorBody("FAILRETRY x") };
+  const body = { ...request.body, temperature: 0.3 };
+  /** Forwards to hosts `a` (first target) and `b` (second), the client naming both. */
+  function targeted(hosts: string[], statuses: number[], client: typeof ok, on: string) {
+    const e = retried(statuses, client);
+    e.clientRequest.headers.push(
+      ["x-gatecheck-fallback-targets", "a:1 b:2"],
+      ["x-gatecheck-fallback-on", on],
+    );
+    e.clientRequest.body = body;
+    e.forwarded = hosts.map((host) => ({
+      method: "POST",
+      path: "/v1/chat/completions",
+      headers: [["host", host]],
+      body,
+      rawBody: JSON.stringify(body),
+    }));
+    return e;
+  }
+  it("tells a retry of the first target from a move to the second", () => {
+    const retriedFirst = targeted(["a:1", "a:1"], [503, 503], { ...e400, status: 503 }, "503");
+    expect(judgeField(retriedFirst, "failure.fallback")).toMatchObject({
+      verdict: "dropped",
+      cause: "no-fallback",
+    });
+    const moved = targeted(["a:1", "b:2"], [503, 200], ok, "any-non-2xx");
+    const v = judgeField(moved, "failure.fallback");
+    expect(v.verdict).toBe("preserved");
+    expect(v.reason).toContain("fell back on 503, same request");
+  });
+  it("follows the configuration: a status it does not name must stay, and may not move", () => {
+    const stayed = targeted(["a:1"], [400], e400, "429,500,503");
+    expect(judgeField(stayed, "failure.fallback")).toMatchObject({ verdict: "preserved" });
+    const moved = targeted(["a:1", "b:2"], [400, 200], ok, "429,500,503");
+    expect(judgeField(moved, "failure.fallback")).toMatchObject({
+      verdict: "mangled",
+      cause: "unconfigured-fallback",
+    });
+  });
+  it("judges the hop with the lens: a field lost on the way to the second is dropped", () => {
+    const hop = targeted(["a:1", "b:2"], [503, 200], ok, "any-non-2xx");
+    const second = hop.forwarded[1];
+    if (!second) throw new Error("no second forward");
+    second.body = request.body;
+    const v = judgeField(hop, "failure.fallback");
+    expect(v).toMatchObject({ verdict: "dropped", cause: "fallback-hop-lost" });
+    expect(v.reason).toContain("temperature: 0.3 → absent");
+  });
+});

@@ -31,19 +31,10 @@ function readForward(backend: Dialect, wire: WireRequest): ReadSide<CanonicalReq
   }
 }
 
-function headerRecord(pairs: [string, string][]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of pairs) out[name] = name in out ? `${out[name]}, ${value}` : value;
-  return out;
-}
-
 function readSide(dialect: Dialect, wire: WireReply, mode: Mode): ReadSide<CanonicalReply> {
   try {
-    const value = readReply(
-      dialect,
-      { status: wire.status, headers: headerRecord(wire.headers), body: wire.body },
-      mode,
-    );
+    // readReply reads the status and the body only (a dialect's framing is known from it).
+    const value = readReply(dialect, { status: wire.status, body: wire.body }, mode);
     return { ok: true, value };
   } catch (error) {
     return { ok: false, error: (error as Error).message };
@@ -71,7 +62,10 @@ export function readExchange(exchange: Exchange): ReadExchange {
   }
   const read: ReadExchange = { exchange, client };
   const wire = scoredForward(exchange);
-  if (wire) read.forwarded = readForward(backend, wire);
+  if (wire) {
+    read.scored = wire;
+    read.forwarded = readForward(backend, wire);
+  }
   if (exchange.upstreamReply)
     read.upstream = readSide(backend, exchange.upstreamReply, exchange.mode);
   if (exchange.clientResponse)

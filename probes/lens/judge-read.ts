@@ -49,6 +49,8 @@ export type ReadSide<T> = { ok: true; value: T } | { ok: false; error: string };
 export interface ReadExchange {
   exchange: Exchange;
   client: CanonicalRequest;
+  /** The forwarded record judged (scoredForward), found once by whoever read the exchange. */
+  scored?: WireRequest;
   /** The scored forwarded request, read; undefined when nothing was forwarded. */
   forwarded?: ReadSide<CanonicalRequest>;
   upstream?: ReadSide<CanonicalReply>;
@@ -113,16 +115,19 @@ function notForwarded(read: ReadExchange, fields: string[]): Verdict[] {
   );
 }
 
+function fieldsAsked(read: ReadExchange, only: string | undefined): string[] {
+  return only === undefined ? requestFields(read) : [only];
+}
+
 function requestVerdicts(read: ReadExchange, only?: string): Verdict[] {
   const { exchange, client } = read;
-  const wire = scoredForward(exchange);
-  const fields = () => (only === undefined ? requestFields(read) : [only]);
-  if (!wire || !read.forwarded) return notForwarded(read, fields());
+  const wire = read.scored ?? scoredForward(exchange);
+  if (!wire || !read.forwarded) return notForwarded(read, fieldsAsked(read, only));
   const out: Verdict[] = [];
   const backend = exchange.route.backend;
   if (!read.forwarded.ok) {
     const why = read.forwarded.error;
-    for (const field of fields()) {
+    for (const field of fieldsAsked(read, only)) {
       if (field === PATH_FIELD || field.startsWith("headers.") || field.startsWith("credentials."))
         continue;
       out.push(
@@ -143,7 +148,7 @@ function requestVerdicts(read: ReadExchange, only?: string): Verdict[] {
       forwarded: read.forwarded.value,
       clientBody: exchange.clientRequest.body,
     };
-    if (only === undefined) out.push(...judgeRequest(pair));
+    if (only === undefined) for (const v of judgeRequest(pair)) out.push(v);
     else {
       const attribute = attributeOf(exchange.route.client, only);
       const v = attribute ? judgeAttribute(pair, attribute) : undefined;
@@ -219,7 +224,9 @@ function replyVerdicts(read: ReadExchange, only?: string): Verdict[] {
 }
 
 export function judgeRead(read: ReadExchange): Verdict[] {
-  return [...requestVerdicts(read), ...replyVerdicts(read)];
+  const out = requestVerdicts(read);
+  for (const v of replyVerdicts(read)) out.push(v);
+  return out;
 }
 
 /** Most severe first: the verdict a single-field question answers with. */

@@ -1,7 +1,8 @@
 /**
  * Exchanges recorded from real gateways (Portkey 1.15.2, claude-code-router 2.0.0, installed
- * from npm) against the gatecheck mock on 2026-11-30, extracted from the sweep database with
- * credentials redacted by the recorder. Each expectation is what the bytes show:
+ * from npm) against the gatecheck mock on 2026-11-30, extracted from sweep databases with
+ * `gatecheck export`, credentials redacted by the recorder. Each expectation is what
+ * the bytes show, read by hand before the lens was asked:
  *
  * - ccr → Chat, disable_parallel_tool_use: forwarded `"tool_choice":"auto"` and no
  *   `parallel_tool_calls` at all.
@@ -9,79 +10,300 @@
  *   `"media_type"` key in the part, a shape Chat does not define.
  * - ccr → Gemini: `"generationConfig":{}`, so max_tokens and stop_sequences are gone; in the
  *   stream, Gemini's usageMetadata (12 in, 9 out) reaches the client as 0 and 0.
+ * - ccr → Chat, tool_result id: the tool_use becomes a Chat `tool_calls` entry with id
+ *   `toolu_01RESULTID`, the result a `role:"tool"` message with the same `tool_call_id` and
+ *   content "18C"; both tools' schemas arrive unchanged as `parameters`.
+ * - ccr → Chat, top_k 7: absent downstream; Chat Completions has no top_k (its create
+ *   reference lists temperature and top_p only), so nothing could carry it.
+ * - ccr → Gemini, tool_use history: the model turn arrives as `[{"text":""},{"functionCall":
+ *   {"id":"toolu_01PROBE",...}}]` (an empty text part the client never sent); the
+ *   functionResponse carries no `id`, so the result no longer names the call it answers
+ *   (Gemini: FunctionResponse.id "populated by the client to match the corresponding function
+ *   call id"); `generationConfig` is `{}`, so max_tokens is gone.
+ * - ccr → Gemini, thinking in history: the thinking text THINKPROBE-9021 is gone, but its
+ *   signature arrives verbatim as `thoughtSignature`, on an empty text part (the thinking
+ *   block's shell) and again on the functionCall; `thinking` becomes
+ *   `"thinkingConfig":{"includeThoughts":true}` with no budget; max_tokens absent.
+ * - ccr → Gemini, SAFETY: the upstream candidate says `"finishReason":"SAFETY"`, the client
+ *   gets `"stop_reason":"end_turn"`, a natural stop; max_tokens again absent.
+ * - ccr, Anthropic → Anthropic: the client's Azure-style `api-key: [REDACTED:93503661]` header
+ *   is forwarded verbatim; the client's own `x-api-key` (09c785fd) is replaced by the
+ *   configured provider key (ac6c43e5), so that one did not travel.
  * - Portkey, Anthropic → Anthropic: the client's `authorization: Bearer [REDACTED:09c785fd]`
  *   is forwarded as `x-api-key: [REDACTED:09c785fd]`, the same secret. Portkey is built to
  *   pass the caller's key through; by the lens's rule (a client credential reached the
  *   backend) it is a leak, and the sweep is where a pass-through gateway gets that context.
+ *   Every Portkey exchange below shows the same forwarding.
  * - Portkey, stream: the upstream streamed a good reply and Portkey answered 500
  *   `{"status":"failure","message":"Something went wrong"}`: a loud refusal.
+ * - Portkey, Chat → Anthropic, tool_choice "required": forwarded `{"type":"any"}`, the same
+ *   meaning; each tool's `"additionalProperties":false` is gone from `input_schema` (and an
+ *   empty `"$defs":{}` added), so the schema now admits extra keys.
+ * - Portkey, Chat → Anthropic, seed 424242: absent; Messages has no seed parameter.
+ * - Portkey, Chat → Anthropic, parallel_tool_calls false: absent, though Anthropic spells it
+ *   `tool_choice.disable_parallel_tool_use`; the schemas lose additionalProperties as above.
+ * - Portkey, Chat → Anthropic, parameters `{"type":"object","properties":{}}`: forwarded with
+ *   `"required":[]` and `"$defs":{}` added, keys the client never wrote.
+ * - Portkey locked (its own lockfile's versions), stream: the same Anthropic stream passes
+ *   through event for event: stop_sequences, text, end_turn, usage 12/9, message_stop.
+ * - Portkey locked, Chat → Anthropic stream of two tool_use blocks whose input_json_delta
+ *   fragments interleave (index 0 and 1): every fragment reaches the client under tool_calls
+ *   index 1, so call_IL_A's arguments stay "" and call_IL_B's read
+ *   `{"ci{"zoty":ne":"Par"CETis"}"}`; the upstream's `stop_reason:"tool_use"` never arrives
+ *   (every chunk has `finish_reason:null`).
+ * - Portkey, Chat → Anthropic, an assistant turn `{"content":null,"refusal":"REFUSEPROBE ..."}`:
+ *   arrives as `{"role":"assistant","content":[]}`, the refusal text gone, the turn emptied.
+ * - Portkey, Chat → Anthropic, `"stop":"STOPPROBE"`: forwarded as `"stop_sequences":"STOPPROBE"`,
+ *   a string where Anthropic requires an array of strings: present, in the wrong shape.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseExchangeText } from "../exchange.ts";
-import { isClean } from "../verdict.ts";
+import { isClean, VERDICTS, type Verdict } from "../verdict.ts";
 import { judgeExchange } from "./judge-exchange.ts";
 
 const REAL = join(import.meta.dirname, "fixtures", "real");
 
-const READINGS: Record<string, Record<string, string>> = {
+interface Reading {
+  gateway: "portkey" | "claude-code-router";
+  /** The verdict the bytes show per field (`verdict` or `verdict/cause`). Every non-clean
+   * verdict the lens gives must be here or in `disputed`. */
+  read: Record<string, string>;
+  /** Fields where the lens's answer and the bytes disagree: what the bytes show. Kept out of
+   * the assertion (never the lens's answer written as the expectation). */
+  disputed?: Record<string, string>;
+}
+
+const READINGS: Record<string, Reading> = {
   "claude-code-router-am-disable-parallel-tool-use-openai-chat-stream.json": {
-    "tool_choice.disable_parallel_tool_use": "dropped",
+    gateway: "claude-code-router",
+    read: { "tool_choice.disable_parallel_tool_use": "dropped" },
   },
   "claude-code-router-am-image-base64-openai-chat-non-stream.json": {
-    "messages[].content[].image": "mangled/malformed-part",
+    gateway: "claude-code-router",
+    read: { "messages[].content[].image": "mangled/malformed-part" },
   },
   "claude-code-router-am-stop-sequences-gemini-non-stream.json": {
-    max_tokens: "dropped",
-    stop_sequences: "dropped",
+    gateway: "claude-code-router",
+    read: { max_tokens: "dropped", stop_sequences: "dropped" },
   },
   "claude-code-router-am-stop-sequences-gemini-stream.json": {
-    max_tokens: "dropped",
-    stop_sequences: "dropped",
-    "usage.input_tokens": "mangled",
-    "usage.output_tokens": "mangled",
+    gateway: "claude-code-router",
+    read: {
+      max_tokens: "dropped",
+      stop_sequences: "dropped",
+      "usage.input_tokens": "mangled",
+      "usage.output_tokens": "mangled",
+    },
+  },
+  "claude-code-router-am-tool-result-id-openai-chat-non-stream.json": {
+    gateway: "claude-code-router",
+    read: {
+      "messages[].content[].id": "preserved",
+      "messages[].content[].tool_use_id": "preserved",
+      "messages[].content[].tool_result": "preserved",
+      "tools[].input_schema": "preserved",
+      max_tokens: "preserved",
+      finish_reason: "preserved",
+    },
+  },
+  "claude-code-router-am-top-k-openai-chat-non-stream.json": {
+    gateway: "claude-code-router",
+    read: { top_k: "no-equivalent", max_tokens: "preserved" },
+  },
+  "claude-code-router-am-tool-use-input-gemini-non-stream.json": {
+    gateway: "claude-code-router",
+    read: {
+      "messages[].content[].text": "invented/empty-text",
+      "messages[].content[].tool_use_id": "mangled/unlinked",
+      "messages[].content[].input": "preserved",
+      max_tokens: "dropped",
+      // The tool_use id arrives unchanged as functionCall.id "toolu_01PROBE"; the broken link
+      // is the result's, judged under tool_use_id.
+      "messages[].content[].id": "preserved",
+      // "RESULTPROBE" arrives as functionResponse.response {"result":"RESULTPROBE"}: the text,
+      // inside a key the Gemini API reference allows for function output.
+      "messages[].content[].tool_result": "preserved/wrapped",
+    },
+  },
+  "claude-code-router-am-thinking-history-gemini-non-stream.json": {
+    gateway: "claude-code-router",
+    read: {
+      "messages[].content[].thinking": "dropped",
+      "thinking.budget_tokens": "dropped",
+      "messages[].content[].tool_use_id": "mangled/unlinked",
+      max_tokens: "dropped",
+      // The signature arrives verbatim as thoughtSignature on both model parts.
+      "messages[].content[].signature": "preserved",
+      // The empty text part is the thinking block's shell, carrying its thoughtSignature; the
+      // only text the client sent (the user's question) arrives.
+      "messages[].content[].text": "preserved",
+      // Carried as "thinkingConfig":{"includeThoughts":true}; only the budget is lost.
+      "thinking.type": "preserved",
+      // The tool_use id arrives unchanged as functionCall.id "toolu_01THINK".
+      "messages[].content[].id": "preserved",
+      // "18C" arrives as functionResponse.response {"result":"18C"}.
+      "messages[].content[].tool_result": "preserved/wrapped",
+    },
+  },
+  "claude-code-router-am-credential-api-key-anthropic-messages-non-stream.json": {
+    gateway: "claude-code-router",
+    read: {
+      "credentials.header.api-key": "leaked",
+      "credentials.header.x-api-key": "preserved",
+    },
+  },
+  "claude-code-router-am-reply-finish-content-filter-gemini-non-stream.json": {
+    gateway: "claude-code-router",
+    read: {
+      finish_reason: "mangled/erased-safety",
+      text: "preserved",
+      max_tokens: "dropped",
+    },
   },
   "portkey-am-stop-sequences-anthropic-messages-non-stream.json": {
-    "credentials.header.authorization": "leaked",
+    gateway: "portkey",
+    read: { "credentials.header.authorization": "leaked", stop_sequences: "preserved" },
   },
   "portkey-am-stop-sequences-anthropic-messages-stream.json": {
-    "credentials.header.authorization": "leaked",
-    id: "rejected",
-    text: "rejected",
-    finish_reason: "rejected",
-    "usage.input_tokens": "rejected",
-    "usage.output_tokens": "rejected",
-    "usage.cache_read_tokens": "rejected",
-    "usage.cache_write_tokens": "rejected",
-    "stream.terminal": "rejected",
-    "stream.framing": "rejected",
+    gateway: "portkey",
+    read: {
+      "credentials.header.authorization": "leaked",
+      id: "rejected",
+      text: "rejected",
+      finish_reason: "rejected",
+      "usage.input_tokens": "rejected",
+      "usage.output_tokens": "rejected",
+      "usage.cache_read_tokens": "rejected",
+      "usage.cache_write_tokens": "rejected",
+      "stream.terminal": "rejected",
+      "stream.framing": "rejected",
+    },
+  },
+  "portkey-locked-am-stop-sequences-anthropic-messages-stream.json": {
+    gateway: "portkey",
+    read: {
+      "credentials.header.authorization": "leaked",
+      stop_sequences: "preserved",
+      text: "preserved",
+      finish_reason: "preserved",
+      "usage.input_tokens": "preserved",
+      "usage.output_tokens": "preserved",
+      "stream.terminal": "preserved",
+    },
+  },
+  "portkey-locked-oc-stream-interleaved-tool-fragments-anthropic-messages-stream.json": {
+    gateway: "portkey",
+    read: {
+      "tool_calls[].arguments": "mangled",
+      "tool_calls[].id": "preserved",
+      "tool_calls[].name": "preserved",
+      finish_reason: "dropped",
+      "tools[].function.parameters": "mangled/schema-changed",
+      "credentials.header.authorization": "leaked",
+      "stream.terminal": "preserved",
+    },
+  },
+  "portkey-oc-tool-choice-required-anthropic-messages-non-stream.json": {
+    gateway: "portkey",
+    read: {
+      tool_choice: "preserved",
+      "tools[].function.parameters": "mangled/schema-changed",
+      "credentials.header.authorization": "leaked",
+    },
+  },
+  "portkey-oc-seed-anthropic-messages-non-stream.json": {
+    gateway: "portkey",
+    read: { seed: "no-equivalent", "credentials.header.authorization": "leaked" },
+  },
+  "portkey-oc-parallel-tool-calls-false-anthropic-messages-non-stream.json": {
+    gateway: "portkey",
+    read: {
+      parallel_tool_calls: "dropped",
+      "tools[].function.parameters": "mangled/schema-changed",
+      "credentials.header.authorization": "leaked",
+    },
+  },
+  "portkey-oc-tools-parameters-empty-anthropic-messages-non-stream.json": {
+    gateway: "portkey",
+    read: {
+      "tools[].function.parameters": "invented/schema-additions",
+      "credentials.header.authorization": "leaked",
+    },
+  },
+  "portkey-oc-assistant-refusal-history-anthropic-messages-non-stream.json": {
+    gateway: "portkey",
+    read: {
+      "messages[].refusal": "dropped",
+      "credentials.header.authorization": "leaked",
+      // The client's own assistant turn arrives emptied (content []); no message was added.
+      messages: "dropped",
+    },
+  },
+  "portkey-oc-stop-string-anthropic-messages-non-stream.json": {
+    gateway: "portkey",
+    read: {
+      "credentials.header.authorization": "leaked",
+      finish_reason: "preserved",
+      // Sent as "stop_sequences":"STOPPROBE", a string where Anthropic requires an array.
+      stop: "mangled",
+    },
   },
 };
 
+function judged(name: string): Verdict[] {
+  return judgeExchange(parseExchangeText(readFileSync(join(REAL, name), "utf8"), name));
+}
+
+/** The lens's answer in the reading's shape (`verdict/cause` only where the reading has one). */
+function shown(verdict: Verdict, reading: string | undefined): string {
+  return reading?.includes("/") && verdict.cause
+    ? `${verdict.verdict}/${verdict.cause}`
+    : verdict.verdict;
+}
+
 describe("exchanges recorded from real gateways", () => {
-  for (const [name, findings] of Object.entries(READINGS)) {
+  for (const [name, reading] of Object.entries(READINGS)) {
     it(name, () => {
-      const verdicts = judgeExchange(
-        parseExchangeText(readFileSync(join(REAL, name), "utf8"), name),
-      );
+      const verdicts = judged(name);
+      const byField = new Map(verdicts.map((v) => [v.field, v]));
       const got = Object.fromEntries(
-        verdicts
-          .filter((v) => !isClean(v.verdict))
-          .map((v) => [
-            v.field,
-            findings[v.field]?.includes("/") && v.cause ? `${v.verdict}/${v.cause}` : v.verdict,
-          ]),
+        Object.entries(reading.read).map(([field, want]) => {
+          const v = byField.get(field);
+          return [field, v ? shown(v, want) : "not judged"];
+        }),
       );
-      expect(got).toEqual(findings);
+      expect(got).toEqual(reading.read);
+      // Any other finding is one nobody has read in these bytes yet.
+      const unread = verdicts
+        .filter((v) => !isClean(v.verdict))
+        .filter((v) => !(v.field in reading.read) && !(v.field in (reading.disputed ?? {})))
+        .map((v) => `${v.field}: ${v.verdict} (${v.reason})`);
+      expect(unread).toEqual([]);
     });
   }
 
   it("keeps stop_sequences where the gateway carried them (Portkey, same dialect)", () => {
-    const name = "portkey-am-stop-sequences-anthropic-messages-non-stream.json";
-    const verdicts = judgeExchange(parseExchangeText(readFileSync(join(REAL, name), "utf8"), name));
+    const verdicts = judged("portkey-am-stop-sequences-anthropic-messages-non-stream.json");
     expect(verdicts.find((v) => v.field === "stop_sequences")?.reason).toBe(
       'stop_sequences: ["STOPPROBE"] → ["STOPPROBE"]',
+    );
+  });
+
+  it("has a reading for every verdict an exchange can show, from each gateway that shows it", () => {
+    // error and not-run are not read from bytes: error is the lens unable to decide, not-run a
+    // cell the sweep never ran. claude-code-router never refused a request in the sweep.
+    const exchangeKinds = VERDICTS.filter((k) => k !== "error" && k !== "not-run");
+    const kindsOf = (gateway: Reading["gateway"]) =>
+      new Set(
+        Object.values(READINGS)
+          .filter((r) => r.gateway === gateway)
+          .flatMap((r) => Object.values(r.read).map((v) => v.split("/")[0])),
+      );
+    expect([...kindsOf("portkey")].sort()).toEqual([...exchangeKinds].sort());
+    expect([...kindsOf("claude-code-router")].sort()).toEqual(
+      exchangeKinds.filter((k) => k !== "rejected").sort(),
     );
   });
 });

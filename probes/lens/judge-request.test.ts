@@ -80,6 +80,28 @@ describe("value attributes", () => {
     expect(only(carried, "stop_sequences").verdict).toBe("preserved");
   });
 
+  it("calls a value under the backend's own key in a shape it does not define mangled, not dropped", () => {
+    const client = req("openai-chat", { sampling: { stop: ["STOPPROBE"] } });
+    // Portkey 1.15.2: "stop":"STOPPROBE" forwarded as "stop_sequences":"STOPPROBE" (not an array).
+    const string = judge(
+      client,
+      req("anthropic-messages", { extras: { stop_sequences: "STOPPROBE" } }),
+    );
+    expect(only(string, "stop")).toMatchObject({
+      verdict: "mangled",
+      cause: "malformed",
+      reason:
+        'stop: ["STOPPROBE"] → stop_sequences "STOPPROBE", a shape anthropic-messages does not define',
+    });
+    const gemini = judge(
+      client,
+      req("gemini", { extras: { generationConfig: { stopSequences: "STOPPROBE" } } }),
+    );
+    expect(only(gemini, "stop")).toMatchObject({ verdict: "mangled", cause: "malformed" });
+    const elsewhere = judge(client, req("anthropic-messages", { extras: { stop: "STOPPROBE" } }));
+    expect(only(elsewhere, "stop").verdict).toBe("dropped");
+  });
+
   it("judges top_k: no equivalent in Chat, dropped where Gemini has topK, carried as an unknown key", () => {
     const client = req("anthropic-messages", { sampling: { topK: 40 } });
     expect(only(judge(client, req("openai-chat")), "top_k").verdict).toBe("no-equivalent");
@@ -144,6 +166,24 @@ describe("value attributes", () => {
     expect(
       only(judge(client, req("gemini", { reasoning: {} })), "thinking.budget_tokens").verdict,
     ).toBe("dropped");
+  });
+
+  it("counts Gemini includeThoughts as thinking switched on (the budget is judged apart)", () => {
+    const client = req("anthropic-messages", {
+      reasoning: { mode: "enabled", budgetTokens: 2048 },
+    });
+    const thoughts = (includeThoughts: boolean) =>
+      req("gemini", { extras: { generationConfig: { thinkingConfig: { includeThoughts } } } });
+    const on = judge(client, thoughts(true));
+    expect(only(on, "thinking.type")).toMatchObject({
+      verdict: "preserved",
+      cause: "include-thoughts",
+    });
+    expect(only(on, "thinking.budget_tokens").verdict).toBe("dropped");
+    expect(only(judge(client, thoughts(false)), "thinking.type").verdict).toBe("dropped");
+    // includeThoughts does not switch thinking off: a disabled request is not carried by it.
+    const off = req("anthropic-messages", { reasoning: { mode: "disabled" } });
+    expect(only(judge(off, thoughts(true)), "thinking.type").verdict).toBe("dropped");
   });
 
   it("names the field by the alias the client used", () => {
@@ -298,6 +338,29 @@ describe("tools", () => {
     });
   });
 
+  it("judges a call's id apart from its result's link (Gemini functionResponse without id)", () => {
+    const client = req("anthropic-messages", { messages: turns("toolu_01PROBE") });
+    const noResultId = judge(client, req("gemini", { messages: turns("toolu_01PROBE", "") }));
+    expect(only(noResultId, "messages[].content[].id")).toMatchObject({
+      verdict: "preserved",
+      reason: 'messages[].content[].id: ["toolu_01PROBE"] → ["toolu_01PROBE"]',
+    });
+    expect(only(noResultId, "messages[].content[].tool_use_id")).toMatchObject({
+      verdict: "mangled",
+      cause: "unlinked",
+      reason: 'messages[].content[].tool_use_id: ["toolu_01PROBE"] → [""]',
+    });
+    // The call renamed but the result left on the old id: both ends of the link are broken.
+    const stale = judge(client, req("openai-chat", { messages: turns("call_1", "toolu_01PROBE") }));
+    expect(only(stale, "messages[].content[].id")).toMatchObject({ verdict: "mangled" });
+    expect(only(stale, "messages[].content[].tool_use_id")).toMatchObject({ verdict: "mangled" });
+    const linked = judge(client, req("openai-chat", { messages: turns("call_1") }));
+    expect(only(linked, "messages[].content[].tool_use_id")).toMatchObject({
+      verdict: "preserved",
+      cause: "rewritten-linked",
+    });
+  });
+
   it("compares arguments by JSON meaning and results by content", () => {
     const client = req("anthropic-messages", { messages: turns("t1") });
     const spaced = turns("t1");
@@ -321,6 +384,35 @@ describe("tools", () => {
       only(judge(client, req("openai-chat", { messages: empty })), "messages[].content[].input")
         .verdict,
     ).toBe("mangled");
+  });
+
+  it("reads a Gemini response object wrapping the result text in one key as carried", () => {
+    const client = req("anthropic-messages", { messages: turns("t1") });
+    const withText = (text: string) => {
+      const messages = turns("t1");
+      (messages[2] as Message).parts[0] = {
+        type: "tool-result",
+        callId: "t1",
+        content: [{ type: "text", text }],
+      };
+      return messages;
+    };
+    // The reader reads {"output": v} as v; any other object is its JSON, the model's input.
+    const wrapped = judge(client, req("gemini", { messages: withText('{"result":"4C"}') }));
+    expect(only(wrapped, "messages[].content[].tool_result")).toMatchObject({
+      verdict: "preserved",
+      cause: "wrapped",
+    });
+    const other = judge(client, req("gemini", { messages: withText('{"result":"5C"}') }));
+    expect(only(other, "messages[].content[].tool_result").verdict).toBe("mangled");
+    const twoKeys = judge(
+      client,
+      req("gemini", { messages: withText('{"result":"4C","note":"x"}') }),
+    );
+    expect(only(twoKeys, "messages[].content[].tool_result").verdict).toBe("mangled");
+    // Chat carries the text itself: a JSON wrapper there is text the client never wrote.
+    const chat = judge(client, req("openai-chat", { messages: withText('{"result":"4C"}') }));
+    expect(only(chat, "messages[].content[].tool_result").verdict).toBe("mangled");
   });
 
   it("orders tool results right after their calls", () => {
@@ -386,6 +478,49 @@ describe("tools", () => {
     expect(invented.map((v) => v.cause).sort()).toEqual([
       "cache-added",
       "empty-text",
+      "phantom-message",
+    ]);
+  });
+});
+
+describe("turns", () => {
+  const refusal: Part = { type: "refusal", text: "REFUSEPROBE I can't share that." };
+  const emptyAssistant: Message = { role: "assistant", parts: [] };
+
+  it("calls a client turn that arrives with its content emptied dropped, not invented", () => {
+    // Portkey 1.15.2: an assistant turn {content: null, refusal} forwarded as content [].
+    const client = req("openai-chat", {
+      messages: [user("secret?"), assistant(refusal), user("weather?")],
+    });
+    const forwarded = req("anthropic-messages", {
+      messages: [user("secret?"), emptyAssistant, user("weather?")],
+    });
+    const verdicts = judge(client, forwarded);
+    expect(verdicts.filter((v) => v.verdict === "invented")).toEqual([]);
+    expect(only(verdicts, "messages")).toMatchObject({ verdict: "dropped", cause: "turn-emptied" });
+    expect(only(verdicts, "messages[].refusal").verdict).toBe("dropped");
+  });
+
+  it("still finds an empty message the client never sent beside its own turns", () => {
+    const between = judge(
+      req("openai-chat", { messages: [user("one"), user("two")] }),
+      req("anthropic-messages", { messages: [user("one"), emptyAssistant, user("two")] }),
+    );
+    const order = (vs: Verdict[]) =>
+      vs.filter((v) => v.field === "messages" && v.verdict !== "invented").map((v) => v.verdict);
+    expect(order(between)).toEqual(["preserved"]);
+    expect(between.filter((v) => v.verdict === "invented").map((v) => v.cause)).toEqual([
+      "phantom-message",
+    ]);
+    // An empty assistant message added before the one that carries the client's text.
+    const before = judge(
+      req("openai-chat", { messages: [user("one"), assistant("A"), user("two")] }),
+      req("anthropic-messages", {
+        messages: [user("one"), emptyAssistant, assistant("A"), user("two")],
+      }),
+    );
+    expect(order(before)).toEqual(["preserved"]);
+    expect(before.filter((v) => v.verdict === "invented").map((v) => v.cause)).toEqual([
       "phantom-message",
     ]);
   });

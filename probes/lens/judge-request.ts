@@ -3,10 +3,12 @@
  * in the forwarded request. One verdict per attribute, named in the client's spelling, plus
  * one per unknown client key and one per invented item.
  */
-import type { CanonicalRequest } from "../../dialects/canonical.ts";
+import type { CanonicalRequest, Part, ToolChoice } from "../../dialects/canonical.ts";
 import type { ClientDialect, Dialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
+import { toolChoiceMeaning } from "../../dialects/tool-choice.ts";
 import type { Verdict } from "../verdict.ts";
+import { malformedValue } from "./backend-keys.ts";
 import {
   isAbsent,
   type Judgement,
@@ -19,10 +21,15 @@ import {
 } from "./content-judges.ts";
 import { change, sameValue, show, verdict } from "./describe.ts";
 import { REQUEST_ATTRIBUTES, REQUEST_FIELD_NAMES, type RequestAttribute } from "./field-names.ts";
-import { noEquivalent } from "./no-equivalent.ts";
+import {
+  expressibleValue,
+  partNoEquivalent,
+  requestNoEquivalent,
+  valueSubject,
+} from "./no-equivalent.ts";
 import { findInventions, judgeOrder } from "./ordering.ts";
 import { ATTRIBUTE_RULES, type AttributeRule, type ValueRule } from "./request-rules.ts";
-import { judgeToolIds, judgeToolResults, judgeToolSchemas } from "./tool-judges.ts";
+import { judgeCallIds, judgeResultIds, judgeToolResults, judgeToolSchemas } from "./tool-judges.ts";
 
 export interface RequestPair {
   clientDialect: ClientDialect;
@@ -80,16 +87,52 @@ function customJudgement(attribute: RequestAttribute, pair: RequestPair): Judgem
     case "messages.refusal":
       return judgeRefusal(client, forwarded);
     case "messages.tool-call.id":
+      return judgeCallIds(client, forwarded);
     case "messages.tool-result.call-id":
-      return judgeToolIds(client, forwarded);
+      return judgeResultIds(client, forwarded);
     case "messages.tool-result":
-      return judgeToolResults(client, forwarded);
+      return judgeCarriedResults(client, forwarded);
     case "tools.schema":
       return judgeToolSchemas(client, forwarded, backend);
     default:
       return { kind: "error", detail: "no judge for this attribute" };
   }
 }
+
+/**
+ * Tool results judged on what the backend can carry: media inside them that the
+ * no-equivalent table says it has no place for (a PDF in an Ollama tool message) are set
+ * aside and named; with everything else carried the verdict is no-equivalent.
+ */
+function judgeCarriedResults(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
+  const target = forwarded.dialect;
+  const cannot = (inner: Part) => partNoEquivalent(inner, target) !== undefined;
+  const any = client.messages.some((m) =>
+    m.parts.some((p) => p.type === "tool-result" && p.content.some(cannot)),
+  );
+  if (!any) return judgeToolResults(client, forwarded);
+  const excused: string[] = [];
+  const messages = client.messages.map((m) => ({
+    ...m,
+    parts: m.parts.map((p) => {
+      if (p.type !== "tool-result") return p;
+      const content = p.content.filter((inner) => {
+        const row = partNoEquivalent(inner, target);
+        if (row) excused.push(`${inner.type} → absent (${target}: ${row.reason})`);
+        return !row;
+      });
+      return { ...p, content };
+    }),
+  }));
+  const j = judgeToolResults({ ...client, messages }, forwarded);
+  if (isAbsent(j) || j.kind !== "preserved") return j;
+  return { kind: "no-equivalent", detail: `${j.detail}; ${excused.join("; ")}` };
+}
+
+/** Spellings of one meaning brought to one form before comparing (dialects/tool-choice.ts). */
+const MEANING: Partial<Record<RequestAttribute, (value: unknown) => unknown>> = {
+  "tool-choice": (v) => toolChoiceMeaning(v as ToolChoice),
+};
 
 /** Objects compared over the keys the client's value has. */
 function aligned(sent: unknown, got: unknown): unknown {
@@ -103,10 +146,20 @@ function valueJudgement(
   rule: ValueRule,
   pair: RequestPair,
   field: string,
-  sent: unknown,
+  attribute: RequestAttribute,
+  asSent: unknown,
 ): Judgement {
+  const meaning = MEANING[attribute];
+  const sent = meaning ? meaning(asSent) : asSent;
   let got = rule.read(pair.forwarded);
+  if (meaning && got !== undefined) got = meaning(got);
   if (got === undefined) {
+    // Present under the backend's own key but unreadable: sent in the wrong shape.
+    const odd = malformedValue(attribute, pair.forwarded);
+    if (odd) {
+      const how = `${odd.path} ${show(odd.raw)}, a shape ${pair.backend} does not define`;
+      return { kind: "mangled", detail: `${show(sent)} → ${how}`, cause: "malformed" };
+    }
     if (rule.isDefault?.(sent)) {
       return { kind: "preserved", detail: `${show(sent)} → absent (the default)` };
     }
@@ -117,7 +170,7 @@ function valueJudgement(
       };
     }
     const carried = rule.carrier?.read(pair.forwarded);
-    if (rule.carrier && carried !== undefined) {
+    if (rule.carrier && carried !== undefined && (rule.carrier.carries?.(sent, carried) ?? true)) {
       const how = `${show(sent)} → absent, carried as ${rule.carrier.label} ${show(carried)}`;
       return { kind: "preserved", detail: how, cause: rule.carrier.cause };
     }
@@ -129,14 +182,19 @@ function valueJudgement(
         cause: "unknown-key",
       };
     }
-    return { absent: true, detail: `${show(sent)} → absent` };
+    const rowOf = valueSubject(attribute, sent);
+    return { absent: true, detail: `${show(sent)} → absent`, ...(rowOf ? { rowOf } : {}) };
   }
-  if (rule.alignKeys) got = aligned(sent, got);
-  if (sameValue(sent, got)) {
+  // Keys the backend has no place for (a schema's strict flag) are left out of the compare.
+  const { value: carriable, excused } = expressibleValue(attribute, sent, pair.backend);
+  if (rule.alignKeys) got = aligned(carriable, got);
+  if (sameValue(carriable, got)) {
     // Equal primitives render the same; structures may differ in key order, so both are shown.
     const shown = show(sent);
     const gotShown = typeof got === "object" && got !== null ? show(got) : shown;
-    return { kind: "preserved", detail: `${shown} → ${gotShown}` };
+    if (excused.length === 0) return { kind: "preserved", detail: `${shown} → ${gotShown}` };
+    const why = excused.map((row) => `${row.subject}: ${row.reason}`).join("; ");
+    return { kind: "no-equivalent", detail: `${shown} → ${gotShown} (${pair.backend}: ${why})` };
   }
   if (field === "model") {
     return { kind: "preserved", detail: `${show(sent)} → ${show(got)}`, cause: "routed" };
@@ -165,7 +223,7 @@ export function judgeAttribute(
   const sent = rule.read(pair.client);
   if (sent === undefined) return undefined;
   const field = spelling(pair, attribute) as string;
-  return finish(pair, attribute, field, valueJudgement(rule, pair, field, sent));
+  return finish(pair, attribute, field, valueJudgement(rule, pair, field, attribute, sent));
 }
 
 function finish(
@@ -175,7 +233,7 @@ function finish(
   j: Judgement,
 ): Verdict {
   if (!isAbsent(j)) return verdict("request", field, j.kind, `${field}: ${j.detail}`, j.cause);
-  const row = noEquivalent("request", j.rowOf ?? attribute, pair.backend);
+  const row = requestNoEquivalent(j.rowOf ?? attribute, pair.backend);
   if (row) {
     return verdict(
       "request",

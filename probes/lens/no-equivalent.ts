@@ -4,13 +4,39 @@
  * attribute (or a header field) and the BACKEND dialect; reply rows name a reply feature
  * and the CLIENT dialect the feature would have to reach. A field absent downstream and not
  * in this table is `dropped`.
+ *
+ * Some targets carry an attribute but not every kind of it: Ollama takes base64 images but
+ * no image URL, Anthropic takes a JSON schema but no schema-less JSON mode. A row for the
+ * whole attribute would also excuse dropping what the target does carry, so those rows name
+ * a refined subject (REFINED_SUBJECTS); a refined subject falls back to its attribute's row.
  */
+import type { Part } from "../../dialects/canonical.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
 import type { ReplyFeature, RequestAttribute } from "./field-names.ts";
 
+/** Refined subjects, each with the attribute it is a kind of. */
+export const REFINED_SUBJECTS = {
+  /** An image given by URL (not a data URL). */
+  "messages.image.url": "messages.image",
+  /** A document given by URL (not a data URL). */
+  "messages.document.url": "messages.document",
+  /** A tool choice naming an allowed subset of the tools. */
+  "tool-choice.allowed": "tool-choice",
+  /** JSON mode without a schema. */
+  "response-format.json-object": "response-format",
+  /** The `strict` flag of a JSON schema format (the type and schema are compared apart). */
+  "response-format.strict": "response-format",
+} as const satisfies Record<string, RequestAttribute>;
+
+export type RefinedSubject = keyof typeof REFINED_SUBJECTS;
+
+export function isRefinedSubject(subject: string): subject is RefinedSubject {
+  return Object.hasOwn(REFINED_SUBJECTS, subject);
+}
+
 export interface NoEquivalentRow {
   direction: "request" | "reply";
-  subject: RequestAttribute | ReplyFeature | `headers.${string}`;
+  subject: RequestAttribute | RefinedSubject | ReplyFeature | `headers.${string}`;
   target: Dialect;
   reason: string;
   see: string;
@@ -25,6 +51,7 @@ const GEMINI = "https://ai.google.dev/api/generate-content";
 const OLLAMA = "https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion";
 const CACHING = "https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching";
 const THINKING = "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking";
+const STRUCTURED = "https://docs.anthropic.com/en/docs/build-with-claude/structured-outputs";
 
 const NOT_ANTHROPIC = ["openai-chat", "openai-responses", "gemini", "ollama"] as const;
 const NOT_OPENAI = ["anthropic-messages", "gemini", "ollama"] as const;
@@ -212,6 +239,55 @@ export const NO_EQUIVALENT: readonly NoEquivalentRow[] = [
   ...rows("request", "messages.document", ["ollama"], "images only", OLLAMA),
   ...rows(
     "request",
+    "messages.image.url",
+    ["ollama"],
+    "images are base64 data only, no URL",
+    OLLAMA,
+  ),
+  ...rows(
+    "request",
+    "messages.document.url",
+    ["openai-chat"],
+    "a file part has file_data or file_id, no URL",
+    `${CHAT}#chat-create-messages`,
+  ),
+  ...rows(
+    "request",
+    "tool-choice.allowed",
+    ["anthropic-messages"],
+    "tool_choice is auto, any, tool or none: no allowed subset (one required tool is `tool`)",
+    `${ANTHROPIC}#body-tool-choice`,
+  ),
+  ...rows(
+    "request",
+    "response-format.json-object",
+    ["anthropic-messages"],
+    "structured outputs take a JSON schema: there is no schema-less JSON mode",
+    STRUCTURED,
+  ),
+  ...rows(
+    "request",
+    "response-format.strict",
+    ["anthropic-messages"],
+    "output_config.format has only type and schema: no strict flag",
+    STRUCTURED,
+  ),
+  ...rows(
+    "request",
+    "response-format.strict",
+    ["gemini"],
+    "generationConfig has a response schema but no strict flag",
+    "https://ai.google.dev/api/generate-content#generationconfig",
+  ),
+  ...rows(
+    "request",
+    "response-format.strict",
+    ["ollama"],
+    'format is "json" or a schema, with no strict flag',
+    OLLAMA,
+  ),
+  ...rows(
+    "request",
     "headers.anthropic-beta",
     NOT_ANTHROPIC,
     "an Anthropic-only header",
@@ -279,4 +355,66 @@ export function noEquivalent(
   target: Dialect,
 ): NoEquivalentRow | undefined {
   return index.get(`${direction} ${subject} ${target}`);
+}
+
+/**
+ * The request row saying `subject` cannot be expressed in `target`: a refined subject's own
+ * row, else its attribute's.
+ */
+export function requestNoEquivalent(
+  subject: NoEquivalentRow["subject"],
+  target: Dialect,
+): NoEquivalentRow | undefined {
+  const own = noEquivalent("request", subject, target);
+  if (own || !isRefinedSubject(subject)) return own;
+  return noEquivalent("request", REFINED_SUBJECTS[subject], target);
+}
+
+type Media = Extract<Part, { type: "image" | "document" | "audio" }>;
+
+function isMedia(part: Part): part is Media {
+  return part.type === "image" || part.type === "document" || part.type === "audio";
+}
+
+/** The refined subject of a media part given by URL, where the table has one. */
+export function mediaSubject(part: Media): NoEquivalentRow["subject"] {
+  const byUrl = part.source.kind === "url" && !part.source.url.startsWith("data:");
+  const refined = `messages.${part.type}.url`;
+  return byUrl && isRefinedSubject(refined) ? refined : `messages.${part.type}`;
+}
+
+/** The row saying a content part (a media part by its kind and source) cannot reach `target`. */
+export function partNoEquivalent(part: Part, target: Dialect): NoEquivalentRow | undefined {
+  return isMedia(part) ? requestNoEquivalent(mediaSubject(part), target) : undefined;
+}
+
+/** The refined subject a value rule's sent value is a kind of (JSON mode, an allowed set). */
+export function valueSubject(
+  attribute: RequestAttribute,
+  sent: unknown,
+): RefinedSubject | undefined {
+  const kind = (sent ?? {}) as { type?: unknown; mode?: unknown };
+  if (attribute === "response-format" && kind.type === "json_object") {
+    return "response-format.json-object";
+  }
+  if (attribute === "tool-choice" && kind.mode === "allowed") return "tool-choice.allowed";
+  return undefined;
+}
+
+/**
+ * The keys of a sent value the target has no place for (a schema's `strict`), by the refined
+ * rows: the value without them, to compare what can be carried, and the rows that excuse them.
+ */
+export function expressibleValue(
+  attribute: RequestAttribute,
+  sent: unknown,
+  target: Dialect,
+): { value: unknown; excused: NoEquivalentRow[] } {
+  if (attribute !== "response-format" || typeof sent !== "object" || sent === null) {
+    return { value: sent, excused: [] };
+  }
+  const row = "strict" in sent ? requestNoEquivalent("response-format.strict", target) : undefined;
+  if (!row) return { value: sent, excused: [] };
+  const { strict: _strict, ...rest } = sent as Record<string, unknown>;
+  return { value: rest, excused: [row] };
 }

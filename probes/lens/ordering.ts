@@ -6,7 +6,9 @@
 import type { CanonicalRequest, Message } from "../../dialects/canonical.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
 import { cacheMarkers, type Judgement } from "./content-judges.ts";
+import { partNoEquivalent, requestNoEquivalent } from "./no-equivalent.ts";
 import { allTexts, conversation, normalizeText } from "./request-view.ts";
+import { emptiedTurns, isEmptyMessage } from "./turns.ts";
 
 /** One token per meaningful part; ids are left out (judged on their own). */
 function tokens(messages: readonly Message[]): string[] {
@@ -107,6 +109,8 @@ export function judgeOrder(client: CanonicalRequest, forwarded: CanonicalRequest
       cause: "turns-lost",
     };
   }
+  const emptied = lostTurnContent(client, forwarded);
+  if (emptied) return { kind: "dropped", detail: emptied, cause: "turn-emptied" };
   const sent = common(sentAll, gotAll);
   const got = common(gotAll, sentAll);
   const at = sent.findIndex((t, i) => t !== got[i]);
@@ -116,6 +120,47 @@ export function judgeOrder(client: CanonicalRequest, forwarded: CanonicalRequest
     detail: `${window(sent, at)} → ${window(got, at)}`,
     cause: "reordered",
   };
+}
+
+/** Part kinds whose own no-equivalent row excuses their absence. */
+const PART_SUBJECTS = {
+  thinking: "messages.thinking",
+  reasoning: "messages.reasoning",
+  refusal: "messages.refusal",
+} as const;
+
+/** Whether a part's loss is explained: blank, excused by the table, or its words arrived. */
+function lossExplained(part: Message["parts"][number], forwarded: CanonicalRequest): boolean {
+  if (part.type === "text" && part.text.trim() === "") return true;
+  if (partNoEquivalent(part, forwarded.dialect)) return true;
+  if (part.type in PART_SUBJECTS) {
+    const subject = PART_SUBJECTS[part.type as keyof typeof PART_SUBJECTS];
+    if (requestNoEquivalent(subject, forwarded.dialect)) return true;
+  }
+  if (part.type !== "text" && part.type !== "refusal") return false;
+  const text = normalizeText(part.text);
+  return allTexts(forwarded).some((t) => normalizeText(t).includes(text));
+}
+
+/**
+ * A client turn that arrived as an empty message of its speaker (Portkey forwards an
+ * assistant turn holding only a refusal as `content: []`): the turn is kept, what it held is
+ * silently absent, so `dropped` (cause `turn-emptied`). Content the backend has no place for
+ * (a no-equivalent row), or whose words arrived elsewhere, does not count as lost.
+ */
+function lostTurnContent(
+  client: CanonicalRequest,
+  forwarded: CanonicalRequest,
+): string | undefined {
+  const got = conversation(forwarded);
+  if (!got.some(isEmptyMessage)) return undefined;
+  for (const turn of emptiedTurns(conversation(client), got)) {
+    const lost = turn.sent.parts.filter((p) => !lossExplained(p, forwarded));
+    if (lost.length === 0) continue;
+    const kinds = [...new Set(lost.map((p) => p.type))].join(", ");
+    return `turn ${turn.sentIndex + 1} (${turn.sent.role}: ${kinds}) → an empty ${turn.sent.role} message`;
+  }
+  return undefined;
 }
 
 export interface Invention {
@@ -156,7 +201,9 @@ export function findInventions(
   const out: Invention[] = [];
   const sentMsgs = conversation(client);
   const gotMsgs = conversation(forwarded);
-  const phantom = phantomMessages(gotMsgs) - phantomMessages(sentMsgs);
+  let phantom = phantomMessages(gotMsgs) - phantomMessages(sentMsgs);
+  // A client turn kept but emptied is the client's own message (judged under `messages`).
+  if (phantom > 0) phantom -= emptiedTurns(sentMsgs, gotMsgs).length;
   if (phantom > 0) {
     out.push({
       attribute: "messages",

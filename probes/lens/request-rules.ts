@@ -27,7 +27,13 @@ export interface ValueRule {
   alignKeys?: boolean;
   /** Another attribute that carries the same intent where the backend has no exact field
    * (an effort level sent as a thinking budget): carried, with `cause` saying how. */
-  carrier?: { read: (req: CanonicalRequest) => unknown; label: string; cause: string };
+  carrier?: {
+    read: (req: CanonicalRequest) => unknown;
+    label: string;
+    cause: string;
+    /** Whether the carried value stands for the sent one (any value does when left out). */
+    carries?: (sent: unknown, carried: unknown) => boolean;
+  };
   /** Backends that always behave as this value asks, so absence there is preserved. */
   impliedBy?: readonly Dialect[];
 }
@@ -109,6 +115,16 @@ function reasoningSwitch(req: CanonicalRequest): "on" | "off" | undefined {
   if (r.mode === "enabled" || r.mode === "adaptive") return "on";
   if (r.budgetTokens !== undefined || r.effort !== undefined) return "on";
   return undefined;
+}
+
+/**
+ * Gemini `generationConfig.thinkingConfig.includeThoughts`, which the reader keeps raw (the
+ * canonical reasoning config has no place for it).
+ */
+function geminiIncludeThoughts(req: CanonicalRequest): unknown {
+  if (req.dialect !== "gemini") return undefined;
+  const config = req.extras.generationConfig as { thinkingConfig?: unknown } | undefined;
+  return (config?.thinkingConfig as { includeThoughts?: unknown } | undefined)?.includeThoughts;
 }
 
 const hasPart = hasPartType;
@@ -210,7 +226,18 @@ export const ATTRIBUTE_RULES = {
     },
     { alignKeys: true },
   ),
-  "reasoning.mode": value(reasoningSwitch),
+  // Decision: Gemini thinking models think by default (a dynamic budget); a request with
+  // `includeThoughts: true` and no budget asks for that thinking and its thoughts, so it
+  // carries "on" (not "off": includeThoughts never switches thinking off). The budget is
+  // judged apart. https://ai.google.dev/gemini-api/docs/thinking
+  "reasoning.mode": value(reasoningSwitch, {
+    carrier: {
+      read: geminiIncludeThoughts,
+      label: "thinkingConfig.includeThoughts",
+      cause: "include-thoughts",
+      carries: (sent, carried) => sent === "on" && carried === true,
+    },
+  }),
   "reasoning.budget-tokens": value((r) => r.reasoning?.budgetTokens),
   // Decision: an effort level carried as a thinking budget is the closest a budget-only
   // backend can do; it is preserved with cause `as-budget` and the budget shown.

@@ -93,9 +93,23 @@ export function allTexts(req: CanonicalRequest): string[] {
   return out;
 }
 
+/**
+ * Recent normalizations: the judges normalize the same texts several times per exchange (the
+ * system prompt, each turn, the joined conversation), and a Map hit on the same string is
+ * cheaper than the regex. Bounded: texts up to 4 KB, cleared when full.
+ */
+const normalized = new Map<string, string>();
+
 /** Whitespace-collapsed text, so a join with "\n" vs "\n\n" compares equal. */
 export function normalizeText(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+  if (text.length > 4096) return text.replace(/\s+/g, " ").trim();
+  let out = normalized.get(text);
+  if (out === undefined) {
+    out = text.replace(/\s+/g, " ").trim();
+    if (normalized.size >= 2048) normalized.clear();
+    normalized.set(text, out);
+  }
+  return out;
 }
 
 /** Tool-call arguments by meaning: parsed JSON when it parses, else the raw string. */

@@ -28,40 +28,66 @@ function toolTurns(req: CanonicalRequest): ToolTurns {
 }
 
 /**
- * Ids must link each result to its call. Unchanged ids are preserved; ids rewritten one to
- * one, with every result following its call's new id, still link (cause `rewritten-linked`);
- * anything else breaks the link.
+ * The new id of each client call, by position, when the calls pair up one to one with
+ * distinct new ids; undefined when they cannot (a call lost, two calls given one id).
  */
-export function judgeToolIds(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
-  const sent = toolTurns(client);
-  const got = toolTurns(forwarded);
-  const before = [...sent.callIds, ...sent.resultIds];
-  const after = [...got.callIds, ...got.resultIds];
-  if (after.length === 0) return { absent: true, detail: `${show(before)} → absent` };
-  if (sameValue(before, after)) {
-    return { kind: "preserved", detail: `${show(before)} → ${show(after)}` };
-  }
-  if (
-    sent.callIds.length !== got.callIds.length ||
-    sent.resultIds.length !== got.resultIds.length
-  ) {
-    return { kind: "mangled", detail: `${show(before)} → ${show(after)}`, cause: "unlinked" };
-  }
+function renaming(sent: ToolTurns, got: ToolTurns): Map<string, string> | undefined {
+  if (sent.callIds.length !== got.callIds.length) return undefined;
   const rename = new Map<string, string>();
   const taken = new Set<string>();
-  let linked = true;
-  sent.callIds.forEach((id, i) => {
+  for (let i = 0; i < sent.callIds.length; i++) {
+    const id = sent.callIds[i] as string;
     const next = got.callIds[i] as string;
-    if (rename.has(id) || taken.has(next)) linked = false;
+    if (rename.has(id) || taken.has(next)) return undefined;
     rename.set(id, next);
     taken.add(next);
-  });
-  sent.resultIds.forEach((id, i) => {
-    if (rename.get(id) !== got.resultIds[i]) linked = false;
-  });
-  return linked
-    ? { kind: "preserved", detail: `${show(before)} → ${show(after)}`, cause: "rewritten-linked" }
-    : { kind: "mangled", detail: `${show(before)} → ${show(after)}`, cause: "unlinked" };
+  }
+  return rename;
+}
+
+/** Whether every result names its call's id as forwarded (the old id where the call has none). */
+function resultsFollow(sent: ToolTurns, got: ToolTurns, rename: Map<string, string>): boolean {
+  if (sent.resultIds.length !== got.resultIds.length) return false;
+  return sent.resultIds.every((id, i) => (rename.get(id) ?? id) === got.resultIds[i]);
+}
+
+/**
+ * A call's own id (`tool_use.id`, `tool_calls[].id`): unchanged is preserved, whatever became
+ * of the results (those are judged under the result's field); rewritten one to one with
+ * every result following the new id still links (cause `rewritten-linked`); any other
+ * change breaks the link.
+ */
+export function judgeCallIds(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
+  const sent = toolTurns(client);
+  const got = toolTurns(forwarded);
+  const detail = `${show(sent.callIds)} → ${show(got.callIds)}`;
+  if (got.callIds.length === 0) return { absent: true, detail: `${show(sent.callIds)} → absent` };
+  if (sameValue(sent.callIds, got.callIds)) return { kind: "preserved", detail };
+  const rename = renaming(sent, got);
+  return rename && resultsFollow(sent, got, rename)
+    ? { kind: "preserved", detail, cause: "rewritten-linked" }
+    : { kind: "mangled", detail, cause: "unlinked" };
+}
+
+/**
+ * A result's link to its call (`tool_use_id`, `tool_call_id`, Gemini `functionResponse.id`):
+ * each result must name its call's id as forwarded. Following a one-to-one rewrite is
+ * preserved (`rewritten-linked`); an empty, stale or foreign id is `mangled` (`unlinked`).
+ * Gemini documents the id as "populated by the client to match the corresponding function
+ * call id": https://ai.google.dev/api/caching#FunctionResponse
+ */
+export function judgeResultIds(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
+  const sent = toolTurns(client);
+  const got = toolTurns(forwarded);
+  const detail = `${show(sent.resultIds)} → ${show(got.resultIds)}`;
+  if (got.resultIds.length === 0) {
+    return { absent: true, detail: `${show(sent.resultIds)} → absent` };
+  }
+  const rename = renaming(sent, got) ?? new Map<string, string>();
+  if (!resultsFollow(sent, got, rename)) return { kind: "mangled", detail, cause: "unlinked" };
+  return sameValue(sent.resultIds, got.resultIds)
+    ? { kind: "preserved", detail }
+    : { kind: "preserved", detail, cause: "rewritten-linked" };
 }
 
 /** A result's content by meaning: its texts (whitespace-collapsed) and media payloads. */
@@ -82,14 +108,51 @@ function results(req: CanonicalRequest): Extract<Part, { type: "tool-result" }>[
   return out;
 }
 
+/**
+ * The text inside a one-key JSON object, when a result's only content is such an object.
+ * Gemini carries a result as an object (`functionResponse.response`); the reader reads
+ * `{output: v}` and `{error: v}` as v, and any other object as its JSON, because "if
+ * "output" and "error" keys are not specified, then whole "response" is treated as function
+ * output" (https://ai.google.dev/api/caching#FunctionResponse). A gateway that wraps the
+ * client's text in a key of its choosing (`{"result": v}`, "any keys of their choice that fit
+ * the function's syntax") still hands the model v, inside that key: carried, cause `wrapped`.
+ */
+function wrappedText(part: Extract<Part, { type: "tool-result" }>): string | undefined {
+  const only = part.content.length === 1 ? part.content[0] : undefined;
+  if (only?.type !== "text" || !only.text.startsWith("{")) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(only.text);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(parsed)) return undefined;
+  const keys = Object.keys(parsed);
+  const value = keys.length === 1 ? parsed[keys[0] as string] : undefined;
+  return typeof value === "string" ? normalizeText(value) : undefined;
+}
+
 /** Each result's content arrives in order with the same text and media. */
 export function judgeToolResults(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
   const sent = results(client).map(resultMeaning);
-  const got = results(forwarded).map(resultMeaning);
+  const gotParts = results(forwarded);
+  const got = gotParts.map(resultMeaning);
   if (got.length === 0) return { absent: true, detail: `${show(sent)} → absent` };
-  const bad = sent.findIndex((s, i) => s !== got[i]);
+  let wrapped = 0;
+  let example: string | undefined;
+  const bad = sent.findIndex((s, i) => {
+    if (s === got[i]) return false;
+    const part = gotParts[i];
+    if (forwarded.dialect !== "gemini" || !part || wrappedText(part) !== s) return true;
+    wrapped++;
+    example ??= got[i];
+    return false;
+  });
   if (bad < 0 && sent.length === got.length) {
-    return { kind: "preserved", detail: `${sent.length} result(s) → same content` };
+    const detail = `${sent.length} result(s) → same content`;
+    if (wrapped === 0) return { kind: "preserved", detail };
+    const how = `${detail}, ${wrapped} inside a one-key response object (${show(example)})`;
+    return { kind: "preserved", detail: how, cause: "wrapped" };
   }
   const i = bad < 0 ? sent.length : bad;
   return { kind: "mangled", detail: `result ${i + 1}: ${show(sent[i])} → ${show(got[i])}` };

@@ -119,7 +119,9 @@ function bodyCredentials(value: unknown, path: string, out: ClientCredential[]):
     return;
   }
   if (!isRecord(value)) return;
-  for (const [key, v] of Object.entries(value)) {
+  // for-in rather than Object.entries: this walks every object of the client body.
+  for (const key in value) {
+    const v = value[key];
     const named = CREDENTIAL_BODY_KEYS.includes(key) || isCredentialHeader(key);
     if (named && typeof v === "string" && v !== "") {
       out.push({ place: "body", name: path + key, value: v.replace(SCHEME, "") });

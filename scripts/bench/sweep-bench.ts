@@ -1,38 +1,124 @@
 /**
- * Whole-pipeline benchmark of the sweep through `direct` (no gateway): cells per second and
- * the harness's overhead per cell, against a baseline measured in the same run: the same
- * number of plain HTTP round trips to the same mock, with no staging, judging or storing.
- * Then `rescore` throughput on a database grown to --attempts attempts by copying a real
- * run's attempts.
+ * Whole-pipeline benchmark of the sweep through `direct` (no gateway), then `rescore`.
+ *
+ * Sweep: cells per second of the whole run (start, every cell, report), and of its steady
+ * part (first cell done to last cell done), with the process's CPU time per cell. Baseline:
+ * the sweep's own client requests (path and body, from the database) sent again to a fresh
+ * mock with the same client and concurrency, with no staging, judging or storing, after a
+ * warm-up round, best of three: what the round trips alone cost on this machine now. The
+ * harness overhead per cell is the difference, in wall time and in CPU time.
+ *
+ * Rescore: the run grown to --attempts attempts by copying its rows, re-judged in this thread
+ * and with worker threads (each into a new run, both checked to change no verdict), with
+ * the share of time inside the lens.
+ *
+ * The machine is shared: the load average is printed with each figure, and CPU times are
+ * the figures to compare between runs.
  *
  *   npx tsx scripts/bench/sweep-bench.ts [--attempts 100000] [--concurrency 8]
+ *     [--rescore both|thread|workers] [--workers N]
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { direct } from "../../gateways/adapters/direct.ts";
 import { startMock } from "../../mock-upstream/index.ts";
 import { CORPUS } from "../../probes/corpus/index.ts";
-import { openStore } from "../../results/store.ts";
+import { openStore, type ResultsStore } from "../../results/store.ts";
 import { sendRequest } from "../../sweep/http-client.ts";
 import { forEachLimited } from "../../sweep/pool.ts";
-import { rescoreRun } from "../../sweep/rescore.ts";
+import { type RescoreResult, rescoreRun, rescoreRunParallel } from "../../sweep/rescore.ts";
 import { runSweep } from "../../sweep/run-sweep.ts";
 
 const { values } = parseArgs({
   options: {
     attempts: { type: "string", default: "100000" },
     concurrency: { type: "string", default: "8" },
+    rescore: { type: "string", default: "both" },
+    workers: { type: "string", default: String(availableParallelism()) },
   },
 });
 const TARGET_ATTEMPTS = Number(values.attempts);
 const CONCURRENCY = Number(values.concurrency);
+const WORKERS = Number(values.workers);
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-sweep-bench-"));
+
+const load = () => `load ${loadavg()[0]?.toFixed(2)}`;
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+
+interface Sent {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The sweep's client requests as it sent them (credential values are stored redacted). */
+function sentRequests(store: ResultsStore, runId: string): Sent[] {
+  const rows = store.db
+    .prepare("SELECT client_request FROM attempts WHERE run_id = ? ORDER BY rowid")
+    .pluck()
+    .all(runId) as string[];
+  return rows.map((text) => {
+    const request = JSON.parse(text) as {
+      path: string;
+      headers: [string, string][];
+      body: unknown;
+    };
+    return {
+      path: request.path,
+      headers: Object.fromEntries(request.headers),
+      body: JSON.stringify(request.body),
+    };
+  });
+}
+
+/** Best of three timed rounds of the same round trips, after one untimed warm-up round. */
+async function baseline(requests: readonly Sent[]): Promise<{ wallMs: number; cpuMs: number }> {
+  const mock = await startMock();
+  try {
+    const round = async () => {
+      const started = performance.now();
+      const cpu = process.cpuUsage();
+      await forEachLimited(requests, CONCURRENCY, async (request) => {
+        await sendRequest({
+          url: mock.url + request.path,
+          headers: request.headers,
+          body: request.body,
+          timeoutMs: 20_000,
+        });
+      });
+      mock.reset();
+      return { wallMs: performance.now() - started, cpuMs: cpuMs(cpu) };
+    };
+    await round();
+    const rounds = [await round(), await round(), await round()];
+    return rounds.reduce((best, r) => (r.wallMs < best.wallMs ? r : best));
+  } finally {
+    await mock.close();
+  }
+}
+
+function rescoreLine(label: string, result: RescoreResult, total: number, cpu: number): string {
+  const perSecond = (result.attempts * 1000) / result.elapsedMs;
+  const outside = result.workers === 0 ? 1 - result.lensMs / result.elapsedMs : undefined;
+  return (
+    `rescore (${label}): ${result.attempts} attempts (of ${total}) in ${(result.elapsedMs / 1000).toFixed(1)} s = ${perSecond.toFixed(0)} attempts/s (target >= 20000); ` +
+    `CPU ${((cpu * 1000) / result.attempts).toFixed(0)} µs/attempt; lens ${(result.lensMs / 1000).toFixed(1)} s` +
+    `${outside === undefined ? "" : ` (outside the lens: ${(outside * 100).toFixed(0)}% of the time)`}; ` +
+    `${result.changed} cells changed; ${load()}`
+  );
+}
 
 try {
   // 1. The whole pipeline through direct.
+  console.log(`sweep-bench on ${availableParallelism()} cores, ${load()}`);
+  const doneAt: number[] = [];
   const started = performance.now();
+  const sweepCpu = process.cpuUsage();
   const result = await runSweep({
     columns: [{ adapter: direct, spec: { name: "direct", version: "0" } }],
     probes: CORPUS,
@@ -44,41 +130,36 @@ try {
     outDir: dir,
     attemptTimeoutMs: 20_000,
     args: { bench: true },
+    progress: {
+      column: () => {},
+      cell: () => doneAt.push(performance.now()),
+      note: () => {},
+      close: () => {},
+    },
   });
   const sweepMs = performance.now() - started;
+  const sweepCpuMs = cpuMs(sweepCpu);
   const store = openStore(result.dbPath);
   const cells = store.cells(result.runId).length;
-
-  // 2. Baseline: the same number of bare round trips to a mock, same concurrency.
-  const mock = await startMock();
-  const body = JSON.stringify({
-    model: "m",
-    messages: [{ role: "user", content: "gc-0123456789abcdef hi" }],
-  });
-  const bareStarted = performance.now();
-  await forEachLimited(
-    Array.from({ length: cells }, (_, i) => i),
-    CONCURRENCY,
-    async () => {
-      await sendRequest({
-        url: `${mock.url}/v1/chat/completions`,
-        headers: { "content-type": "application/json" },
-        body,
-        timeoutMs: 20_000,
-      });
-    },
-  );
-  const bareMs = performance.now() - bareStarted;
-  await mock.close();
-
-  const cellsPerSecond = (cells * 1000) / sweepMs;
-  const barePerSecond = (cells * 1000) / bareMs;
+  const steadyMs = (doneAt.at(-1) ?? 0) - (doneAt[0] ?? 0);
   console.log(
-    `sweep through direct: ${cells} cells in ${(sweepMs / 1000).toFixed(1)} s = ${cellsPerSecond.toFixed(0)} cells/s`,
+    `sweep through direct: ${cells} cells in ${(sweepMs / 1000).toFixed(2)} s = ${((cells * 1000) / sweepMs).toFixed(0)} cells/s whole run ` +
+      `(steady part: ${(((doneAt.length - 1) * 1000) / steadyMs).toFixed(0)} cells/s; start ${((doneAt[0] ?? started) - started).toFixed(0)} ms, ` +
+      `after the last cell ${(started + sweepMs - (doneAt.at(-1) ?? 0)).toFixed(0)} ms); ` +
+      `CPU ${(sweepCpuMs / cells).toFixed(2)} ms/cell; target >= 200 cells/s; ${load()}`,
   );
-  console.log(`baseline bare round trips: ${barePerSecond.toFixed(0)} req/s`);
+
+  // 2. Baseline: the same requests, bare.
+  const requests = sentRequests(store, result.runId);
+  const bare = await baseline(requests);
+  const barePerSecond = (requests.length * 1000) / bare.wallMs;
   console.log(
-    `ratio sweep/bare: ${(cellsPerSecond / barePerSecond).toFixed(2)}; harness overhead per cell: ${((sweepMs - bareMs) / cells).toFixed(2)} ms (includes gateway-less startup and the report)`,
+    `baseline: the sweep's ${requests.length} requests bare to a mock (warm, best of 3): ${barePerSecond.toFixed(0)} req/s; CPU ${(bare.cpuMs / requests.length).toFixed(2)} ms/request; ${load()}`,
+  );
+  console.log(
+    `ratio sweep/bare: ${((cells * 1000) / sweepMs / barePerSecond).toFixed(2)} whole run, ${(((doneAt.length - 1) * 1000) / steadyMs / barePerSecond).toFixed(2)} steady; ` +
+      `harness overhead per cell: ${((sweepMs - bare.wallMs) / cells).toFixed(2)} ms wall whole run, ` +
+      `${((steadyMs - bare.wallMs) / cells).toFixed(2)} ms wall steady, ${((sweepCpuMs - bare.cpuMs) / cells).toFixed(2)} ms CPU`,
   );
 
   // 3. Rescore: grow the run to TARGET_ATTEMPTS attempts by copying its rows, then re-judge.
@@ -86,20 +167,25 @@ try {
   const copies = Math.ceil(TARGET_ATTEMPTS / have) - 1;
   const grow = store.db.prepare(
     `INSERT INTO attempts (run_id, "column", route_id, probe_id, mode, phase, attempt_no, status, timings,
-       client_request, forwarded, upstream_reply, client_response, verdicts)
+       client_request, forwarded, upstream_reply, client_response, verdicts, client_sdk)
      SELECT run_id, "column", route_id, probe_id, mode, 'repeat', attempt_no + ?, status, timings,
-       client_request, forwarded, upstream_reply, client_response, verdicts
+       client_request, forwarded, upstream_reply, client_response, verdicts, client_sdk
      FROM attempts WHERE run_id = ? AND phase = 'main'`,
   );
   store.db.transaction(() => {
     for (let i = 1; i <= copies; i++) grow.run(i, result.runId);
   })();
   const total = store.countAttempts(result.runId);
-  const rescored = rescoreRun(store, result.runId);
-  const perSecond = (rescored.attempts * 1000) / rescored.elapsedMs;
-  console.log(
-    `rescore: ${rescored.attempts} attempts (of ${total}) in ${(rescored.elapsedMs / 1000).toFixed(1)} s = ${perSecond.toFixed(0)} attempts/s (target >= 20000)`,
-  );
+  if (values.rescore === "both" || values.rescore === "thread") {
+    const cpu = process.cpuUsage();
+    const rescored = rescoreRun(store, result.runId);
+    console.log(rescoreLine("this thread", rescored, total, cpuMs(cpu)));
+  }
+  if (values.rescore === "both" || values.rescore === "workers") {
+    const cpu = process.cpuUsage();
+    const rescored = await rescoreRunParallel(store, result.runId, { workers: WORKERS });
+    console.log(rescoreLine(`${rescored.workers} workers`, rescored, total, cpuMs(cpu)));
+  }
   store.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { registerCheck } from "./check.ts";
 import { registerDiff } from "./diff.ts";
+import { registerExport } from "./export.ts";
 import { registerGateways } from "./gateways.ts";
 import { registerMerge } from "./merge.ts";
 import { registerMock } from "./mock.ts";
@@ -26,4 +27,5 @@ export const commands: RegisterCommand[] = [
   registerMock,
   registerProbes,
   registerCheck,
+  registerExport,
 ];

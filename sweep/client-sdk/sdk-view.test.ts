@@ -195,3 +195,42 @@ describe("sdkView: what the SDKs refuse or cannot parse", () => {
     expect(v.accepted).toBe(false);
   });
 });
+
+describe("sdkView: one shared client per SDK", () => {
+  it("concurrent views each get their own recorded bytes", async () => {
+    const cases = [
+      () =>
+        view(
+          "openai-chat",
+          "stream",
+          dialectFixture("openai-chat", "stream-parallel-tools-usage.sse"),
+        ),
+      () =>
+        view(
+          "openai-chat",
+          "non-stream",
+          dialectFixture("openai-chat", "error-invalid-key.json"),
+          401,
+        ),
+      () =>
+        view(
+          "anthropic-messages",
+          "non-stream",
+          dialectFixture("anthropic-messages", "reply-thinking-tool.json"),
+        ),
+      () =>
+        view(
+          "openai-responses",
+          "stream",
+          dialectFixture("openai-responses", "stream-tool-call.sse"),
+        ),
+    ];
+    const alone: Awaited<ReturnType<typeof sdkView>>[] = [];
+    for (const run of cases) alone.push(await run());
+    expect(new Set(alone.map((v) => JSON.stringify(v))).size).toBe(cases.length);
+    const together = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => cases[i % cases.length]?.()),
+    );
+    expect(together).toEqual(Array.from({ length: 24 }, (_, i) => alone[i % cases.length]));
+  });
+});

@@ -4,8 +4,10 @@
  *
  * Contract:
  *   sdkView(client, mode, { status, headers, body }) → Promise<SdkView>
- * - The bytes are served to the SDK by a custom `fetch` that ignores the request and returns
- *   `new Response(body, { status, headers })`; no socket is opened, retries are off.
+ * - The bytes are served to the SDK by a custom `fetch` that returns
+ *   `new Response(body, { status, headers })` for the call's recorded response (one shared
+ *   client per SDK; the call names its response in a header); no socket is opened, retries
+ *   are off.
  * - SDKs: `openai` for openai-chat and openai-responses, `@anthropic-ai/sdk` for
  *   anthropic-messages. Streams go through the SDK's own stream helpers, which assemble the
  *   final message from the events: `chat.completions.stream().finalChatCompletion()`,
@@ -54,28 +56,64 @@ const BASE = "http://sdk-replay.gatecheck.invalid";
 const MODEL = "gatecheck-mock-model";
 const MESSAGES = [{ role: "user" as const, content: "gatecheck" }];
 
-function replayFetch(response: RecordedResponse): typeof fetch {
-  return async () => {
-    // Header names/values the platform refuses (e.g. a bare `Set-Cookie` pair list) are skipped, not fatal.
-    const headers = new Headers();
-    for (const [name, value] of response.headers) {
-      try {
-        headers.append(name, value);
-      } catch {
-        // An invalid header would make Response throw; the SDK would never have seen it either.
-      }
+/**
+ * One client per SDK for the whole process: constructing one builds every resource class
+ * of the SDK (about half a millisecond a view, measured in the sweep's profile). Each call
+ * names its recorded response in a request header the shared fetch looks up, so concurrent
+ * views never see each other's bytes.
+ */
+const REPLAY_HEADER = "x-gatecheck-replay";
+const replays = new Map<string, RecordedResponse>();
+let nextReplay = 0;
+
+const replayFetch: typeof fetch = async (_url, init) => {
+  const id = new Headers(init?.headers).get(REPLAY_HEADER);
+  const response = id === null ? undefined : replays.get(id);
+  if (!response) throw new TypeError(`fetch failed: no recorded response for replay ${id}`);
+  return replayedResponse(response);
+};
+
+/** Run `call` with request options that make the shared fetch answer with `response`. */
+async function withReplay<T>(
+  response: RecordedResponse,
+  call: (options: { headers: Record<string, string> }) => Promise<T>,
+): Promise<T> {
+  const id = String(nextReplay++);
+  replays.set(id, response);
+  try {
+    return await call({ headers: { [REPLAY_HEADER]: id } });
+  } finally {
+    replays.delete(id);
+  }
+}
+
+const clientOptions = { baseURL: `${BASE}/v1`, fetch: replayFetch, maxRetries: 0 };
+let openai: OpenAI | undefined;
+let anthropic: Anthropic | undefined;
+const openaiClient = () => (openai ??= new OpenAI({ apiKey: "sk-replay", ...clientOptions }));
+const anthropicClient = () =>
+  (anthropic ??= new Anthropic({ apiKey: "sk-ant-replay", ...clientOptions, baseURL: BASE }));
+
+function replayedResponse(response: RecordedResponse): Response {
+  // Header names/values the platform refuses (e.g. a bare `Set-Cookie` pair list) are skipped, not fatal.
+  const headers = new Headers();
+  for (const [name, value] of response.headers) {
+    try {
+      headers.append(name, value);
+    } catch {
+      // An invalid header would make Response throw; the SDK would never have seen it either.
     }
-    // A real client's fetch undoes Content-Encoding before the SDK sees the body, and fails
-    // when the bytes do not decode; the recorded bytes are the wire's, so do the same here.
-    const body = decoded(response.body, headers.get("content-encoding"));
-    headers.delete("content-encoding");
-    headers.delete("content-length");
-    const noBody = response.status === 204 || response.status === 304;
-    return new Response(noBody ? null : new Uint8Array(body), {
-      status: response.status,
-      headers,
-    });
-  };
+  }
+  // A real client's fetch undoes Content-Encoding before the SDK sees the body, and fails
+  // when the bytes do not decode; the recorded bytes are the wire's, so do the same here.
+  const body = decoded(response.body, headers.get("content-encoding"));
+  headers.delete("content-encoding");
+  headers.delete("content-length");
+  const noBody = response.status === 204 || response.status === 304;
+  return new Response(noBody ? null : new Uint8Array(body), {
+    status: response.status,
+    headers,
+  });
 }
 
 function decoded(body: Buffer, encoding: string | null): Buffer {
@@ -141,18 +179,14 @@ function notAReply(what: string, value: unknown): SdkView {
 }
 
 async function chatView(mode: Mode, response: RecordedResponse): Promise<SdkView> {
-  const sdk = new OpenAI({
-    apiKey: "sk-replay",
-    baseURL: `${BASE}/v1`,
-    fetch: replayFetch(response),
-    maxRetries: 0,
-  });
-  const completion =
+  const sdk = openaiClient();
+  const completion = await withReplay<OpenAI.ChatCompletion>(response, (options) =>
     mode === "stream"
-      ? await sdk.chat.completions
-          .stream({ model: MODEL, messages: MESSAGES })
+      ? sdk.chat.completions
+          .stream({ model: MODEL, messages: MESSAGES }, options)
           .finalChatCompletion()
-      : await sdk.chat.completions.create({ model: MODEL, messages: MESSAGES });
+      : sdk.chat.completions.create({ model: MODEL, messages: MESSAGES }, options),
+  );
   if (!completion || typeof completion !== "object" || !Array.isArray(completion.choices)) {
     return notAReply("chat completion", completion);
   }
@@ -172,16 +206,12 @@ async function chatView(mode: Mode, response: RecordedResponse): Promise<SdkView
 }
 
 async function responsesView(mode: Mode, response: RecordedResponse): Promise<SdkView> {
-  const sdk = new OpenAI({
-    apiKey: "sk-replay",
-    baseURL: `${BASE}/v1`,
-    fetch: replayFetch(response),
-    maxRetries: 0,
-  });
-  const result =
+  const sdk = openaiClient();
+  const result = await withReplay<OpenAI.Responses.Response>(response, (options) =>
     mode === "stream"
-      ? await sdk.responses.stream({ model: MODEL, input: "gatecheck" }).finalResponse()
-      : await sdk.responses.create({ model: MODEL, input: "gatecheck" });
+      ? sdk.responses.stream({ model: MODEL, input: "gatecheck" }, options).finalResponse()
+      : sdk.responses.create({ model: MODEL, input: "gatecheck" }, options),
+  );
   if (!result || typeof result !== "object" || !Array.isArray(result.output)) {
     return notAReply("response", result);
   }
@@ -206,17 +236,13 @@ async function responsesView(mode: Mode, response: RecordedResponse): Promise<Sd
 }
 
 async function messagesView(mode: Mode, response: RecordedResponse): Promise<SdkView> {
-  const sdk = new Anthropic({
-    apiKey: "sk-ant-replay",
-    baseURL: BASE,
-    fetch: replayFetch(response),
-    maxRetries: 0,
-  });
+  const sdk = anthropicClient();
   const params = { model: MODEL, max_tokens: 64, messages: MESSAGES };
-  const message =
+  const message = await withReplay<Anthropic.Message>(response, (options) =>
     mode === "stream"
-      ? await sdk.messages.stream(params).finalMessage()
-      : await sdk.messages.create(params);
+      ? sdk.messages.stream(params, options).finalMessage()
+      : sdk.messages.create(params, options),
+  );
   if (!message || typeof message !== "object" || !Array.isArray(message.content)) {
     return notAReply("message", message);
   }

@@ -46,9 +46,16 @@ export function expandTemplates(templates: readonly ProbeTemplate[]): Probe[] {
   return out;
 }
 
-/** A staged reply with its `extras` filled in, so reply literals stay short. */
+/**
+ * Token counts every canned reply carries unless the probe gives its own: each provider's API
+ * always reports usage, and a gateway that reads it unconditionally (Portkey's Anthropic
+ * transformer does) would otherwise fail on a reply no real upstream sends.
+ */
+export const DEFAULT_REPLY_USAGE = { inputTokens: 12, outputTokens: 9 } as const;
+
+/** A staged reply with its `extras` and usage filled in, so reply literals stay short. */
 export function reply(
   fields: Omit<StagedReply, "extras"> & { extras?: StagedReply["extras"] },
 ): StagedReply {
-  return { extras: {}, ...fields };
+  return { extras: {}, usage: { ...DEFAULT_REPLY_USAGE }, ...fields };
 }

@@ -34,8 +34,53 @@ const statusTemplates: ProbeTemplate[] = STATUSES.map(([status, type]) => ({
   note: `the upstream's ${status} reaches the client as a non-2xx of the same class, never as 2xx`,
 }));
 
+/**
+ * Fallback: the first target fails with each status, the second answers. Sampling fields ride
+ * along so the lens can tell whether the second target got the same request as the first.
+ */
+const FALLBACK_STATUSES = [
+  [400, "invalid_request_error"],
+  [429, "rate_limit_error"],
+  [500, "api_error"],
+  [503, "api_error"],
+] as const;
+
+const fallbackTemplates: ProbeTemplate[] = FALLBACK_STATUSES.map(([status, type]) => ({
+  slug: `failure-fallback-${status}`,
+  axis: "failure",
+  field: "failure.fallback",
+  requestFor: {
+    "openai-chat": { temperature: 0.3, top_p: 0.9, max_tokens: 77, stop: ["FALLSTOP"] },
+    "anthropic-messages": {
+      temperature: 0.3,
+      top_p: 0.9,
+      max_tokens: 77,
+      stop_sequences: ["FALLSTOP"],
+    },
+    "openai-responses": { temperature: 0.3, top_p: 0.9, max_output_tokens: 77 },
+  },
+  fallback: true,
+  upstream: {
+    sequence: [
+      { error: { status, message: `FALLBACK-${status} first target says no`, type } },
+      {
+        reply: reply({
+          parts: [{ type: "text", text: "FALLBACK-OK the second target answers" }],
+          stopReason: "stop",
+          // Real providers always report usage; Portkey's Anthropic transform reads it.
+          usage: { inputTokens: 21, outputTokens: 7, totalTokens: 28 },
+        }),
+      },
+    ],
+  },
+  modes: nonStream,
+  severity: "high",
+  note: `with two targets, a ${status} from the first moves the request to the second when the gateway is configured to move on ${status} (same request, its answer reaches the client); otherwise the ${status} reaches the client`,
+}));
+
 export const failureTemplates: ProbeTemplate[] = [
   ...statusTemplates,
+  ...fallbackTemplates,
   {
     slug: "failure-status-502-html",
     axis: "failure",

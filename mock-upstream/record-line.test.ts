@@ -1,0 +1,187 @@
+/**
+ * The recorder's shortcuts against the plain way: a traffic record's line against
+ * `JSON.stringify` of the record object, the ring's reads against a full list, the
+ * remembered header redaction against dialects/credentials.ts.
+ */
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { redactHeaderPairs } from "../dialects/credentials.ts";
+import { bodyFacts, type MockRecord, type RawRequest, redactedHeaders } from "./record.ts";
+import { lineJson } from "./record-line.ts";
+import { Recorder } from "./recorder.ts";
+import { replyBytes } from "./reply-bytes.ts";
+import { routeFacts } from "./request-facts.ts";
+import { type TrafficRecordInput, trafficRecord, trafficRecordLine } from "./traffic-record.ts";
+
+function input(body: string, replyBody: Buffer, path = "/v1/chat/completions"): TrafficRecordInput {
+  const headers: [string, string][] = [
+    ["Host", "127.0.0.1:9"],
+    ["Authorization", "Bearer sk-proj-abcdefghijklmnop1234"],
+  ];
+  const bytes = Buffer.from(body);
+  const raw: RawRequest = {
+    method: "POST",
+    path,
+    query: "key=AIzaSyA-1234567890abcdefghijklmnopqrs&x=1",
+    headers,
+    body: bytes,
+    bodyBytes: bytes.length,
+    bodyTruncated: false,
+  };
+  const facts = bodyFacts(bytes);
+  return {
+    seq: 7,
+    receivedAt: "2026-11-30T05:00:00.000Z",
+    listener: "gw",
+    raw,
+    route: routeFacts(path, "", headers),
+    facts,
+    model: "gpt-4o-mini",
+    stream: false,
+    reply: { status: 200, staged: true, stagedId: "stage-2" },
+    replyHeaders: [["content-type", "application/json"]],
+    replyBytes: replyBytes([{ bytes: replyBody, delayMs: 0 }]),
+  };
+}
+
+const lineOf = (i: TrafficRecordInput) => lineJson(trafficRecordLine(i));
+
+describe("traffic record line", () => {
+  const reply = Buffer.from('{"id":"x","choices":[{"message":{"content":"\\"hi\\" ü"}}]}');
+
+  it("is exactly JSON.stringify(record) for a compact body", () => {
+    const body = JSON.stringify({
+      model: "gpt-4o-mini",
+      api_key: "hunter2-secret",
+      messages: [{ role: "user", content: "say ü gc-0123456789abcdef sk-ant-abcdefghijk" }],
+    });
+    const i = input(body, reply);
+    expect(lineOf(i)).toBe(JSON.stringify(trafficRecord(i)));
+    expect(lineOf(i)).not.toContain("hunter2-secret");
+    expect(lineOf(i)).not.toContain("sk-proj-abcdefghijklmnop1234");
+  });
+
+  it("gives the same record for bodies whose text is not JSON.stringify's", () => {
+    const bodies = [
+      '{ "model" : "m",\t"n": 1.50, "e": "caf\\u00e9", "a": [ 1 , 2 ] }',
+      '{"dup":1,"dup":2,"big":12345678901234567890}',
+      '{"model":"m",\n  "messages": []\r\n}',
+      '{"s":"line\\u2028sep"}',
+      "[1,2]",
+      "not json at all",
+    ];
+    for (const body of bodies) {
+      const i = input(body, reply);
+      const line = lineOf(i);
+      expect(line, body).not.toMatch(/[\n\r]/);
+      expect(JSON.parse(line), body).toEqual(JSON.parse(JSON.stringify(trafficRecord(i))));
+    }
+  });
+
+  it("splices a large reply body as shared bytes and joins to the same line", () => {
+    const sse = Buffer.from(
+      Array.from({ length: 200 }, (_, n) => `data: {"t":"tok${n} ü\\n"}\n\n`).join(""),
+    );
+    const i = input('{"model":"m"}', sse);
+    const line = trafficRecordLine(i);
+    expect(typeof line).not.toBe("string");
+    expect(lineJson(line)).toBe(JSON.stringify(trafficRecord(i)));
+  });
+
+  it("keeps optional keys in the record's order", () => {
+    const i = input('{"model":"m"}', reply, "/nowhere");
+    const keys = Object.keys(JSON.parse(lineOf(i)));
+    expect(keys).toEqual(Object.keys(trafficRecord(i)));
+    expect(keys).not.toContain("stream");
+    expect(keys.at(-1)).toBe("reply");
+  });
+});
+
+describe("remembered header redaction", () => {
+  it("equals redactHeaderPairs, first time and again", () => {
+    const headers: [string, string][] = [
+      ["Authorization", "Bearer sk-proj-abcdefghijklmnop1234"],
+      ["x-api-key", "sk-ant-api03-abcdefghijklmnop"],
+      ["X-Custom", "value with sk-abcdefghijklmnopqrstu inside"],
+      ["cookie", "session=abc"],
+      ["accept", "application/json"],
+    ];
+    const expected = redactHeaderPairs(headers);
+    expect(redactedHeaders(headers)).toEqual(expected);
+    expect(redactedHeaders(headers)).toEqual(expected);
+  });
+});
+
+function sample(seq: number, nonce?: string): MockRecord {
+  return {
+    seq,
+    receivedAt: "2026-11-30T05:00:00.000Z",
+    listener: "mock",
+    method: "POST",
+    path: "/v1/messages",
+    query: "",
+    headers: [["host", "x"]],
+    rawBody: "{}",
+    bodyEncoding: "utf8",
+    bodyBytes: 2,
+    json: {},
+    ...(nonce ? { nonce } : {}),
+    reply: { status: 200, staged: false },
+  };
+}
+
+describe("recorder memory ring", () => {
+  it("forgets the oldest past maxRecords, keeps the file whole, and reads back in seq order", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "gatecheck-ring-"));
+    try {
+      const file = join(dir, "r.jsonl");
+      const recorder = new Recorder(file, { maxRecords: 3 });
+      const records = [1, 2, 3, 5, 4].map((seq) =>
+        sample(seq, seq % 2 ? "gc-00000000000000aa" : undefined),
+      );
+      for (const r of records) recorder.add(r);
+      expect(recorder.count).toBe(3);
+      expect(recorder.evicted).toBe(2);
+      expect(recorder.list().map((r) => r.seq)).toEqual([3, 4, 5]);
+      expect(recorder.list({ nonce: "gc-00000000000000aa" }).map((r) => r.seq)).toEqual([3, 5]);
+      expect(recorder.list({ since: 3 }).map((r) => r.seq)).toEqual([4, 5]);
+      for (const filter of [{}, { since: 4 }, { nonce: "gc-00000000000000aa" }]) {
+        expect(recorder.listJson(filter)).toBe(JSON.stringify(recorder.list(filter)));
+      }
+      await recorder.close();
+      const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+      expect(lines).toEqual(records.map((r) => JSON.stringify(r)));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps under maxBytes, but always the newest record", () => {
+    const recorder = new Recorder(undefined, { maxBytes: 1 });
+    recorder.add(sample(1));
+    recorder.add(sample(2));
+    expect(recorder.list().map((r) => r.seq)).toEqual([2]);
+    const roomy = new Recorder(undefined, { maxBytes: 2 * JSON.stringify(sample(1)).length + 2 });
+    for (const seq of [1, 2, 3]) roomy.add(sample(seq));
+    expect(roomy.list().map((r) => r.seq)).toEqual([2, 3]);
+  });
+
+  it("gives fresh copies: changing one does not change the kept record", () => {
+    const recorder = new Recorder();
+    recorder.add(sample(1));
+    const [first] = recorder.list();
+    if (first) first.path = "/changed";
+    expect(recorder.list()[0]?.path).toBe("/v1/messages");
+  });
+
+  it("keeps answering from memory when the file cannot be opened, and says why on close", async () => {
+    const recorder = new Recorder(join(tmpdir(), "gatecheck-no-such-dir", "x", "r.jsonl"));
+    recorder.add(sample(1));
+    expect(recorder.list()).toHaveLength(1);
+    expect(recorder.failure?.message).toMatch(/ENOENT/);
+    await expect(recorder.close()).rejects.toThrow(/ENOENT/);
+  });
+});

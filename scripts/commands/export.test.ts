@@ -1,0 +1,61 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Command } from "commander";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { parseExchangeText } from "../../probes/exchange.ts";
+import { CELL, FIXTURE, RUN, storeAttempt } from "../../sweep/testing-stored-attempt.ts";
+import { CliError, EXIT } from "../exit-codes.ts";
+import { registerCheck } from "./check.ts";
+import { registerExport } from "./export.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "gatecheck-export-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const db = join(dir, "one.db");
+storeAttempt(db, parseExchangeText(readFileSync(FIXTURE, "utf8"), FIXTURE));
+
+async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
+  const program = new Command().exitOverride();
+  registerExport(program);
+  registerCheck(program);
+  let out = "";
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    out += String(chunk);
+    return true;
+  });
+  try {
+    await program.parseAsync(["node", "gatecheck", ...args]);
+    return { out, err: "", code: EXIT.ok };
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    return { out, err: error.message, code: error.exitCode };
+  } finally {
+    vi.restoreAllMocks();
+  }
+}
+
+const cell = ["--db", db, "--column", CELL.column, "--route", CELL.routeId, "--probe", "oc-seed"];
+
+describe("gatecheck export", () => {
+  it("writes a stored attempt that `gatecheck check` judges as the sweep did", async () => {
+    const file = join(dir, "seed.json");
+    const written = await cli("export", ...cell, "--mode", "non-stream", "--out", file);
+    expect(written).toMatchObject({ code: EXIT.ok, out: "" });
+    expect(readFileSync(file, "utf8")).toContain(`run ${RUN}`);
+    const checked = await cli("check", file, "--json");
+    const seed = (JSON.parse(checked.out) as { field: string; verdict: string }[]).find(
+      (v) => v.field === "seed",
+    );
+    expect(seed?.verdict).toBe("no-equivalent");
+  });
+
+  it("exits 2 on a bad option or a cell that is not stored, saying which", async () => {
+    expect(await cli("export", ...cell, "--mode", "fast")).toMatchObject({
+      code: EXIT.usage,
+      err: "--mode: expected stream or non-stream, got fast",
+    });
+    const missing = await cli("export", ...cell, "--mode", "stream");
+    expect(missing.code).toBe(EXIT.usage);
+    expect(missing.err).toMatch(/has no cell .*"mode":"stream"/);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * One stored attempt judged again: the pure step of `rescore`, the same in the main thread
+ * and in a worker (rescore-worker.ts). A job carries plain data only (it crosses a thread
+ * boundary by structured clone): the route the cell ran on, the field judged and the stored
+ * JSON texts, which are parsed here, where the judging happens.
+ */
+import {
+  CLIENT_DIALECTS,
+  type ClientDialect,
+  type Dialect,
+  type Mode,
+} from "../dialects/dialect.ts";
+import { dialectOfPath } from "../dialects/routes.ts";
+import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
+import type { Verdict } from "../probes/verdict.ts";
+import type { AttemptPhase } from "../results/records.ts";
+import { judgeAttempt } from "./attempt.ts";
+import { controlField } from "./control-leg.ts";
+import {
+  exchangeFromWire,
+  type ForwardedRecord,
+  type StoredClientRequest,
+  type StoredResponse,
+} from "./exchange-from-wire.ts";
+
+export interface RescoreJob {
+  /** Names the stored attempt in errors (`attempt 12 (oc-seed stream main #1)`). */
+  ref: string;
+  client: ClientDialect;
+  backend: Dialect;
+  mode: Mode;
+  phase: AttemptPhase;
+  /** The probe's field in the cell's client dialect ("" when the probe is unknown). */
+  field: string;
+  clientRequest: string;
+  forwarded: string;
+  clientResponse: string;
+  timings?: { totalMs: number };
+}
+
+export class RescoreError extends Error {
+  override name = "RescoreError";
+  constructor(
+    readonly code: "bad-stored-attempt" | "worker-failed",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface RescoreJudgement {
+  /** Every verdict the lens gave, as stored in `attempts.verdicts`. */
+  verdictsJson: string;
+  /** The probe's own verdict. */
+  verdict: Verdict;
+  /** Time inside the lens (judgeAttempt), for the benchmark's split of where time goes. */
+  lensMs: number;
+}
+
+function isClientDialect(d: Dialect): d is ClientDialect {
+  return (CLIENT_DIALECTS as readonly string[]).includes(d);
+}
+
+const COLUMN_TEXT = {
+  client_request: "clientRequest",
+  client_response: "clientResponse",
+  forwarded: "forwarded",
+} as const;
+
+/** A stored JSON column, or an error naming the attempt and the column. */
+function parseStored<T>(job: RescoreJob, column: keyof typeof COLUMN_TEXT): T {
+  try {
+    return JSON.parse(job[COLUMN_TEXT[column]]) as T;
+  } catch (error) {
+    throw new RescoreError(
+      "bad-stored-attempt",
+      `${job.ref}: column ${column} is not valid JSON (${(error as Error).message})`,
+    );
+  }
+}
+
+export function judgeStoredAttempt(job: RescoreJob): RescoreJudgement {
+  const clientRequest = parseStored<StoredClientRequest>(job, "client_request");
+  const clientResponse = parseStored<StoredResponse>(job, "client_response");
+  const forwarded = parseStored<ForwardedRecord[]>(job, "forwarded");
+  let { client, backend, field } = job;
+  if (job.phase === "control") {
+    // The control leg went over the native route of the backend dialect.
+    const native = dialectOfPath(clientRequest.path)?.dialect ?? backend;
+    if (isClientDialect(native)) {
+      field = controlField(client, native, field) ?? field;
+      client = native;
+      backend = native;
+    }
+  }
+  const exchange = exchangeFromWire({
+    client,
+    backend,
+    mode: job.mode,
+    clientRequest,
+    forwarded,
+    clientResponse,
+    secrets: CANARY_VALUES,
+    ...(job.timings ? { timings: job.timings } : {}),
+  });
+  const lensStarted = performance.now();
+  const judged = judgeAttempt(exchange, field, clientResponse);
+  const lensMs = performance.now() - lensStarted;
+  return { verdictsJson: JSON.stringify(judged.verdicts), verdict: judged.verdict, lensMs };
+}

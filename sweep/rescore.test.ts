@@ -1,0 +1,142 @@
+/**
+ * Rescore of a real run's stored bytes (a small sweep through `direct`): an unchanged lens
+ * gives back every attempt's verdicts byte for byte; worker threads store exactly what the
+ * main thread stores, in the same order; a corrupt attempt is an error naming it, and the
+ * half-made run is removed.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { direct } from "../gateways/adapters/direct.ts";
+import { CORPUS } from "../probes/corpus/index.ts";
+import { openStore, type ResultsStore } from "../results/store.ts";
+import { rescoreRun, rescoreRunParallel } from "./rescore.ts";
+import { RescoreWorkerPool } from "./rescore-pool.ts";
+import { runSweep } from "./run-sweep.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "gatecheck-rescore-"));
+let store: ResultsStore;
+let runId: string;
+// One pool for the tests that use workers: a worker's start (tsx, the lens) is the slow part.
+let pool: RescoreWorkerPool;
+
+// Every client dialect, both modes, with tools, streams and failure probes among them.
+const PROBE_IDS = [
+  "oc-stop-string",
+  "oc-temperature",
+  "oc-seed",
+  "am-tools-strict",
+  "am-tool-choice-tool",
+  "or-stream-tool-arguments-fragments",
+  "oc-top-p",
+  "am-header-anthropic-version",
+];
+
+beforeAll(async () => {
+  const probes = CORPUS.filter((p) => PROBE_IDS.includes(p.id));
+  expect(probes.map((p) => p.id).sort()).toEqual([...PROBE_IDS].sort());
+  const result = await runSweep({
+    columns: [{ adapter: direct, spec: { name: "direct", version: "0" } }],
+    probes,
+    modes: ["non-stream", "stream"],
+    repeats: 1,
+    minutes: 5,
+    concurrency: 4,
+    dbPath: join(dir, "gc.db"),
+    outDir: dir,
+    attemptTimeoutMs: 10_000,
+    args: { test: true },
+  });
+  runId = result.runId;
+  store = openStore(result.dbPath);
+  pool = new RescoreWorkerPool(2);
+}, 60_000);
+
+afterAll(async () => {
+  await pool?.close();
+  store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A run's attempts in rowid order, every stored column but the run id. */
+function attemptRows(id: string): unknown[] {
+  return store.db
+    .prepare(
+      `SELECT "column", route_id, probe_id, mode, phase, attempt_no, status, timings,
+         client_request, forwarded, upstream_reply, client_response, verdicts, client_sdk
+       FROM attempts WHERE run_id = ? ORDER BY rowid`,
+    )
+    .raw()
+    .all(id);
+}
+
+function cellRows(id: string): unknown[] {
+  return store.cells(id).map(({ runId: _run, ...cell }) => cell);
+}
+
+describe("rescore", () => {
+  it("gives back every stored verdict when the lens is unchanged", () => {
+    const rescored = rescoreRun(store, runId);
+    expect(rescored).toMatchObject({ fromRun: runId, changed: 0, workers: 0 });
+    expect(rescored.attempts).toBe(store.countAttempts(runId));
+    expect(rescored.attempts).toBeGreaterThanOrEqual(PROBE_IDS.length);
+    expect(attemptRows(rescored.runId)).toEqual(attemptRows(runId));
+    expect(cellRows(rescored.runId)).toEqual(cellRows(runId));
+    expect(store.getRun(rescored.runId)).toMatchObject({
+      status: "done",
+      args: { rescoreOf: runId },
+    });
+    expect(store.gatewayRuns(rescored.runId).map((g) => g.column)).toEqual(["direct@0"]);
+  });
+
+  it("stores the same rows in the same order with worker threads", async () => {
+    const inThread = rescoreRun(store, runId, { batchSize: 5, commitEvery: 3 });
+    const parallel = await rescoreRunParallel(store, runId, {
+      pool,
+      minAttemptsForWorkers: 0,
+      batchSize: 3,
+      commitEvery: 4,
+    });
+    expect(parallel.workers).toBe(2);
+    expect(parallel.attempts).toBe(inThread.attempts);
+    expect(attemptRows(parallel.runId)).toEqual(attemptRows(inThread.runId));
+    expect(cellRows(parallel.runId)).toEqual(cellRows(inThread.runId));
+  }, 60_000);
+
+  it("names a corrupt attempt and leaves no half-made run, in either thread", async () => {
+    const copyDb = join(dir, "corrupt.db");
+    store.db.exec(`VACUUM INTO '${copyDb}'`);
+    const corrupt = openStore(copyDb);
+    try {
+      const rowid = corrupt.db
+        .prepare("SELECT max(rowid) FROM attempts WHERE run_id = ?")
+        .pluck()
+        .get(runId) as number;
+      corrupt.db
+        .prepare("UPDATE attempts SET forwarded = '[{\"method\": ' WHERE rowid = ?")
+        .run(rowid);
+      const runsBefore = corrupt.listRuns().map((r) => r.id);
+      const attemptsBefore = corrupt.db.prepare("SELECT count(*) FROM attempts").pluck().get();
+      const named = new RegExp(`attempt ${rowid} \\(.*\\) of run ${runId}: column forwarded`);
+      expect(() => rescoreRun(corrupt, runId, { commitEvery: 2 })).toThrow(named);
+      await expect(
+        rescoreRunParallel(corrupt, runId, {
+          pool,
+          minAttemptsForWorkers: 0,
+          batchSize: 2,
+          commitEvery: 2,
+        }),
+      ).rejects.toThrow(named);
+      expect(corrupt.listRuns().map((r) => r.id)).toEqual(runsBefore);
+      expect(corrupt.db.prepare("SELECT count(*) FROM attempts").pluck().get()).toBe(
+        attemptsBefore,
+      );
+      expect(corrupt.db.prepare("SELECT count(*) FROM gateway_runs").pluck().get()).toBe(
+        runsBefore.length,
+      );
+    } finally {
+      corrupt.close();
+    }
+  }, 60_000);
+});
