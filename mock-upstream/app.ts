@@ -12,7 +12,7 @@ import { CONTROL_PREFIX, mountControlApi } from "./control-api.ts";
 import { MockError } from "./mock-error.ts";
 import { getPersona } from "./personas/index.ts";
 import { DEFAULT_BODY_LIMIT } from "./read-request.ts";
-import { Recorder } from "./recorder.ts";
+import { Recorder, type RecorderLimits } from "./recorder.ts";
 import { StageStore } from "./stage-store.ts";
 import { handleTraffic, type TrafficState } from "./traffic.ts";
 import { toWebResponse, writeToNode } from "./wire-writer.ts";
@@ -36,6 +36,11 @@ export interface MockAppOptions {
   replay?: string;
   /** Multiplies the recorded timings of `replay` (default 1). */
   replayTimeScale?: number;
+  /**
+   * How many records `records()` and the control API keep in memory (default the newest
+   * 100,000, at most 256 MiB of lines); older ones are forgotten there, never in the file.
+   */
+  memoryLimits?: RecorderLimits;
 }
 
 export function createMockState(options: MockAppOptions = {}): TrafficState {
@@ -49,7 +54,7 @@ export function createMockState(options: MockAppOptions = {}): TrafficState {
     listener: options.name ?? "mock",
     prefix: (options.prefix ?? "").replace(/\/+$/, ""),
     bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
-    recorder: new Recorder(options.recordFile),
+    recorder: new Recorder(options.recordFile, options.memoryLimits),
     stages: new StageStore(),
     ...(persona ? { persona } : {}),
   };

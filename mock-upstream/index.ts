@@ -16,6 +16,7 @@ export { createMockApp, createMockState } from "./app.ts";
 export { MockError, type MockErrorCode } from "./mock-error.ts";
 export { findNonce, NONCE_PATTERN, newNonce } from "./nonce.ts";
 export type { MockRecord, RecordReply, RequestKind } from "./record.ts";
+export type { RecorderLimits, RecordFilter } from "./recorder.ts";
 export {
   parseStagedReply,
   type ReplySpec,

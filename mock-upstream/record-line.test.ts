@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { redactHeaderPairs } from "../dialects/credentials.ts";
+import { createMockApp, createMockState } from "./app.ts";
 import { bodyFacts, type MockRecord, type RawRequest, redactedHeaders } from "./record.ts";
 import { lineJson } from "./record-line.ts";
 import { Recorder } from "./recorder.ts";
@@ -183,5 +184,30 @@ describe("recorder memory ring", () => {
     expect(recorder.list()).toHaveLength(1);
     expect(recorder.failure?.message).toMatch(/ENOENT/);
     await expect(recorder.close()).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe("records beyond the memory limit", () => {
+  it("the control API lists the newest ones, and health counts the forgotten", async () => {
+    const state = createMockState({ memoryLimits: { maxRecords: 2 } });
+    const app = createMockApp({}, state);
+    for (const n of ["gc-0000000000000001", "gc-0000000000000002", "gc-0000000000000003"]) {
+      const res = await app.request("/v1/chat/completions", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "m", messages: [{ role: "user", content: n }] }),
+      });
+      await res.arrayBuffer();
+    }
+    const health = await (await app.request("/__gatecheck/health")).json();
+    expect(health).toMatchObject({ records: 2, evicted: 1 });
+    const listed = await app.request("/__gatecheck/records");
+    expect(listed.headers.get("content-type")).toBe("application/json");
+    const body = (await listed.json()) as { records: MockRecord[] };
+    expect(body.records.map((r) => r.nonce)).toEqual([
+      "gc-0000000000000002",
+      "gc-0000000000000003",
+    ]);
+    expect(body.records).toEqual(state.recorder.list());
   });
 });

@@ -44,11 +44,11 @@ beforeAll(() => {
     versions: { portkey: "1.16.0" },
     overrides: {
       ...FIXTURE_OVERRIDES,
-      "portkey@1.15.2+locked|chat.tools-strict|openai-chat->anthropic-messages|stream": {
+      "portkey@1.15.2+locked|oc-tools-strict|openai-chat->anthropic-messages|stream": {
         verdict: "preserved",
         reason: "same value",
       },
-      "portkey@1.15.2+locked|anthropic.stop-sequences|anthropic-messages->openai-chat|non-stream": {
+      "portkey@1.15.2+locked|am-stop-sequences|anthropic-messages->openai-chat|non-stream": {
         verdict: "dropped",
         reason: '["STOPPROBE"] → absent',
         runs: 5,
@@ -98,8 +98,8 @@ describe("docs/results.md SQL", () => {
           `${r.probe_id} ${r.mode}: ${r.before_column} ${r.before_verdict} → ${r.now_column} ${r.now_verdict}`,
       ),
     ).toEqual([
-      "anthropic.stop-sequences non-stream: portkey@1.15.2+locked preserved → portkey@1.16.0+locked dropped",
-      "chat.tools-strict stream: portkey@1.15.2+locked dropped → portkey@1.16.0+locked preserved",
+      "am-stop-sequences non-stream: portkey@1.15.2+locked preserved → portkey@1.16.0+locked dropped",
+      "oc-tools-strict stream: portkey@1.15.2+locked dropped → portkey@1.16.0+locked preserved",
     ]);
   });
 

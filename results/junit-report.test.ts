@@ -40,7 +40,7 @@ describe("renderJunit", () => {
     );
     expect(junit.xml).toContain('<skipped message="gateway not-run: binary ccr not on PATH"/>');
     expect(junit.xml).toContain(
-      '<testcase classname="gatecheck.portkey@1.15.2+locked.anthropic-messages-&gt;openai-chat" name="tool_choice.disable_parallel_tool_use [anthropic.disable-parallel] non-stream">',
+      '<testcase classname="gatecheck.portkey@1.15.2+locked.anthropic-messages-&gt;openai-chat" name="tool_choice.disable_parallel_tool_use [am-disable-parallel-tool-use] non-stream">',
     );
     expect(junit.xml).toContain(
       '<failure type="mangled" message="mangled 3/5: disable_parallel_tool_use true → parallel_tool_calls true">verdict: mangled 3/5 (not stable)',

@@ -112,7 +112,7 @@ describe("mergeDatabases", () => {
       startedAt: STARTED,
       overrides: {
         ...FIXTURE_OVERRIDES,
-        "direct@0.1.0|chat.tools-strict|openai-chat->openai-chat|stream": {
+        "direct@0.1.0|oc-tools-strict|openai-chat->openai-chat|stream": {
           verdict: "dropped",
           reason: "x",
         },
@@ -136,7 +136,7 @@ describe("mergeDatabases", () => {
       startedAt: STARTED,
       overrides: {
         ...FIXTURE_OVERRIDES,
-        "litellm@1.74.0|chat.tools-strict|openai-chat->anthropic-messages|stream": {
+        "litellm@1.74.0|oc-tools-strict|openai-chat->anthropic-messages|stream": {
           verdict: "dropped",
           reason: "absent",
         },
@@ -145,7 +145,7 @@ describe("mergeDatabases", () => {
     store.close();
     const fresh = join(dir, "fresh.db");
     expect(() => mergeDatabases(fresh, [base!, other])).toThrow(
-      /other\.db: 1 conflicting duplicate cell\(s\); nothing was merged:\n {2}run 2026-11-30T02-10-00Z-ab12: litellm@1\.74\.0 \| openai-chat->anthropic-messages \| chat\.tools-strict \| stream: preserved here, dropped in .*other\.db \(differs in verdict, reason, counts\)/,
+      /other\.db: 1 conflicting duplicate cell\(s\); nothing was merged:\n {2}run 2026-11-30T02-10-00Z-ab12: litellm@1\.74\.0 \| openai-chat->anthropic-messages \| oc-tools-strict \| stream: preserved here, dropped in .*other\.db \(differs in verdict, reason, counts\)/,
     );
     expect(dump(fresh).cells).toHaveLength(0);
     expect(() => mergeDatabases(out, [other])).toThrow(/conflicting duplicate cell/);

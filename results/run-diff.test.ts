@@ -19,18 +19,14 @@ beforeAll(() => {
   writeFixtureRun(store, { runId: A, startedAt: "2026-11-23T02:10:00.000Z" });
   // A week later: portkey upgraded, one cell regressed, one fixed, one changed kind.
   const overrides = { ...FIXTURE_OVERRIDES };
-  overrides[
-    "portkey@1.15.2+locked|anthropic.stop-sequences|anthropic-messages->openai-chat|stream"
-  ] = {
+  overrides["portkey@1.15.2+locked|am-stop-sequences|anthropic-messages->openai-chat|stream"] = {
     verdict: "dropped",
     reason: '["STOPPROBE"] → absent',
     runs: 5,
   };
-  delete overrides[
-    "litellm@1.74.0|anthropic.stop-sequences|anthropic-messages->openai-chat|stream"
-  ];
+  delete overrides["litellm@1.74.0|am-stop-sequences|anthropic-messages->openai-chat|stream"];
   overrides[
-    "portkey@1.15.2+locked|anthropic.disable-parallel|anthropic-messages->openai-chat|non-stream"
+    "portkey@1.15.2+locked|am-disable-parallel-tool-use|anthropic-messages->openai-chat|non-stream"
   ] = {
     verdict: "dropped",
     reason: "absent",
@@ -62,16 +58,16 @@ describe("diffRuns", () => {
     const diff = diffRuns(loadRunView(store, A), loadRunView(store, B));
     expect(diff.compared).toBe(50);
     expect(diff.regressions.map(describeChange)).toEqual([
-      "portkey anthropic.stop-sequences stream: preserved → dropped",
+      "portkey am-stop-sequences stream: preserved → dropped",
     ]);
     expect(diff.newSilent.map(describeChange)).toEqual([
-      "portkey anthropic.stop-sequences stream: preserved → dropped",
+      "portkey am-stop-sequences stream: preserved → dropped",
     ]);
     expect(diff.fixed.map(describeChange)).toEqual([
-      "litellm anthropic.stop-sequences stream: dropped → preserved",
+      "litellm am-stop-sequences stream: dropped → preserved",
     ]);
     expect(diff.otherChanges.map(describeChange)).toEqual([
-      "portkey anthropic.disable-parallel non-stream: mangled → dropped",
+      "portkey am-disable-parallel-tool-use non-stream: mangled → dropped",
     ]);
     expect(diff.gatewayChanges).toEqual([
       { gateway: "portkey", before: "1.15.2", after: "1.16.0" },
@@ -79,17 +75,17 @@ describe("diffRuns", () => {
     const text = formatRunDiff(diff);
     expect(text).toContain("## Regressions: clean → silent defect (1)");
     expect(text).toContain(
-      '- portkey@1.15.2+locked → portkey@1.16.0+locked anthropic-messages->openai-chat stream `stop_sequences` (anthropic.stop-sequences): preserved → dropped 5/5: ["STOPPROBE"] → absent',
+      '- portkey@1.15.2+locked → portkey@1.16.0+locked anthropic-messages->openai-chat stream `stop_sequences` (am-stop-sequences): preserved → dropped 5/5: ["STOPPROBE"] → absent',
     );
   });
 
   it("the reverse direction turns fixes into regressions", () => {
     const diff = diffRuns(loadRunView(store, B), loadRunView(store, A));
     expect(diff.regressions.map(describeChange)).toEqual([
-      "litellm anthropic.stop-sequences stream: preserved → dropped",
+      "litellm am-stop-sequences stream: preserved → dropped",
     ]);
     expect(diff.fixed.map(describeChange)).toEqual([
-      "portkey anthropic.stop-sequences stream: dropped → preserved",
+      "portkey am-stop-sequences stream: dropped → preserved",
     ]);
   });
 
@@ -100,15 +96,15 @@ describe("diffRuns", () => {
       ...b,
       cells: b.cells.map(
         (c): CellRecord =>
-          c.probeId === "anthropic.stop-sequences" ? { ...c, definitionHash: "new-hash" } : c,
+          c.probeId === "am-stop-sequences" ? { ...c, definitionHash: "new-hash" } : c,
       ),
     };
     const diff = diffRuns(a, changed);
     expect(diff.regressions).toEqual([]);
-    expect(diff.changedProbes.map((p) => p.probeId)).toEqual(["anthropic.stop-sequences"]);
+    expect(diff.changedProbes.map((p) => p.probeId)).toEqual(["am-stop-sequences"]);
     // The changed probe's defects are still reported as new, not as regressions.
     expect(diff.newSilent.map(describeChange)).toContain(
-      "portkey anthropic.stop-sequences stream: absent → dropped",
+      "portkey am-stop-sequences stream: absent → dropped",
     );
   });
 });

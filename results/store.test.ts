@@ -61,7 +61,7 @@ describe("store round trip", () => {
     const portkey = cells.find(
       (c) =>
         c.column === "portkey@1.15.2+locked" &&
-        c.probeId === "anthropic.disable-parallel" &&
+        c.probeId === "am-disable-parallel-tool-use" &&
         c.routeId === "anthropic-messages->openai-chat" &&
         c.mode === "non-stream",
     );
@@ -116,7 +116,7 @@ describe("store round trip", () => {
     });
     const key = {
       routeId: "openai-chat->anthropic-messages",
-      probeId: "chat.tools-strict",
+      probeId: "oc-tools-strict",
       mode: "stream" as const,
     };
     const attempts = store.attemptsOfCell(RUN, { ...key, column: "portkey@1.16.0+locked" });
@@ -179,7 +179,7 @@ describe("store round trip", () => {
     writer.add({ cell: a.cell, attempts: a.attempts }); // same attempt numbers again
     writer.add(b);
     expect(() => writer.flush()).toThrow(
-      /attempt main #1 of cell direct@0\.1\.0 \| anthropic-messages->anthropic-messages \| anthropic\.stop-sequences \| non-stream/,
+      /attempt main #1 of cell direct@0\.1\.0 \| anthropic-messages->anthropic-messages \| am-stop-sequences \| non-stream/,
     );
     expect(store.cells(RUN)).toHaveLength(2);
     expect(store.countAttempts(RUN)).toBe(a.attempts.length + b.attempts.length);
@@ -202,7 +202,7 @@ describe("store round trip", () => {
     writer.close();
     store.db.prepare("UPDATE cells SET verdict = 'gone'").run();
     expect(() => store.cells(RUN)).toThrow(
-      /cell direct@0\.1\.0 \| anthropic-messages->anthropic-messages \| anthropic\.stop-sequences \| stream in run .*: verdict "gone"/,
+      /cell direct@0\.1\.0 \| anthropic-messages->anthropic-messages \| am-stop-sequences \| stream in run .*: verdict "gone"/,
     );
     store.close();
   });

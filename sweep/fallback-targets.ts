@@ -18,7 +18,7 @@ import {
   ANY_NON_2XX,
   FALLBACK_ON_HEADER,
   FALLBACK_TARGETS_HEADER,
-} from "../probes/lens/failure-clock.ts";
+} from "../probes/lens/failure-fallback.ts";
 import type { ForwardedRecord } from "./exchange-from-wire.ts";
 import { StageError, stepSpec } from "./stage-upstream.ts";
 

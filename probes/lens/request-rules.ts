@@ -59,30 +59,11 @@ function toolCalls(req: CanonicalRequest) {
   return out;
 }
 
-/** The Gemini thought signature inside a raw Chat tool call (`extra_content.google`). */
-function rawCallSignature(call: unknown): string | undefined {
-  const sig = (call as { extra_content?: { google?: { thought_signature?: unknown } } } | null)
-    ?.extra_content?.google?.thought_signature;
-  return typeof sig === "string" ? sig : undefined;
-}
-
-/**
- * Signatures riding on tool calls, in order. Where a reader kept the calls' raw list in the
- * message's extras (the Chat reader does for a call with keys it does not map), the signature
- * is taken from there: the canonical part has no place filled for it yet.
- */
+/** Signatures riding on tool calls, in order (Chat `extra_content.google`, Gemini parts). */
 function callSignatures(req: CanonicalRequest): string[] | undefined {
   const out: string[] = [];
   for (const m of conversation(req)) {
-    const before = out.length;
     for (const p of m.parts) if (p.type === "tool-call" && p.signature) out.push(p.signature);
-    const raw = m.extras?.tool_calls;
-    if (out.length === before && Array.isArray(raw)) {
-      for (const call of raw) {
-        const sig = rawCallSignature(call);
-        if (sig !== undefined) out.push(sig);
-      }
-    }
   }
   return nonEmpty(out);
 }

@@ -10,17 +10,17 @@ import type { AttemptRecord, CellRecord, GatewayRunRecord, ProbeRecord } from ".
 import type { ResultsStore } from "../store.ts";
 
 export const FIXTURE_PROBES: ProbeRecord[] = [
-  probe("anthropic.stop-sequences", "anthropic-messages", "request", "stop_sequences", "high"),
+  probe("am-stop-sequences", "anthropic-messages", "request", "stop_sequences", "high"),
   probe(
-    "anthropic.disable-parallel",
+    "am-disable-parallel-tool-use",
     "anthropic-messages",
     "request",
     "tool_choice.disable_parallel_tool_use",
     "high",
   ),
-  probe("anthropic.api-key-canary", "anthropic-messages", "credential", "x-api-key", "critical"),
-  probe("chat.tools-strict", "openai-chat", "request", "tools[].strict", "medium"),
-  probe("chat.finish-length", "openai-chat", "response", "finish_reason", "high"),
+  probe("am-credential-x-api-key", "anthropic-messages", "credential", "x-api-key", "critical"),
+  probe("oc-tools-strict", "openai-chat", "request", "tools[].strict", "medium"),
+  probe("oc-reply-finish-length", "openai-chat", "response", "finish_reason", "high"),
 ];
 
 function probe(
@@ -89,53 +89,53 @@ export type Overrides = Record<string, CellOverride>;
 const TRANSLATED = (client: Dialect, backend: Dialect) => `${client}->${backend}`;
 
 export const FIXTURE_OVERRIDES: Overrides = {
-  "portkey@1.15.2+locked|chat.tools-strict|openai-chat->anthropic-messages|non-stream": {
+  "portkey@1.15.2+locked|oc-tools-strict|openai-chat->anthropic-messages|non-stream": {
     verdict: "dropped",
     reason: "tools[0].strict true → absent",
     runs: 5,
     controlVerdict: "preserved",
     knownIssue: "Portkey-AI/gateway#1180",
   },
-  "portkey@1.15.2+locked|chat.tools-strict|openai-chat->anthropic-messages|stream": {
+  "portkey@1.15.2+locked|oc-tools-strict|openai-chat->anthropic-messages|stream": {
     verdict: "dropped",
     reason: "tools[0].strict true → absent",
     runs: 5,
     controlVerdict: "preserved",
     knownIssue: "Portkey-AI/gateway#1180",
   },
-  "portkey@1.15.2+locked|anthropic.disable-parallel|anthropic-messages->openai-chat|non-stream": {
+  "portkey@1.15.2+locked|am-disable-parallel-tool-use|anthropic-messages->openai-chat|non-stream": {
     verdict: "mangled",
     reason: "disable_parallel_tool_use true → parallel_tool_calls true",
     runs: 5,
     k: 3,
     cause: "inverted",
   },
-  "litellm@1.74.0|anthropic.stop-sequences|anthropic-messages->openai-chat|stream": {
+  "litellm@1.74.0|am-stop-sequences|anthropic-messages->openai-chat|stream": {
     verdict: "dropped",
     reason: '["STOPPROBE"] → absent',
     runs: 5,
     knownIssue: "BerriAI/litellm#9125",
   },
-  "litellm@1.74.0|anthropic.api-key-canary|anthropic-messages->openai-chat|non-stream": {
+  "litellm@1.74.0|am-credential-x-api-key|anthropic-messages->openai-chat|non-stream": {
     verdict: "preserved",
     reason: "canary absent from forwarded request",
     knownIssue: "BerriAI/litellm#7001",
   },
-  "litellm@1.74.0|chat.tools-strict|openai-chat->anthropic-messages|non-stream": {
+  "litellm@1.74.0|oc-tools-strict|openai-chat->anthropic-messages|non-stream": {
     verdict: "no-equivalent",
     reason: "anthropic-messages tools carry no strict flag (table)",
   },
-  "litellm@1.74.0|chat.finish-length|openai-chat->anthropic-messages|non-stream": {
+  "litellm@1.74.0|oc-reply-finish-length|openai-chat->anthropic-messages|non-stream": {
     verdict: "rejected",
     reason: "HTTP 400 max_tokens: field required",
     runs: 5,
   },
-  "litellm@1.74.0|chat.finish-length|openai-chat->anthropic-messages|stream": {
+  "litellm@1.74.0|oc-reply-finish-length|openai-chat->anthropic-messages|stream": {
     verdict: "not-run",
     reason: "budget",
     runs: 0,
   },
-  "direct@0.1.0|chat.finish-length|openai-chat->openai-chat|stream": {
+  "direct@0.1.0|oc-reply-finish-length|openai-chat->openai-chat|stream": {
     verdict: "error",
     reason: "transport: socket hang up",
     runs: 1,
@@ -232,7 +232,7 @@ function attemptsOf(cell: CellRecord, field: string): AttemptRecord[] {
       status: verdict === "error" ? "transport-error" : "ok",
       timings: { sendMs: 0, firstByteMs: 3.2, totalMs: 7.9 },
       clientRequest: { method: "POST", path: "/v1/messages", body: `{"${field}":"PROBE"}` },
-      forwarded: [{ method: "POST", path: "/v1/chat/completions", body: "{}" }],
+      forwarded: [{ method: "POST", path: "/v1/chat/completions", rawBody: "{}", json: {} }],
       upstreamReply: { status: 200, body: "{}" },
       clientResponse: { status: verdict === "rejected" ? 400 : 200, body: "{}" },
       verdicts: [{ field, verdict, reason: cell.reason }],

@@ -29,7 +29,7 @@ beforeAll(() => {
   // B regresses one cell; C is identical to B.
   const regressed = {
     ...FIXTURE_OVERRIDES,
-    "direct@0.1.0|chat.tools-strict|openai-chat->openai-chat|stream": {
+    "direct@0.1.0|oc-tools-strict|openai-chat->openai-chat|stream": {
       verdict: "invented" as const,
       reason: "strict:false appeared",
     },
@@ -79,7 +79,7 @@ describe("diff", () => {
     expect(r.code).toBe(EXIT.failed);
     expect(r.out).toContain("## Regressions: clean → silent defect (1)");
     expect(r.out).toContain(
-      "direct@0.1.0 openai-chat->openai-chat stream `tools[].strict` (chat.tools-strict): preserved → invented",
+      "direct@0.1.0 openai-chat->openai-chat stream `tools[].strict` (oc-tools-strict): preserved → invented",
     );
   });
 
