@@ -4,7 +4,6 @@
  * hop, stay quiet on a gateway that falls back correctly (the fixture and the real Portkey
  * 1.15.2+locked from the install cache), and columns without fallback get `not-run`.
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,16 +17,12 @@ import { loadRunView } from "../results/run-view.ts";
 import { openStore } from "../results/store.ts";
 import { runSweep } from "./run-sweep.ts";
 import { fallbackGateway } from "./testing-columns.ts";
+import { processesRunning, testSweepOptions } from "./testing-sweep.ts";
 
 const PROBE_IDS = ["oc-failure-fallback-400", "oc-failure-fallback-503"];
 
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-fallback-"));
 afterAll(() => (process.env.KEEP ? undefined : rmSync(dir, { recursive: true, force: true })));
-
-function leftovers(): string[] {
-  const out = execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" });
-  return out.split("\n").filter((l) => l.includes("fallback-gateway.mjs") && !l.includes("ps -eo"));
-}
 
 /** Portkey on its plain Chat route only: one route keeps the test fast. */
 const portkeyChat: GatewayAdapter = {
@@ -39,26 +34,20 @@ describe("fallback over real gateways", () => {
   it("catches a gateway that never falls back or loses fields on the hop, and passes good ones", async () => {
     const probes = CORPUS.filter((p) => PROBE_IDS.includes(p.id));
     expect(probes.map((p) => p.id).sort()).toEqual(PROBE_IDS);
-    const result = await runSweep({
-      columns: [
-        { adapter: direct, spec: { name: "direct", version: "0" } },
-        { adapter: fallbackGateway("never"), spec: { name: "never", version: "1" } },
-        { adapter: fallbackGateway("good"), spec: { name: "good", version: "1" } },
-        { adapter: fallbackGateway("lossy-hop"), spec: { name: "lossy", version: "1" } },
-        { adapter: portkeyChat, spec: { name: "portkey", version: "1.15.2", variant: "locked" } },
-      ],
-      probes,
-      modes: ["non-stream"],
-      repeats: 1,
-      minutes: 3,
-      concurrency: 2,
-      dbPath: join(dir, "gc.db"),
-      outDir: dir,
-      attemptTimeoutMs: 10_000,
-      args: { test: true },
-    });
+    const result = await runSweep(
+      testSweepOptions(dir, {
+        columns: [
+          { adapter: direct, spec: { name: "direct", version: "0" } },
+          { adapter: fallbackGateway("never"), spec: { name: "never", version: "1" } },
+          { adapter: fallbackGateway("good"), spec: { name: "good", version: "1" } },
+          { adapter: fallbackGateway("lossy-hop"), spec: { name: "lossy", version: "1" } },
+          { adapter: portkeyChat, spec: { name: "portkey", version: "1.15.2", variant: "locked" } },
+        ],
+        probes,
+      }),
+    );
     expect(result.status).toBe("done");
-    expect(leftovers()).toEqual([]);
+    expect(processesRunning("fallback-gateway.mjs")).toEqual([]);
     const store = openStore(result.dbPath);
     try {
       const cells = store.cells(result.runId);

@@ -3,7 +3,6 @@
  * on every failure probe, and the deliberately bad gateways of `fixtures/failing-gateway.mjs`
  * (one relabels errors as 200, one retries everything) must be caught by each checker.
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +14,7 @@ import { loadRunView } from "../results/run-view.ts";
 import { openStore } from "../results/store.ts";
 import { runSweep } from "./run-sweep.ts";
 import { failingGateway } from "./testing-columns.ts";
+import { processesRunning, testSweepOptions } from "./testing-sweep.ts";
 
 const PROBE_IDS = [
   "oc-failure-status-503",
@@ -29,33 +29,23 @@ const PROBE_IDS = [
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-failure-"));
 afterAll(() => (process.env.KEEP ? undefined : rmSync(dir, { recursive: true, force: true })));
 
-function leftovers(): string[] {
-  const out = execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" });
-  return out.split("\n").filter((l) => l.includes("failing-gateway.mjs") && !l.includes("ps -eo"));
-}
-
 describe("the failure axis over real gateways", () => {
   it("keeps direct truthful and catches relabelling and retrying gateways", async () => {
     const probes = CORPUS.filter((p) => PROBE_IDS.includes(p.id));
     expect(probes.map((p) => p.id).sort()).toEqual([...PROBE_IDS].sort());
-    const result = await runSweep({
-      columns: [
-        { adapter: direct, spec: { name: "direct", version: "0" } },
-        { adapter: failingGateway("relabel"), spec: { name: "relabel", version: "1" } },
-        { adapter: failingGateway("retry"), spec: { name: "retry", version: "1" } },
-      ],
-      probes,
-      modes: ["non-stream", "stream"],
-      repeats: 1,
-      minutes: 3,
-      concurrency: 2,
-      dbPath: join(dir, "gc.db"),
-      outDir: dir,
-      attemptTimeoutMs: 10_000,
-      args: { test: true },
-    });
+    const result = await runSweep(
+      testSweepOptions(dir, {
+        columns: [
+          { adapter: direct, spec: { name: "direct", version: "0" } },
+          { adapter: failingGateway("relabel"), spec: { name: "relabel", version: "1" } },
+          { adapter: failingGateway("retry"), spec: { name: "retry", version: "1" } },
+        ],
+        probes,
+        modes: ["non-stream", "stream"],
+      }),
+    );
     expect(result.status).toBe("done");
-    expect(leftovers()).toEqual([]);
+    expect(processesRunning("failing-gateway.mjs")).toEqual([]);
     const store = openStore(result.dbPath);
     try {
       const cells = store.cells(result.runId);
@@ -102,20 +92,18 @@ describe("the failure axis over real gateways", () => {
   }, 120_000);
 
   it("measures a gateway that never gives up: the client times out, the attempts are counted", async () => {
-    const result = await runSweep({
-      columns: [{ adapter: failingGateway("forever"), spec: { name: "forever", version: "1" } }],
-      probes: CORPUS.filter((p) => p.id === "oc-failure-retry-503-always"),
-      modes: ["non-stream"],
-      repeats: 1,
-      minutes: 2,
-      concurrency: 1,
-      dbPath: join(dir, "forever.db"),
-      outDir: dir,
-      attemptTimeoutMs: 1500,
-      args: { test: true },
-    });
+    const result = await runSweep(
+      testSweepOptions(dir, {
+        columns: [{ adapter: failingGateway("forever"), spec: { name: "forever", version: "1" } }],
+        probes: CORPUS.filter((p) => p.id === "oc-failure-retry-503-always"),
+        minutes: 2,
+        concurrency: 1,
+        dbPath: join(dir, "forever.db"),
+        attemptTimeoutMs: 1500,
+      }),
+    );
     expect(result.status).toBe("done");
-    expect(leftovers()).toEqual([]);
+    expect(processesRunning("failing-gateway.mjs")).toEqual([]);
     const store = openStore(result.dbPath);
     try {
       const [cell] = store.cells(result.runId);

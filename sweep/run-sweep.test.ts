@@ -4,7 +4,6 @@
  * crashes (restarted once, then its cells become `error` with the log path), an interrupted
  * run resumed without duplicate cells, and rescore of the stored bytes.
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +17,7 @@ import { openStore } from "../results/store.ts";
 import { rescoreRun } from "./rescore.ts";
 import { runSweep, type SweepOptions } from "./run-sweep.ts";
 import { lossyGateway } from "./testing-columns.ts";
+import { processesRunning, testSweepOptions } from "./testing-sweep.ts";
 
 const dirs: string[] = [];
 function workdir(): string {
@@ -37,25 +37,13 @@ function probes(ids: readonly string[]): Probe[] {
 }
 
 function options(dir: string, over: Partial<SweepOptions>): SweepOptions {
-  return {
-    columns: [],
+  return testSweepOptions(dir, {
     probes: probes(PROBE_IDS),
     modes: ["non-stream", "stream"],
     repeats: 2,
     minutes: 5,
-    concurrency: 2,
-    dbPath: join(dir, "gc.db"),
-    outDir: dir,
-    attemptTimeoutMs: 10_000,
-    args: { test: true },
     ...over,
-  };
-}
-
-/** Processes whose command line names the lossy fixture: none may outlive a sweep. */
-function lossyProcesses(): string[] {
-  const out = execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" });
-  return out.split("\n").filter((l) => l.includes("lossy-gateway.mjs") && !l.includes("ps -eo"));
+  });
 }
 
 describe("runSweep", () => {
@@ -72,7 +60,7 @@ describe("runSweep", () => {
       }),
     );
     expect(result.status).toBe("done");
-    expect(lossyProcesses()).toEqual([]);
+    expect(processesRunning("lossy-gateway.mjs")).toEqual([]);
     const store = openStore(result.dbPath);
     try {
       const cells = store.cells(result.runId);
@@ -150,7 +138,7 @@ describe("runSweep", () => {
     );
     expect(result.columns[0]).toMatchObject({ status: "error" });
     expect(result.columns[0]?.reason).toMatch(/crashed twice/);
-    expect(lossyProcesses()).toEqual([]);
+    expect(processesRunning("lossy-gateway.mjs")).toEqual([]);
     const store = openStore(result.dbPath);
     try {
       const [gatewayRun] = store.gatewayRuns(result.runId);
