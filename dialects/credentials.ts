@@ -39,10 +39,23 @@ export const KEY_SHAPES: readonly RegExp[] = [
 
 const TAG = /\[REDACTED:[0-9a-f]{8}\]/;
 
+/**
+ * Tags already computed: the same few secrets (the sweep's canaries, a route's key) are
+ * redacted in every record, and a sha256 per occurrence showed in the sweep's profile.
+ * Bounded, since arbitrary key-shaped strings from traffic pass through here too.
+ */
+const tagCache = new Map<string, string>();
+const TAG_CACHE_LIMIT = 1024;
+
 /** The tag that stands in for a secret; the same secret always gives the same tag. */
 export function redactionTag(secret: string): string {
+  const cached = tagCache.get(secret);
+  if (cached !== undefined) return cached;
   const hex = createHash("sha256").update(secret).digest("hex").slice(0, 8);
-  return `[REDACTED:${hex}]`;
+  const tag = `[REDACTED:${hex}]`;
+  if (tagCache.size >= TAG_CACHE_LIMIT) tagCache.clear();
+  tagCache.set(secret, tag);
+  return tag;
 }
 
 export function isRedactionTag(value: string): boolean {
@@ -56,7 +69,9 @@ const KEY_PREFIXES = /sk-|AIza|pk-|gsk_/;
 export function redactText(text: string, extraSecrets: readonly string[] = []): string {
   let out = text;
   for (const secret of extraSecrets) {
-    if (secret.length >= 6) out = out.split(secret).join(redactionTag(secret));
+    if (secret.length >= 6 && out.includes(secret)) {
+      out = out.split(secret).join(redactionTag(secret));
+    }
   }
   if (!KEY_PREFIXES.test(out)) return out;
   for (const shape of KEY_SHAPES) out = out.replace(shape, (m) => redactionTag(m));

@@ -215,6 +215,13 @@ export function rescoreRun(
 }
 
 /**
+ * Below this many attempts, workers cost more than they save: each takes 1–8 s to load tsx
+ * and the lens (measured on the shared 2-core machine), while this thread judges about
+ * 1,000 attempts a second; 2,042 attempts took 13.7 s with two workers and 7.2 s without.
+ */
+export const MIN_ATTEMPTS_FOR_WORKERS = 20_000;
+
+/**
  * Re-judge `fromRun` with worker threads doing the judging. Same rows as `rescoreRun`;
  * small runs are judged in this thread (`minAttemptsForWorkers`).
  */
@@ -224,7 +231,7 @@ export async function rescoreRunParallel(
   options: ParallelRescoreOptions = {},
 ): Promise<RescoreResult> {
   const workers = options.pool?.size ?? options.workers ?? availableParallelism();
-  const minAttempts = options.minAttemptsForWorkers ?? 2000;
+  const minAttempts = options.minAttemptsForWorkers ?? MIN_ATTEMPTS_FOR_WORKERS;
   if (workers < 1 || store.countAttempts(fromRun) < minAttempts) {
     return rescoreRun(store, fromRun, options);
   }

@@ -1,13 +1,23 @@
 import type { Command } from "commander";
 import { ResultsError } from "../../results/results-error.ts";
 import { DEFAULT_DB_PATH, openStore } from "../../results/store.ts";
-import { rescoreRun } from "../../sweep/rescore.ts";
+import { rescoreRunParallel } from "../../sweep/rescore.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 import type { RegisterCommand } from "./index.ts";
 
 interface RescoreFlags {
   db: string;
   json?: boolean;
+  workers?: string;
+}
+
+function workerCount(flag: string | undefined): number | undefined {
+  if (flag === undefined) return undefined;
+  const n = Number(flag);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new CliError(`--workers: expected a whole number ≥ 0, got ${flag}`, EXIT.usage);
+  }
+  return n;
 }
 
 export const registerRescore: RegisterCommand = (program: Command) => {
@@ -19,7 +29,12 @@ export const registerRescore: RegisterCommand = (program: Command) => {
     )
     .option("--db <file>", "results database", DEFAULT_DB_PATH)
     .option("--json", "print the result as JSON")
-    .action((run: string | undefined, flags: RescoreFlags) => {
+    .option(
+      "--workers <n>",
+      "worker threads that judge (default: one per core; 0 judges in this thread; runs under 20,000 attempts are always judged here)",
+    )
+    .action(async (run: string | undefined, flags: RescoreFlags) => {
+      const workers = workerCount(flags.workers);
       let store: ReturnType<typeof openStore>;
       try {
         store = openStore(flags.db);
@@ -29,7 +44,9 @@ export const registerRescore: RegisterCommand = (program: Command) => {
       try {
         const from = run ?? store.latestRun()?.id;
         if (!from) throw new CliError(`no run in ${flags.db} to rescore`, EXIT.usage);
-        const result = rescoreRun(store, from);
+        const result = await rescoreRunParallel(store, from, {
+          ...(workers !== undefined ? { workers } : {}),
+        });
         if (flags.json) {
           process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
         } else {
