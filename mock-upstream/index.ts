@@ -38,6 +38,8 @@ export interface MockHandle {
   host: string;
   name: string;
   records(filter?: RecordFilter): MockRecord[];
+  /** Records made since start (memory keeps only the newest; the record file has them all). */
+  recorded(): number;
   /** Stage a reply (a StagedReplySpec or a list); throws MockError("invalid-spec") with the reason. */
   stage(spec: unknown): void;
   /** Forget records in memory and every staged reply. */
@@ -76,6 +78,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     host,
     name: state.listener,
     records: (filter) => state.recorder.list(filter),
+    recorded: () => state.recorder.recorded,
     stage(spec) {
       const staged = stageSpecs(state, spec);
       if (!staged.ok) throw new MockError("invalid-spec", staged.error);

@@ -3,13 +3,7 @@
  * already redacted: no credential reaches memory that others can read, nor the disk.
  */
 import { isUtf8 } from "node:buffer";
-import {
-  isCredentialHeader,
-  redactCredentialValue,
-  redactParsedBody,
-  redactQuery,
-  redactText,
-} from "../dialects/credentials.ts";
+import { redactParsedBody, redactText } from "../dialects/credentials.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { tryParseJson } from "../dialects/json.ts";
 import { findNonce } from "./nonce.ts";
@@ -108,40 +102,6 @@ export function bodyFacts(body: Buffer): RequestFacts {
     nonce: findNonce(latin1),
     text: latin1,
   };
-}
-
-/** Credential header values seen lately, and their redacted form. */
-const redactedValues = new Map<string, string>();
-const REDACTED_VALUES_LIMIT = 1024;
-
-/**
- * A credential header's value redacted, remembered: a run sends the same few keys on every
- * request, and hashing the value (sha256) was the largest single cost of recording a small
- * request. The map is private to this module and never leaves the process; no record, file
- * or endpoint can read it. Emptied when full, so a stream of fresh keys cannot grow it.
- */
-function redactedCredential(value: string): string {
-  let redacted = redactedValues.get(value);
-  if (redacted === undefined) {
-    redacted = redactCredentialValue(value);
-    if (redactedValues.size >= REDACTED_VALUES_LIMIT) redactedValues.clear();
-    redactedValues.set(value, redacted);
-  }
-  return redacted;
-}
-
-/** `redactHeaderPairs` of dialects/credentials.ts, with credential values remembered. */
-export function redactedHeaders(headers: RawRequest["headers"]): [string, string][] {
-  const out: [string, string][] = new Array(headers.length);
-  for (let i = 0; i < headers.length; i++) {
-    const [name, value] = headers[i] as readonly [string, string];
-    out[i] = [name, isCredentialHeader(name) ? redactedCredential(value) : redactText(value)];
-  }
-  return out;
-}
-
-export function redactedQuery(query: string): string {
-  return redactQuery(query);
 }
 
 /** Pairs from Node's flat `rawHeaders` list. */

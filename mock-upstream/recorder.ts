@@ -41,6 +41,7 @@ export class Recorder {
   #head = 0;
   #keptSize = 0;
   #evicted = 0;
+  #recorded = 0;
   #seq = 0;
   readonly #file: RecordFile | undefined;
   readonly #maxRecords: number;
@@ -74,6 +75,7 @@ export class Recorder {
   /** Keep a record given as its line (traffic-record.ts), and queue the line for the file. */
   addLine(seq: number, nonce: string | undefined, line: RecordLine): void {
     const size = lineSize(line);
+    this.#recorded += 1;
     this.#kept.push({ seq, nonce, line, size });
     this.#keptSize += size;
     this.#evictOverLimits();
@@ -125,6 +127,11 @@ export class Recorder {
     return `[${this.#select(filter)
       .map((kept) => lineJson(kept.line))
       .join(",")}]`;
+  }
+
+  /** Records made since start, kept, evicted or cleared alike. */
+  get recorded(): number {
+    return this.#recorded;
   }
 
   /** Records kept in memory. */

@@ -12,8 +12,8 @@
  * `trafficRecord` builds the same record as an object, the plain way; the tests hold the
  * line to it.
  */
+import { redactHeaderPairs, redactQuery } from "../dialects/credentials.ts";
 import type { MockRecord, RawRequest, RecordReply, RequestFacts } from "./record.ts";
-import { redactedHeaders, redactedQuery } from "./record.ts";
 import type { RecordLine } from "./record-line.ts";
 import type { ReplyBytes } from "./reply-bytes.ts";
 import type { RouteFacts } from "./request-facts.ts";
@@ -42,8 +42,8 @@ function requestHead(input: TrafficRecordInput): Partial<MockRecord> {
     listener: input.listener,
     method: raw.method,
     path: raw.path,
-    query: redactedQuery(raw.query),
-    headers: redactedHeaders(raw.headers),
+    query: redactQuery(raw.query),
+    headers: redactHeaderPairs(raw.headers),
     rawBody: facts?.rawBody ?? "",
     bodyEncoding: facts?.bodyEncoding ?? "utf8",
     bodyBytes: raw.bodyBytes,

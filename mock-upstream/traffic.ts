@@ -5,6 +5,8 @@
  * JSON, persona, staged reply, default reply. Model lists and unknown paths take a staged
  * reply first, then their list or 404.
  */
+
+import { redactHeaderPairs } from "../dialects/credentials.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { isRecord } from "../dialects/json.ts";
 import { jsonBody, type RenderedBody } from "./dialect-replies.ts";
@@ -17,7 +19,6 @@ import {
   type RawRequest,
   type RecordReply,
   type RequestFacts,
-  redactedHeaders,
 } from "./record.ts";
 import type { Recorder } from "./recorder.ts";
 import { replyBytes } from "./reply-bytes.ts";
@@ -179,7 +180,7 @@ function decide(
       dialect: route.dialect,
       path: route.prefixless,
       body: facts?.json,
-      headers: redactedHeaders(raw.headers),
+      headers: redactHeaderPairs(raw.headers),
     });
     if (rejection) {
       return {

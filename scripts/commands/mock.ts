@@ -95,7 +95,7 @@ async function runMock(flags: MockFlags): Promise<void> {
     process.stderr.write(`gatecheck mock: record file: ${(error as Error).message}\n`);
     process.exit(EXIT.failed);
   }
-  process.stderr.write(`gatecheck mock: stopped after ${mock.records().length} record(s)\n`);
+  process.stderr.write(`gatecheck mock: stopped after ${mock.recorded()} record(s)\n`);
   process.exit(EXIT.ok);
 }
 
