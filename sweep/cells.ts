@@ -78,3 +78,40 @@ export function planCells(
   }
   return cells;
 }
+
+/**
+ * How long the mock is staged to make a probe wait, at least: wire-plan delays (`*DelayMs`)
+ * and `retry-after` seconds anywhere in its upstream steps. An estimate for ordering only.
+ */
+export function stagedWaitMs(probe: Probe): number {
+  let total = 0;
+  const walk = (value: unknown, key: string): void => {
+    if (typeof value === "number") {
+      if (/delayms$/i.test(key)) total += value;
+      return;
+    }
+    if (typeof value === "string") {
+      if (key.toLowerCase() === "retry-after" && /^\d+$/.test(value)) total += Number(value) * 1000;
+      return;
+    }
+    if (Array.isArray(value)) for (const item of value) walk(item, key);
+    else if (value && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) walk(v, k);
+    }
+  };
+  walk(probe.upstream, "");
+  return total;
+}
+
+/**
+ * Cells with staged waits first, longest first (stable otherwise): a 1.5 s slow upstream
+ * started last holds the whole column open after every other cell is done; started first, it
+ * waits while the rest run. Order changes no verdict: each cell has its own nonce.
+ */
+export function slowestFirst(cells: readonly PlannedCell[]): PlannedCell[] {
+  const wait = new Map(cells.map((c) => [c.probe, stagedWaitMs(c.probe)]));
+  return cells
+    .map((cell, index) => ({ cell, index, wait: wait.get(cell.probe) ?? 0 }))
+    .sort((a, b) => b.wait - a.wait || a.index - b.index)
+    .map((x) => x.cell);
+}

@@ -17,7 +17,7 @@ import { cellKeyString } from "../results/records.ts";
 import type { ResultsStore } from "../results/store.ts";
 import { mainLeg } from "./attempt.ts";
 import { attemptRecord, cellRecord, unattemptedCell } from "./cell-record.ts";
-import { type PlannedCell, planCells } from "./cells.ts";
+import { type PlannedCell, planCells, slowestFirst } from "./cells.ts";
 import { controlLeg, nativeRouteFor } from "./control-leg.ts";
 import type { Deadline } from "./deadline.ts";
 import {
@@ -87,11 +87,13 @@ export async function runColumn(
   const workdir = join(settings.workRoot, label.replaceAll("/", "_"));
   mkdirSync(workdir, { recursive: true });
   const routes = adapter.routes(spec).filter((r) => r.status !== "fails");
-  const planned = planCells(label, routes, settings.probes, {
-    modes: settings.modes,
-    credentialsPassThrough: adapter.source === "none",
-    ...(settings.shard ? { shard: settings.shard } : {}),
-  }).filter((c) => !deps.done.has(cellKeyString(c.key)));
+  const planned = slowestFirst(
+    planCells(label, routes, settings.probes, {
+      modes: settings.modes,
+      credentialsPassThrough: adapter.source === "none",
+      ...(settings.shard ? { shard: settings.shard } : {}),
+    }).filter((c) => !deps.done.has(cellKeyString(c.key))),
+  );
   deps.progress.column(label, planned.length);
   const issueOf = (cell: PlannedCell) =>
     knownIssueFor(cell.probe, {
