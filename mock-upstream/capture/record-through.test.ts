@@ -152,19 +152,37 @@ const GAP_MS = 60;
 
 describe.each(WRITERS)("record-through: streams (written by %s)", (writer) => {
   it("relays each upstream write as one client chunk, as it arrives, and records the frames", async () => {
+    // The upstream writes a frame only once the client holds the one before: a relay that
+    // buffered would stall this test (it fails on its timeout), and two frames can never
+    // share one client read however busy the machine is.
+    let received = Buffer.alloc(0);
+    const arrivals: (() => void)[] = [];
+    const clientHas = (frame: Buffer) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (received.includes(frame)) resolve();
+          else arrivals.push(check);
+        };
+        check();
+      });
     const { front, handler, file } = await rig(async (_req, res) => {
       res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
       res.socket?.setNoDelay(true);
       for (const frame of SSE_FRAMES) {
         res.write(frame);
+        await clientHas(frame);
         await delay(GAP_MS);
       }
       res.end();
     });
-    const client = await rawRequest(front.port, {
-      path: "/v1/chat/completions",
-      body: '{"stream":true}',
-    });
+    const client = await rawRequest(
+      front.port,
+      { path: "/v1/chat/completions", body: '{"stream":true}' },
+      (bytes) => {
+        received = Buffer.concat([received, bytes]);
+        for (const check of arrivals.splice(0)) check();
+      },
+    );
     await handler.flush();
 
     expect(client.complete).toBe(true);

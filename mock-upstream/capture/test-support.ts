@@ -108,11 +108,13 @@ export interface RawExchange {
 
 /**
  * One HTTP/1.1 request over a raw socket (`Connection: close`), read to the socket's end.
- * Nothing is decoded but the chunked framing: gzip stays gzip.
+ * Nothing is decoded but the chunked framing: gzip stays gzip. `onData` sees every read as
+ * it lands (a test's upstream can wait for the client to have a frame before the next).
  */
 export async function rawRequest(
   port: number,
   request: { method?: string; path: string; headers?: [string, string][]; body?: string | Buffer },
+  onData?: (bytes: Buffer) => void,
 ): Promise<RawExchange> {
   const body = request.body === undefined ? Buffer.alloc(0) : Buffer.from(request.body);
   const lines = [`${request.method ?? "POST"} ${request.path} HTTP/1.1`, `Host: 127.0.0.1:${port}`];
@@ -125,7 +127,10 @@ export async function rawRequest(
   socket.write(Buffer.concat([Buffer.from(lines.join("\r\n")), body]));
   let socketError: string | undefined;
   await new Promise<void>((resolve) => {
-    socket.on("data", (bytes: Buffer) => reads.push({ bytes, at: performance.now() - t0 }));
+    socket.on("data", (bytes: Buffer) => {
+      reads.push({ bytes, at: performance.now() - t0 });
+      onData?.(bytes);
+    });
     socket.on("error", (error) => {
       socketError = (error as NodeJS.ErrnoException).code ?? error.message;
     });
