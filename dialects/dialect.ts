@@ -18,4 +18,8 @@ export function isDialect(value: unknown): value is Dialect {
   return typeof value === "string" && (DIALECTS as readonly string[]).includes(value);
 }
 
+export function isClientDialect(value: unknown): value is ClientDialect {
+  return typeof value === "string" && (CLIENT_DIALECTS as readonly string[]).includes(value);
+}
+
 export type Mode = "stream" | "non-stream";

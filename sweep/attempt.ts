@@ -23,6 +23,7 @@ import { judgeRead, judgeReadField } from "../probes/lens/judge-read.ts";
 import type { Verdict } from "../probes/verdict.ts";
 import { type ClientSdkRecord, compareSdkWithLens } from "./client-sdk/client-sdk-record.ts";
 import { sdkView } from "./client-sdk/sdk-view.ts";
+import { collectRecords } from "./collect-records.ts";
 import {
   exchangeFromWire,
   type ForwardedRecord,
@@ -30,7 +31,6 @@ import {
   type StoredResponse,
 } from "./exchange-from-wire.ts";
 import {
-  collectBoth,
   type FallbackTarget,
   fallbackRequest,
   fallbackStages,
@@ -135,9 +135,8 @@ export async function runAttempt(
     body,
     timeoutMs: target.timeoutMs,
   });
-  const forwarded = fallback
-    ? await collectBoth(mock, fallback.mock, nonce, target.settleMs ?? 50)
-    : await collect(mock, nonce, target.settleMs ?? 50);
+  const listeners = fallback ? [mock, fallback.mock] : [mock];
+  const forwarded = await collectRecords(listeners, nonce, target.settleMs ?? 50);
   const secrets = CANARY_VALUES;
   const clientRequest: StoredClientRequest = {
     method: "POST",
@@ -238,18 +237,4 @@ export function judgeAttempt(
     };
     return { verdicts: [verdict], verdict };
   }
-}
-
-/** The mock's records for the nonce; waits briefly for a forward that lands after the reply. */
-async function collect(
-  mock: MockHandle,
-  nonce: string,
-  settleMs: number,
-): Promise<ForwardedRecord[]> {
-  let records = mock.records({ nonce });
-  if (records.length === 0 && settleMs > 0) {
-    await new Promise((resolve) => setTimeout(resolve, settleMs));
-    records = mock.records({ nonce });
-  }
-  return records as ForwardedRecord[];
 }

@@ -9,21 +9,18 @@
  * dialect get no control leg.
  */
 import {
-  CLIENT_DIALECTS,
   type ClientDialect,
   type Dialect,
+  isClientDialect,
   type Mode,
 } from "../dialects/dialect.ts";
 import { readRequest, writeRequest } from "../dialects/request.ts";
+import { dialectOfPath } from "../dialects/routes.ts";
 import type { GatewayRoute } from "../gateways/adapter.ts";
 import { buildClientRequest } from "../probes/corpus/build.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
 import { attributeOf, fieldName, isReplyFeature, PATH_FIELD } from "../probes/lens/field-names.ts";
 import type { AttemptPlan } from "./attempt.ts";
-
-function isClientDialect(dialect: Dialect): dialect is ClientDialect {
-  return (CLIENT_DIALECTS as readonly string[]).includes(dialect);
-}
 
 /** The gateway's native route into `backend`, if it has one that works. */
 export function nativeRouteFor(
@@ -48,6 +45,25 @@ export function controlField(
     field.startsWith("headers.") ||
     field.startsWith("credentials.");
   return sameEverywhere ? field : undefined;
+}
+
+/**
+ * The dialects and field a stored attempt was judged with. A control attempt went over the
+ * gateway's native route for its backend, which its stored path names; the others spoke the
+ * cell's route.
+ */
+export function storedAttemptRoute(
+  attempt: { phase: string; path: string },
+  cell: { client: ClientDialect; backend: Dialect; field: string },
+): { client: ClientDialect; backend: Dialect; field: string } {
+  if (attempt.phase !== "control") return cell;
+  const native = dialectOfPath(attempt.path)?.dialect ?? cell.backend;
+  if (!isClientDialect(native)) return cell;
+  return {
+    client: native,
+    backend: native,
+    field: controlField(cell.client, native, cell.field) ?? cell.field,
+  };
 }
 
 /** Base headers a native client of the dialect sends. */

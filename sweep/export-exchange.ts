@@ -1,19 +1,8 @@
-/**
- * One stored attempt as an exchange file in the `gatecheck check` format, so a verdict's
- * bytes can be read, shared, and kept as a fixture (`probes/lens/fixtures/real/`). The CLI
- * front is `gatecheck export` (scripts/commands/export.ts).
- *
- * The exchange is rebuilt with the same function the sweep and `rescore` judge with
- * (`exchangeFromWire`), so the file judges exactly as the stored attempt did. The stored
- * bytes are already redacted by the recorder; the sweep's canary values are NOT written as
- * `secrets`, so the file holds no key-shaped string (redaction tags still match each other).
- */
-import { CLIENT_DIALECTS, type ClientDialect, type Dialect } from "../dialects/dialect.ts";
-import { dialectOfPath } from "../dialects/routes.ts";
 import type { Exchange, ExchangeInput, WireReply } from "../probes/exchange.ts";
 import type { AttemptRecord, CellRecord } from "../results/records.ts";
 import { ResultsError } from "../results/results-error.ts";
 import { openStoreReadonly } from "../results/store.ts";
+import { storedAttemptRoute } from "./control-leg.ts";
 import {
   exchangeFromWire,
   type ForwardedRecord,
@@ -29,10 +18,6 @@ export interface ExportSelection {
   mode: "stream" | "non-stream";
   phase: string;
   attempt: number;
-}
-
-function isClientDialect(d: string): d is ClientDialect {
-  return (CLIENT_DIALECTS as readonly string[]).includes(d);
 }
 
 function replyInput(r: WireReply): NonNullable<ExchangeInput["upstreamReply"]> {
@@ -63,21 +48,13 @@ export function exchangeInputOf(exchange: Exchange, note: string): ExchangeInput
   return out;
 }
 
-/**
- * The exchange of one stored attempt. A control attempt went over the gateway's native route
- * for the backend dialect, so its client dialect is read from its path (as `rescore` does).
- */
+/** The exchange of one stored attempt, in the dialects it was judged with (as `rescore`). */
 export function exchangeOfAttempt(cell: CellRecord, attempt: AttemptRecord): Exchange {
   const clientRequest = attempt.clientRequest as StoredClientRequest;
-  let client: ClientDialect = cell.clientDialect;
-  let backend: Dialect = cell.backendDialect;
-  if (attempt.phase === "control") {
-    const native = dialectOfPath(clientRequest.path)?.dialect ?? backend;
-    if (isClientDialect(native)) {
-      client = native;
-      backend = native;
-    }
-  }
+  const { client, backend } = storedAttemptRoute(
+    { phase: attempt.phase, path: clientRequest.path },
+    { client: cell.clientDialect, backend: cell.backendDialect, field: "" },
+  );
   const timings = attempt.timings as { totalMs?: number } | null;
   return exchangeFromWire({
     client,

@@ -19,7 +19,6 @@ import {
   FALLBACK_ON_HEADER,
   FALLBACK_TARGETS_HEADER,
 } from "../probes/lens/failure-fallback.ts";
-import type { ForwardedRecord } from "./exchange-from-wire.ts";
 import { StageError, stepSpec } from "./stage-upstream.ts";
 
 export type SupportedFallback = Extract<FallbackSupport, { supported: true }>;
@@ -124,29 +123,4 @@ export function fallbackRequest(
     },
     body: support.body ? support.body(route, backendModel) : {},
   };
-}
-
-/** Both listeners' records for the nonce, in arrival order (the first target's on a tie). */
-export async function collectBoth(
-  first: MockHandle,
-  second: MockHandle,
-  nonce: string,
-  settleMs: number,
-): Promise<ForwardedRecord[]> {
-  const read = () => {
-    const a = first.records({ nonce }).map((r, i) => ({ r, key: 0, i }));
-    const b = second.records({ nonce }).map((r, i) => ({ r, key: 1, i }));
-    return [...a, ...b]
-      .sort(
-        (x, y) =>
-          Date.parse(x.r.receivedAt) - Date.parse(y.r.receivedAt) || x.key - y.key || x.i - y.i,
-      )
-      .map((x) => x.r as ForwardedRecord);
-  };
-  let records = read();
-  if (records.length === 0 && settleMs > 0) {
-    await new Promise((resolve) => setTimeout(resolve, settleMs));
-    records = read();
-  }
-  return records;
 }

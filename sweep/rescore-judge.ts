@@ -4,18 +4,12 @@
  * boundary by structured clone): the route the cell ran on, the field judged and the stored
  * JSON texts, which are parsed here, where the judging happens.
  */
-import {
-  CLIENT_DIALECTS,
-  type ClientDialect,
-  type Dialect,
-  type Mode,
-} from "../dialects/dialect.ts";
-import { dialectOfPath } from "../dialects/routes.ts";
+import type { ClientDialect, Dialect, Mode } from "../dialects/dialect.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import type { Verdict } from "../probes/verdict.ts";
 import type { AttemptPhase } from "../results/records.ts";
 import { judgeAttempt } from "./attempt.ts";
-import { controlField } from "./control-leg.ts";
+import { storedAttemptRoute } from "./control-leg.ts";
 import {
   exchangeFromWire,
   type ForwardedRecord,
@@ -57,10 +51,6 @@ export interface RescoreJudgement {
   lensMs: number;
 }
 
-function isClientDialect(d: Dialect): d is ClientDialect {
-  return (CLIENT_DIALECTS as readonly string[]).includes(d);
-}
-
 const COLUMN_TEXT = {
   client_request: "clientRequest",
   client_response: "clientResponse",
@@ -83,16 +73,10 @@ export function judgeStoredAttempt(job: RescoreJob): RescoreJudgement {
   const clientRequest = parseStored<StoredClientRequest>(job, "client_request");
   const clientResponse = parseStored<StoredResponse>(job, "client_response");
   const forwarded = parseStored<ForwardedRecord[]>(job, "forwarded");
-  let { client, backend, field } = job;
-  if (job.phase === "control") {
-    // The control leg went over the native route of the backend dialect.
-    const native = dialectOfPath(clientRequest.path)?.dialect ?? backend;
-    if (isClientDialect(native)) {
-      field = controlField(client, native, field) ?? field;
-      client = native;
-      backend = native;
-    }
-  }
+  const { client, backend, field } = storedAttemptRoute(
+    { phase: job.phase, path: clientRequest.path },
+    job,
+  );
   const exchange = exchangeFromWire({
     client,
     backend,

@@ -10,7 +10,7 @@
  * spelled as their readers leave them in extras (Gemini containers camelCased).
  */
 import type { CanonicalRequest } from "../../dialects/canonical.ts";
-import { CLIENT_DIALECTS, type ClientDialect, type Dialect } from "../../dialects/dialect.ts";
+import { type ClientDialect, type Dialect, isClientDialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
 import type { RequestAttribute } from "./field-names.ts";
 import { REQUEST_FIELD_NAMES } from "./request-spellings.ts";
@@ -65,10 +65,6 @@ export const BACKEND_KEYS = {
 
 /** A dotted path of plain keys (no `[]` steps or role selectors). */
 const PLAIN_PATH = /^[A-Za-z_]+(\.[A-Za-z_]+)*$/;
-
-function isClientDialect(dialect: Dialect): dialect is ClientDialect {
-  return (CLIENT_DIALECTS as readonly string[]).includes(dialect);
-}
 
 /** Paths per backend and attribute, worked out once: the judge asks for every absent value. */
 const pathCache = new Map<string, readonly string[]>();
