@@ -1,0 +1,109 @@
+/**
+ * A snapshot of every verdict the lens gives on the bytes we have, to prove a speed-up
+ * changed no verdict: run it before and after a change and compare the two files
+ * (`cmp before.txt after.txt`). It judges
+ *
+ * - every exchange file under probes/lens/fixtures (the `check` path:
+ *   `judgeExchange(parseExchangeText(...))`), and
+ * - every stored attempt of every finished run of a results database (the `rescore` path:
+ *   the database is copied to a temp folder and each run rescored there, so the source is
+ *   never written), one line per attempt in cell-key order, then one line per cell.
+ *
+ *   npx tsx scripts/bench/verdict-snapshot.ts [--db results/gatecheck.db] --out FILE
+ */
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { parseArgs } from "node:util";
+import { parseExchangeText } from "../../probes/exchange.ts";
+import { judgeExchange } from "../../probes/lens/judge-exchange.ts";
+import { openStore } from "../../results/store.ts";
+import { rescoreRun } from "../../sweep/rescore.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const FIXTURES = join(ROOT, "probes", "lens", "fixtures");
+
+const { values } = parseArgs({
+  options: {
+    db: { type: "string", default: join(ROOT, "results", "gatecheck.db") },
+    out: { type: "string" },
+  },
+});
+if (!values.out) throw new Error("--out FILE is required: where the snapshot is written");
+
+function jsonFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return jsonFiles(path);
+      return name.endsWith(".json") ? [path] : [];
+    });
+}
+
+const lines: string[] = [];
+let fixtures = 0;
+for (const path of jsonFiles(FIXTURES)) {
+  const text = readFileSync(path, "utf8");
+  let verdicts: string;
+  try {
+    verdicts = JSON.stringify(judgeExchange(parseExchangeText(text, path)));
+  } catch (error) {
+    verdicts = `error ${(error as Error).message}`;
+  }
+  lines.push(`fixture ${relative(ROOT, path)} ${verdicts}`);
+  fixtures += 1;
+}
+
+let attempts = 0;
+if (existsSync(values.db)) {
+  const dir = mkdtempSync(join(tmpdir(), "gatecheck-snapshot-"));
+  try {
+    const copy = join(dir, "copy.db");
+    copyFileSync(values.db, copy);
+    for (const suffix of ["-wal", "-shm"]) {
+      if (existsSync(values.db + suffix)) copyFileSync(values.db + suffix, copy + suffix);
+    }
+    const store = openStore(copy);
+    const runs = store.db
+      .prepare("SELECT id FROM runs WHERE status = 'done' ORDER BY id")
+      .pluck()
+      .all() as string[];
+    for (const run of runs) {
+      const rescored = rescoreRun(store, run).runId;
+      const rows = store.db
+        .prepare(
+          `SELECT "column", route_id, probe_id, mode, phase, attempt_no, verdicts FROM attempts
+           WHERE run_id = ? ORDER BY "column", route_id, probe_id, mode, phase, attempt_no`,
+        )
+        .raw(true)
+        .all(rescored) as unknown[][];
+      for (const row of rows) lines.push(`attempt ${run} ${row.join(" ")}`);
+      attempts += rows.length;
+      const cells = store.db
+        .prepare(
+          `SELECT "column", route_id, probe_id, mode, verdict, reason, runs, determinism,
+                  control_verdict FROM cells
+           WHERE run_id = ? ORDER BY "column", route_id, probe_id, mode`,
+        )
+        .raw(true)
+        .all(rescored) as unknown[][];
+      for (const row of cells) lines.push(`cell ${run} ${row.join(" ")}`);
+    }
+    store.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+writeFileSync(values.out, `${lines.join("\n")}\n`);
+console.log(`${fixtures} fixtures, ${attempts} stored attempts judged; written to ${values.out}`);
