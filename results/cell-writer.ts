@@ -11,15 +11,17 @@ import type { CellWrite } from "./records.ts";
 import { cellKeyString } from "./records.ts";
 import { ResultsError } from "./results-error.ts";
 import {
-  ATTEMPT_COLUMNS,
+  ATTEMPT_KEY_COLUMNS,
   attemptToRow,
   CELL_COLUMNS,
   CELL_KEY_COLUMNS,
   cellToRow,
+  EXCHANGE_COLUMNS,
   placeholders,
   quoted,
 } from "./row-mapping.ts";
 import type { Db } from "./schema.ts";
+import { verdictListInterner } from "./verdict-lists.ts";
 
 export interface CellWriterOptions {
   /** Flush when this many rows are queued. */
@@ -52,9 +54,19 @@ export function createCellWriter(db: Db, options: CellWriterOptions = {}): CellW
      ON CONFLICT (run_id, "column", route_id, probe_id, mode) DO UPDATE SET
      ${UPDATABLE.map((c) => `"${c}" = excluded."${c}"`).join(", ")}`,
   );
-  const insertAttempt = db.prepare(
-    `INSERT INTO attempts (${quoted(ATTEMPT_COLUMNS)}) VALUES (${placeholders(ATTEMPT_COLUMNS)})`,
+  const insertExchange = db.prepare(
+    `INSERT INTO exchanges (${quoted(EXCHANGE_COLUMNS)}) VALUES (${placeholders(EXCHANGE_COLUMNS)})`,
   );
+  const insertJudgement = db.prepare(
+    `INSERT INTO judgements (${quoted(ATTEMPT_KEY_COLUMNS)}, verdicts_id, exchange_id)
+     VALUES (${placeholders(ATTEMPT_KEY_COLUMNS)}, @verdicts_id, @exchange_id)`,
+  );
+  const verdictLists = verdictListInterner(db);
+  const insertAttempt = (row: Record<string, unknown>): void => {
+    const exchangeId = insertExchange.run(row).lastInsertRowid;
+    const verdictsId = verdictLists.idOf(String(row.verdicts));
+    insertJudgement.run({ ...row, verdicts_id: verdictsId, exchange_id: exchangeId });
+  };
   const writeUnits = db.transaction((units: CellWrite[]) => {
     for (const unit of units) {
       try {
@@ -67,7 +79,7 @@ export function createCellWriter(db: Db, options: CellWriterOptions = {}): CellW
       }
       for (const attempt of unit.attempts) {
         try {
-          insertAttempt.run(attemptToRow(attempt));
+          insertAttempt(attemptToRow(attempt));
         } catch (error) {
           throw new ResultsError(
             "bad-record",
@@ -114,6 +126,7 @@ export function createCellWriter(db: Db, options: CellWriterOptions = {}): CellW
       writeUnits(units);
       written += units.length;
     } catch {
+      verdictLists.forget(); // the lists it stored rolled back with it
       // The batch rolled back as a whole. Write unit by unit so one bad unit costs only
       // itself, and name every unit that could not be written.
       const failures: string[] = [];
@@ -122,6 +135,7 @@ export function createCellWriter(db: Db, options: CellWriterOptions = {}): CellW
           writeUnits([unit]);
           written += 1;
         } catch (error) {
+          verdictLists.forget();
           failures.push((error as Error).message);
         }
       }

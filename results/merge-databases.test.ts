@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mergeDatabases, mergeShards } from "./merge-databases.ts";
 import { cellKeyString } from "./records.ts";
+import { ATTEMPT_COLUMNS, quoted } from "./row-mapping.ts";
 import { openStore, openStoreReadonly } from "./store.ts";
 import { FIXTURE_OVERRIDES, writeFixtureRun } from "./testing/fixture-run.ts";
 
@@ -49,8 +50,10 @@ function dump(path: string): Record<string, unknown[]> {
     gateway_runs: all('SELECT * FROM gateway_runs ORDER BY run_id, "column"'),
     probes: all("SELECT * FROM probes ORDER BY probe_id, definition_hash"),
     cells: all('SELECT * FROM cells ORDER BY run_id, "column", route_id, probe_id, mode'),
+    // Every attempt column, not the storage ids (attempt_id, exchange_id) a merge renumbers.
     attempts: all(
-      'SELECT * FROM attempts ORDER BY run_id, "column", route_id, probe_id, mode, phase, attempt_no',
+      `SELECT ${quoted(ATTEMPT_COLUMNS)} FROM attempts
+       ORDER BY run_id, "column", route_id, probe_id, mode, phase, attempt_no`,
     ),
   };
   store.close();
@@ -78,6 +81,56 @@ describe("mergeDatabases", () => {
       cellsAlreadyPresent: 0,
     });
     expect(dump(join(dir, "merged.db"))).toEqual(dump(single));
+  });
+
+  it("a run and its rescore keep sharing their exchanges through a merge", () => {
+    const input = join(dir, "rescored.db");
+    const store = openStore(input);
+    writeFixtureRun(store, { runId: RUN, startedAt: STARTED });
+    // A rescore's rows: a new run whose judgements point at the first run's exchanges.
+    const rescore = "2026-11-30T03-00-00Z-re01";
+    store.db
+      .prepare(
+        "INSERT INTO runs SELECT ?, started_at, finished_at, status, gatecheck_version, git_sha, args, shard FROM runs WHERE id = ?",
+      )
+      .run(rescore, RUN);
+    store.db
+      .prepare(
+        `INSERT INTO judgements (run_id, "column", route_id, probe_id, mode, phase, attempt_no, verdicts_id, exchange_id)
+         SELECT ?, "column", route_id, probe_id, mode, phase, attempt_no, verdicts_id, exchange_id FROM judgements WHERE run_id = ?`,
+      )
+      .run(rescore, RUN);
+    const exchanges = store.db.prepare("SELECT count(*) FROM exchanges").pluck().get() as number;
+    store.close();
+    const out = join(dir, "out.db");
+    // OUT already holds another run, so the input's exchange ids must move.
+    const older = openStore(out);
+    writeFixtureRun(older, {
+      runId: "2026-11-23T02-10-00Z-old0",
+      startedAt: "2026-11-23T02:10:00.000Z",
+    });
+    const before = older.db.prepare("SELECT count(*) FROM exchanges").pluck().get() as number;
+    older.close();
+    const report = mergeDatabases(out, [input]);
+    expect(report.attemptsAdded).toBe(2 * exchanges);
+    const merged = openStoreReadonly(out);
+    try {
+      expect(merged.db.prepare("SELECT count(*) FROM exchanges").pluck().get()).toBe(
+        before + exchanges,
+      );
+      const bytesOf = (run: string) =>
+        merged.db
+          .prepare(
+            `SELECT ${quoted(ATTEMPT_COLUMNS.filter((c) => c !== "run_id"))} FROM attempts
+             WHERE run_id = ? ORDER BY "column", route_id, probe_id, mode, phase, attempt_no`,
+          )
+          .raw(true)
+          .all(run);
+      expect(bytesOf(rescore)).toEqual(bytesOf(RUN));
+      expect(bytesOf(RUN).length).toBe(exchanges);
+    } finally {
+      merged.close();
+    }
   });
 
   it("merging the same input twice adds nothing and is not a conflict", () => {

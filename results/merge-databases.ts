@@ -10,8 +10,10 @@ import { resolve } from "node:path";
 import { ResultsError } from "./results-error.ts";
 import {
   ATTEMPT_COLUMNS,
+  ATTEMPT_KEY_COLUMNS,
   CELL_COLUMNS,
   CELL_KEY_COLUMNS,
+  EXCHANGE_COLUMNS,
   GATEWAY_RUN_COLUMNS,
   PROBE_COLUMNS,
   quoted,
@@ -152,7 +154,7 @@ function mergeOne(db: Db, src: string, path: string, report: MergeReport, runs: 
     .all() as Row[];
   if (conflicts.length > 0) throw conflictError(path, "cell", conflicts);
 
-  const attemptKey = [...CELL_KEY_COLUMNS, "phase", "attempt_no"];
+  const attemptKey: readonly string[] = ATTEMPT_KEY_COLUMNS;
   const attemptMatch = attemptKey.map((c) => `m."${c}" = s."${c}"`).join(" AND ");
   const attemptDiffers = ATTEMPT_COLUMNS.filter((c) => !attemptKey.includes(c))
     .map((c) => `m."${c}" IS NOT s."${c}"`)
@@ -171,11 +173,34 @@ function mergeOne(db: Db, src: string, path: string, report: MergeReport, runs: 
   const total = (db.prepare(`SELECT count(*) AS n FROM ${src}.cells`).get() as { n: number }).n;
   report.cellsAdded += cells.changes;
   report.cellsAlreadyPresent += total - cells.changes;
+  // An attempt already in OUT is identical (checked above) and skipped. The others' exchanges
+  // are copied under ids past OUT's largest, so a run and its rescore still share theirs;
+  // their verdict lists are found in OUT by digest, or added.
+  const newJudgements = `FROM ${src}.judgements s
+    WHERE NOT EXISTS (SELECT 1 FROM main.judgements m WHERE ${attemptMatch})`;
+  const offset = db
+    .prepare("SELECT coalesce(max(id), 0) FROM main.exchanges")
+    .pluck()
+    .get() as number;
+  db.prepare(
+    `INSERT INTO main.exchanges (id, ${quoted(EXCHANGE_COLUMNS)})
+     SELECT id + ?, ${quoted(EXCHANGE_COLUMNS)} FROM ${src}.exchanges
+     WHERE id IN (SELECT s.exchange_id ${newJudgements})`,
+  ).run(offset);
+  db.prepare(
+    `INSERT OR IGNORE INTO main.verdict_lists (digest, verdicts)
+     SELECT digest, verdicts FROM ${src}.verdict_lists
+     WHERE id IN (SELECT s.verdicts_id ${newJudgements})`,
+  ).run();
   const attempts = db
     .prepare(
-      `INSERT OR IGNORE INTO main.attempts (${quoted(ATTEMPT_COLUMNS)}) SELECT ${quoted(ATTEMPT_COLUMNS)} FROM ${src}.attempts`,
+      `INSERT INTO main.judgements (${quoted(ATTEMPT_KEY_COLUMNS)}, verdicts_id, exchange_id)
+       SELECT ${ATTEMPT_KEY_COLUMNS.map((c) => `s."${c}"`).join(", ")},
+         (SELECT v.id FROM main.verdict_lists v
+          WHERE v.digest = (SELECT digest FROM ${src}.verdict_lists WHERE id = s.verdicts_id)),
+         s.exchange_id + ? ${newJudgements}`,
     )
-    .run();
+    .run(offset);
   report.attemptsAdded += attempts.changes;
 }
 

@@ -1,21 +1,29 @@
 /**
  * The database side of `rescore`: read a run's attempts in pages with only the columns a
- * judge reads (raw rows, no per-row objects from the driver), and copy each attempt into the
- * new run with its new verdicts inside SQLite (INSERT ... SELECT by rowid), so the stored
- * wire bytes never travel through JavaScript twice.
+ * judge reads (raw rows, no per-row objects from the driver), and store each new judgement
+ * as a row of `judgements` that points at the exchange the source attempt points at, so the
+ * recorded bytes are neither copied nor read twice (schema version 3).
  *
- * Measured on a 100,000-attempt run (7.5 KB of wire bytes per attempt): with SQLite's
- * default 2 MB page cache, interleaving the page reads with the copies spilled the cache
- * and cost four times the CPU of the same work with a large cache, and one transaction
- * holding every copy spilled anyway. `bulkCopySettings` raises the cache for the rescore's
- * connection; the caller commits every few thousand copies (see sweep/rescore.ts).
+ * Measured on a 100,000-attempt run before version 3 (7.5 KB of wire bytes per attempt):
+ * copying each attempt's bytes into the new run (INSERT ... SELECT by rowid) cost about
+ * 80 µs an attempt, more than half the lens's time; with SQLite's default 2 MB page cache,
+ * interleaving the page reads with the copies spilled the cache and cost four times that.
+ * `bulkCopySettings` still raises the cache for the rescore's connection (the reads are
+ * large), and the caller commits every few thousand rows (see sweep/rescore.ts).
  */
 import type { Mode } from "../dialects/dialect.ts";
 import type { AttemptPhase, CellKey } from "./records.ts";
 import type { ResultsStore } from "./store.ts";
+import { verdictListInterner } from "./verdict-lists.ts";
 
 export interface RescoreAttempt {
+  /** The judgement's rowid (the attempt's `attempt_id`): the order a run was written in. */
   rowid: number;
+  /** The recorded bytes this attempt judged; the new judgement points at the same row. */
+  exchangeId: number;
+  /** The verdict list the attempt had, and its text: an unchanged list is not stored again. */
+  verdictsId: number;
+  verdicts: string;
   key: CellKey;
   phase: AttemptPhase;
   attemptNo: number;
@@ -39,13 +47,20 @@ type PageRow = [
   forwarded: string,
   clientResponse: string,
   timings: string,
+  exchangeId: number,
+  verdictsId: number,
+  verdicts: string,
 ];
 
 // NOT INDEXED: rowid order is the order attempts were written; the run_id index would sort
 // by it anyway but read the table in index order, page by page, at random.
-const PAGE_SQL = `SELECT rowid, "column", route_id, probe_id, mode, phase, attempt_no,
-       client_request, forwarded, client_response, timings
-  FROM attempts NOT INDEXED WHERE rowid > ? AND run_id = ? ORDER BY rowid LIMIT ?`;
+const PAGE_SQL = `SELECT j.rowid, j."column", j.route_id, j.probe_id, j.mode, j.phase, j.attempt_no,
+       e.client_request, e.forwarded, e.client_response, e.timings, j.exchange_id,
+       j.verdicts_id, v.verdicts
+  FROM judgements j NOT INDEXED
+  JOIN exchanges e ON e.id = j.exchange_id
+  JOIN verdict_lists v ON v.id = j.verdicts_id
+  WHERE j.rowid > ? AND j.run_id = ? ORDER BY j.rowid LIMIT ?`;
 
 /** A reader of a run's attempts, one page (rowid order) per call; an empty page is the end. */
 export function attemptPageReader(
@@ -69,6 +84,9 @@ export function attemptPageReader(
 function fromRow(row: PageRow): RescoreAttempt {
   return {
     rowid: row[0],
+    exchangeId: row[11],
+    verdictsId: row[12],
+    verdicts: row[13],
     key: { column: row[1], routeId: row[2], probeId: row[3], mode: row[4] as Mode },
     phase: row[5] as AttemptPhase,
     attemptNo: row[6],
@@ -93,20 +111,34 @@ export function* iterateAttemptsForRescore(
   for (let page = next(); page.length > 0; page = next()) yield* page;
 }
 
-/** A function that copies attempt `rowid` into `toRun` with `verdictsJson` as its verdicts. */
-export function attemptCopier(
+/**
+ * A function that stores `attempt`'s new judgement under `toRun`, on the same exchange, and
+ * on the same verdict list when the lens gave the same text.
+ */
+export function judgementWriter(
   store: ResultsStore,
   toRun: string,
-): (rowid: number, verdictsJson: string) => void {
+): (attempt: RescoreAttempt, verdictsJson: string) => void {
   const stmt = store.db.prepare(
-    `INSERT INTO attempts (run_id, "column", route_id, probe_id, mode, phase, attempt_no, status,
-       timings, client_request, forwarded, upstream_reply, client_response, verdicts, client_sdk)
-     SELECT ?, "column", route_id, probe_id, mode, phase, attempt_no, status,
-       timings, client_request, forwarded, upstream_reply, client_response, ?, client_sdk
-     FROM attempts WHERE rowid = ?`,
+    `INSERT INTO judgements (run_id, "column", route_id, probe_id, mode, phase, attempt_no,
+       verdicts_id, exchange_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  return (rowid, verdictsJson) => {
-    stmt.run(toRun, verdictsJson, rowid);
+  const verdictLists = verdictListInterner(store.db);
+  return (attempt, verdictsJson) => {
+    const { key } = attempt;
+    const verdictsId =
+      verdictsJson === attempt.verdicts ? attempt.verdictsId : verdictLists.idOf(verdictsJson);
+    stmt.run(
+      toRun,
+      key.column,
+      key.routeId,
+      key.probeId,
+      key.mode,
+      attempt.phase,
+      attempt.attemptNo,
+      verdictsId,
+      attempt.exchangeId,
+    );
   };
 }
 
@@ -132,13 +164,33 @@ export function bulkCopySettings(store: ResultsStore): () => void {
   };
 }
 
-/** Remove a run that failed half-way (its attempts, cells, gateway rows and the run row). */
+/**
+ * Remove a run that failed half-way: its judgements, the exchanges and verdict lists no other
+ * run's judgement points at (a rescored run shares its source's), cells, gateway rows and the
+ * run row.
+ */
 export function deleteRun(store: ResultsStore, runId: string): void {
-  store.db.transaction(() => {
-    for (const table of ["attempts", "cells", "gateway_runs"]) {
-      store.db.prepare(`DELETE FROM ${table} WHERE run_id = ?`).run(runId);
+  const db = store.db;
+  const onlyHere = (column: "exchange_id" | "verdicts_id") =>
+    db
+      .prepare(
+        `SELECT DISTINCT j.${column} FROM judgements j WHERE j.run_id = ?
+           AND NOT EXISTS (SELECT 1 FROM judgements o
+                           WHERE o.${column} = j.${column} AND o.run_id <> ?)`,
+      )
+      .pluck()
+      .all(runId, runId) as number[];
+  db.transaction(() => {
+    const exchanges = onlyHere("exchange_id");
+    const verdictLists = onlyHere("verdicts_id");
+    for (const table of ["judgements", "cells", "gateway_runs"]) {
+      db.prepare(`DELETE FROM ${table} WHERE run_id = ?`).run(runId);
     }
-    store.db.prepare("DELETE FROM runs WHERE id = ?").run(runId);
+    const dropExchange = db.prepare("DELETE FROM exchanges WHERE id = ?");
+    for (const id of exchanges) dropExchange.run(id);
+    const dropList = db.prepare("DELETE FROM verdict_lists WHERE id = ?");
+    for (const id of verdictLists) dropList.run(id);
+    db.prepare("DELETE FROM runs WHERE id = ?").run(runId);
   })();
 }
 

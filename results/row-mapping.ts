@@ -80,6 +80,20 @@ export const ATTEMPT_COLUMNS = [
   "client_sdk",
 ] as const;
 
+/** The recorded half of an attempt (schema version 3 stores it once, in `exchanges`). */
+export const EXCHANGE_COLUMNS = [
+  "status",
+  "timings",
+  "client_request",
+  "forwarded",
+  "upstream_reply",
+  "client_response",
+  "client_sdk",
+] as const satisfies readonly (typeof ATTEMPT_COLUMNS)[number][];
+
+/** An attempt's place in its run: the key of a `judgements` row (with its two ids). */
+export const ATTEMPT_KEY_COLUMNS = [...CELL_KEY_COLUMNS, "phase", "attempt_no"] as const;
+
 type Row = Record<string, unknown>;
 
 /** `"column"` is an SQL keyword; every column name is quoted the same way. */

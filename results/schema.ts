@@ -5,6 +5,7 @@
  */
 import Database from "better-sqlite3";
 import { ResultsError } from "./results-error.ts";
+import { registerVerdictsDigest } from "./verdict-lists.ts";
 
 export type Db = Database.Database;
 
@@ -84,6 +85,66 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE attempts ADD COLUMN client_sdk TEXT;
   `,
+  // 3: an attempt's recorded bytes apart from where it sits in a run, and what the lens said
+  // stored once per distinct list, so `rescore` stores a new run's judgements without
+  // copying bytes (the copy cost more than the judging) and, where the lens is unchanged,
+  // without writing its verdicts again. `attempts` becomes a view of the three with the same
+  // columns, so every query written against version 2 reads the same rows. Rowids are kept:
+  // an attempt's judgement and exchange take the rowid the attempt had. `verdicts_digest`
+  // is registered by openDb (results/verdict-lists.ts).
+  `
+  CREATE TABLE exchanges (
+    id              INTEGER PRIMARY KEY,
+    status          TEXT NOT NULL,
+    timings         TEXT NOT NULL,
+    client_request  TEXT NOT NULL,
+    forwarded       TEXT NOT NULL,
+    upstream_reply  TEXT NOT NULL,
+    client_response TEXT NOT NULL,
+    client_sdk      TEXT
+  );
+  INSERT INTO exchanges (id, status, timings, client_request, forwarded, upstream_reply,
+                         client_response, client_sdk)
+    SELECT rowid, status, timings, client_request, forwarded, upstream_reply, client_response,
+           client_sdk
+    FROM attempts ORDER BY rowid;
+  CREATE TABLE verdict_lists (
+    id       INTEGER PRIMARY KEY,
+    digest   TEXT NOT NULL UNIQUE,
+    verdicts TEXT NOT NULL
+  );
+  INSERT OR IGNORE INTO verdict_lists (digest, verdicts)
+    SELECT verdicts_digest(verdicts), verdicts FROM attempts ORDER BY rowid;
+  CREATE TABLE judgements (
+    run_id      TEXT NOT NULL REFERENCES runs(id),
+    "column"    TEXT NOT NULL,
+    route_id    TEXT NOT NULL,
+    probe_id    TEXT NOT NULL,
+    mode        TEXT NOT NULL,
+    phase       TEXT NOT NULL CHECK (phase IN ('main', 'repeat', 'control')),
+    attempt_no  INTEGER NOT NULL,
+    verdicts_id INTEGER NOT NULL REFERENCES verdict_lists(id),
+    exchange_id INTEGER NOT NULL REFERENCES exchanges(id),
+    UNIQUE (run_id, "column", route_id, probe_id, mode, phase, attempt_no)
+  );
+  INSERT INTO judgements (rowid, run_id, "column", route_id, probe_id, mode, phase, attempt_no,
+                          verdicts_id, exchange_id)
+    SELECT a.rowid, a.run_id, a."column", a.route_id, a.probe_id, a.mode, a.phase, a.attempt_no,
+           v.id, a.rowid
+    FROM attempts a JOIN verdict_lists v ON v.digest = verdicts_digest(a.verdicts)
+    ORDER BY a.rowid;
+  CREATE INDEX judgements_exchange ON judgements (exchange_id);
+  CREATE INDEX judgements_verdicts ON judgements (verdicts_id);
+  DROP TABLE attempts;
+  CREATE VIEW attempts AS
+    SELECT j.run_id, j."column", j.route_id, j.probe_id, j.mode, j.phase, j.attempt_no,
+           e.status, e.timings, e.client_request, e.forwarded, e.upstream_reply,
+           e.client_response, v.verdicts, e.client_sdk,
+           j.rowid AS attempt_id, j.exchange_id, j.verdicts_id
+    FROM judgements j
+    JOIN exchanges e ON e.id = j.exchange_id
+    JOIN verdict_lists v ON v.id = j.verdicts_id;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -114,6 +175,7 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
     // WAL + NORMAL: a crash loses at most the last transactions, never consistency.
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
+    registerVerdictsDigest(db);
     migrate(db, path);
   } else {
     const version = db.pragma("user_version", { simple: true }) as number;
@@ -145,4 +207,7 @@ function migrate(db: Db, path: string): void {
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
+  // Version 3 moved every attempt into new tables: give the old table's pages back to the
+  // file system (a database of attempts would otherwise stay twice its size).
+  if (version >= 1 && version < 3) db.exec("VACUUM");
 }

@@ -65,7 +65,7 @@ function attemptRows(id: string): unknown[] {
     .prepare(
       `SELECT "column", route_id, probe_id, mode, phase, attempt_no, status, timings,
          client_request, forwarded, upstream_reply, client_response, verdicts, client_sdk
-       FROM attempts WHERE run_id = ? ORDER BY rowid`,
+       FROM attempts WHERE run_id = ? ORDER BY attempt_id`,
     )
     .raw()
     .all(id);
@@ -77,12 +77,22 @@ function cellRows(id: string): unknown[] {
 
 describe("rescore", () => {
   it("gives back every stored verdict when the lens is unchanged", () => {
+    const listsBefore = store.db.prepare("SELECT count(*) FROM verdict_lists").pluck().get();
     const rescored = rescoreRun(store, runId);
     expect(rescored).toMatchObject({ fromRun: runId, changed: 0, workers: 0 });
     expect(rescored.attempts).toBe(store.countAttempts(runId));
     expect(rescored.attempts).toBeGreaterThanOrEqual(PROBE_IDS.length);
     expect(attemptRows(rescored.runId)).toEqual(attemptRows(runId));
     expect(cellRows(rescored.runId)).toEqual(cellRows(runId));
+    // The bytes are stored once: each new judgement points at its source attempt's exchange.
+    const sharedExchanges = (id: string) =>
+      store.db
+        .prepare("SELECT exchange_id FROM judgements WHERE run_id = ? ORDER BY rowid")
+        .pluck()
+        .all(id);
+    expect(sharedExchanges(rescored.runId)).toEqual(sharedExchanges(runId));
+    // An unchanged lens gives the same lists: the rescore stored none.
+    expect(store.db.prepare("SELECT count(*) FROM verdict_lists").pluck().get()).toBe(listsBefore);
     expect(store.getRun(rescored.runId)).toMatchObject({
       status: "done",
       args: { rescoreOf: runId },
@@ -110,14 +120,23 @@ describe("rescore", () => {
     const corrupt = openStore(copyDb);
     try {
       const rowid = corrupt.db
-        .prepare("SELECT max(rowid) FROM attempts WHERE run_id = ?")
+        .prepare("SELECT max(attempt_id) FROM attempts WHERE run_id = ?")
         .pluck()
         .get(runId) as number;
       corrupt.db
-        .prepare("UPDATE attempts SET forwarded = '[{\"method\": ' WHERE rowid = ?")
+        .prepare(
+          `UPDATE exchanges SET forwarded = '[{"method": '
+           WHERE id = (SELECT exchange_id FROM judgements WHERE rowid = ?)`,
+        )
         .run(rowid);
       const runsBefore = corrupt.listRuns().map((r) => r.id);
       const attemptsBefore = corrupt.db.prepare("SELECT count(*) FROM attempts").pluck().get();
+      const shared = () =>
+        corrupt.db
+          .prepare("SELECT (SELECT count(*) FROM exchanges), (SELECT count(*) FROM verdict_lists)")
+          .raw(true)
+          .get();
+      const sharedBefore = shared();
       const named = new RegExp(`attempt ${rowid} \\(.*\\) of run ${runId}: column forwarded`);
       expect(() => rescoreRun(corrupt, runId, { commitEvery: 2 })).toThrow(named);
       await expect(
@@ -132,6 +151,8 @@ describe("rescore", () => {
       expect(corrupt.db.prepare("SELECT count(*) FROM attempts").pluck().get()).toBe(
         attemptsBefore,
       );
+      // The abandoned run shared the source's exchanges and lists: they are all still there.
+      expect(shared()).toEqual(sharedBefore);
       expect(corrupt.db.prepare("SELECT count(*) FROM gateway_runs").pluck().get()).toBe(
         runsBefore.length,
       );

@@ -6,11 +6,13 @@
  * what the lens change moved.
  *
  * `rescoreRun` judges in this thread; `rescoreRunParallel` hands batches of attempts to
- * worker threads while this thread reads the next pages and copies judged attempts. Both
+ * worker threads while this thread reads the next pages and stores judgements. Both
  * read in rowid order and consume judgements in that order, so they store the same rows.
  *
- * Copies are committed every `commitEvery` attempts (one transaction holding every copy of
- * a large run spills SQLite's cache; see results/rescore-io.ts). A failure part-way deletes
+ * A new judgement points at its source attempt's exchange: the recorded bytes are stored
+ * once, whatever the number of rescores (schema version 3, results/rescore-io.ts).
+ * Judgements are committed every `commitEvery` attempts (one transaction holding a large
+ * run's rows spills SQLite's cache). A failure part-way deletes
  * the new run; until the end the new run's status is `running`.
  */
 import { availableParallelism } from "node:os";
@@ -18,11 +20,11 @@ import type { Mode } from "../dialects/dialect.ts";
 import type { Verdict, VerdictKind } from "../probes/verdict.ts";
 import { type CellRecord, cellKeyString } from "../results/records.ts";
 import {
-  attemptCopier,
   attemptPageReader,
   bulkCopySettings,
   copyGatewayRuns,
   deleteRun,
+  judgementWriter,
   type RescoreAttempt,
 } from "../results/rescore-io.ts";
 import { newRunId, type ResultsStore } from "../results/store.ts";
@@ -48,7 +50,7 @@ export interface RescoreOptions {
   now?: Date;
   /** Attempts read (and, in parallel, sent to a worker) at a time. */
   batchSize?: number;
-  /** Commit the copies every this many attempts. */
+  /** Commit the new judgements every this many attempts. */
   commitEvery?: number;
 }
 
@@ -73,7 +75,7 @@ class Rescore {
   readonly runId: string;
   readonly cells = new Map<string, CellTally>();
   private readonly fields: Map<string, string>;
-  private readonly copy: (rowid: number, verdictsJson: string) => void;
+  private readonly writeJudgement: (attempt: RescoreAttempt, verdictsJson: string) => void;
   private readonly restoreSettings: () => void;
   private uncommitted = 0;
   private lensMs = 0;
@@ -104,7 +106,7 @@ class Rescore {
         ...(source.shard ? { shard: source.shard } : {}),
       });
       copyGatewayRuns(store, fromRun, this.runId);
-      this.copy = attemptCopier(store, this.runId);
+      this.writeJudgement = judgementWriter(store, this.runId);
     } catch (error) {
       store.db.exec("ROLLBACK");
       this.restoreSettings();
@@ -148,7 +150,7 @@ class Rescore {
       const tally = this.cells.get(cellKeyString(attempt.key));
       if (!judged || !tally)
         throw new Error(`rescore lost the judgement of attempt ${attempt.rowid}`);
-      this.copy(attempt.rowid, judged.verdictsJson);
+      this.writeJudgement(attempt, judged.verdictsJson);
       if (attempt.phase === "control") tally.control = judged.verdict.verdict;
       else tally.verdicts.push(judged.verdict);
       this.attempts += 1;

@@ -59,7 +59,7 @@ interface Sent {
 /** The sweep's client requests as it sent them (credential values are stored redacted). */
 function sentRequests(store: ResultsStore, runId: string): Sent[] {
   const rows = store.db
-    .prepare("SELECT client_request FROM attempts WHERE run_id = ? ORDER BY rowid")
+    .prepare("SELECT client_request FROM attempts WHERE run_id = ? ORDER BY attempt_id")
     .pluck()
     .all(runId) as string[];
   return rows.map((text) => {
@@ -165,15 +165,27 @@ try {
   // 3. Rescore: grow the run to TARGET_ATTEMPTS attempts by copying its rows, then re-judge.
   const have = store.countAttempts(result.runId);
   const copies = Math.ceil(TARGET_ATTEMPTS / have) - 1;
-  const grow = store.db.prepare(
-    `INSERT INTO attempts (run_id, "column", route_id, probe_id, mode, phase, attempt_no, status, timings,
-       client_request, forwarded, upstream_reply, client_response, verdicts, client_sdk)
-     SELECT run_id, "column", route_id, probe_id, mode, 'repeat', attempt_no + ?, status, timings,
-       client_request, forwarded, upstream_reply, client_response, verdicts, client_sdk
-     FROM attempts WHERE run_id = ? AND phase = 'main'`,
+  // Each copy gets its own exchange rows, as a sweep of that size would have stored.
+  const mains = `SELECT exchange_id FROM judgements WHERE run_id = ? AND phase = 'main'`;
+  const growExchanges = store.db.prepare(
+    `INSERT INTO exchanges (id, status, timings, client_request, forwarded, upstream_reply,
+       client_response, client_sdk)
+     SELECT id + ?, status, timings, client_request, forwarded, upstream_reply, client_response,
+       client_sdk FROM exchanges WHERE id IN (${mains}) ORDER BY id`,
   );
+  const growJudgements = store.db.prepare(
+    `INSERT INTO judgements (run_id, "column", route_id, probe_id, mode, phase, attempt_no,
+       verdicts_id, exchange_id)
+     SELECT run_id, "column", route_id, probe_id, mode, 'repeat', attempt_no + ?, verdicts_id,
+       exchange_id + ? FROM judgements WHERE run_id = ? AND phase = 'main' ORDER BY rowid`,
+  );
+  const maxExchange = store.db.prepare("SELECT max(id) FROM exchanges").pluck();
   store.db.transaction(() => {
-    for (let i = 1; i <= copies; i++) grow.run(i, result.runId);
+    for (let i = 1; i <= copies; i++) {
+      const offset = maxExchange.get() as number;
+      growExchanges.run(offset, result.runId);
+      growJudgements.run(i, offset, result.runId);
+    }
   })();
   const total = store.countAttempts(result.runId);
   if (values.rescore === "both" || values.rescore === "thread") {
