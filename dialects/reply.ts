@@ -40,7 +40,7 @@ import { createResponsesStreamReader } from "./openai-responses/stream-read.ts";
 import { responsesErrorEvent, writeResponsesEvents } from "./openai-responses/stream-write.ts";
 import type { StreamReader } from "./reply-parts.ts";
 import { DIALECT_ROUTES } from "./routes.ts";
-import { createFrameReader, encodeStream, type StreamEvent, type WrittenEvents } from "./sse.ts";
+import { encodeStream, frameText, type StreamEvent, type WrittenEvents } from "./sse.ts";
 import type { StreamPlan } from "./stream-plan.ts";
 
 export type { StreamEvent } from "./sse.ts";
@@ -272,9 +272,7 @@ function readBody(dialect: Dialect, status: number, body: string): CanonicalRepl
   if (!parsed.ok) {
     if (looksLikeStream(dialect, body)) {
       // A stream where a JSON body was asked for: read it, and say so in its lifecycle.
-      const reader = createReplyStreamReader(dialect, status);
-      reader.push(body);
-      const reply = reader.end();
+      const reply = readStreamText(dialect, status, body);
       reply.stream?.malformed.unshift("an event stream where a JSON body was expected");
       return reply;
     }
@@ -288,12 +286,51 @@ function readBody(dialect: Dialect, status: number, body: string): CanonicalRepl
   if (dialect === "gemini" && Array.isArray(parsed.value) && parsed.value.length > 1) {
     // streamGenerateContent without alt=sse answers one JSON array of responses.
     const reader = READERS.gemini.stream();
-    for (const element of parsed.value) reader.push({ data: JSON.stringify(element) });
+    for (const element of parsed.value) reader.pushValue(element);
     const { stream: _lifecycle, ...reply } = reader.finish();
     return reply.error ? { ...reply, error: { status, ...reply.error } } : reply;
   }
   const reply = READERS[dialect].reply(parsed.value);
   if (reply.error) reply.error = { status, ...reply.error };
+  return reply;
+}
+
+/**
+ * A streamed reply from its whole decoded text. A non-2xx reply is an error read from its
+ * body, whatever framing the body has, so it is not framed at all.
+ */
+function readStreamText(dialect: Dialect, status: number, text: string): CanonicalReply {
+  if (!isSuccess(status)) {
+    return {
+      ...errorReply(dialect, status, text),
+      stream: { complete: false, events: 0, malformed: [], orphanFragments: 0 },
+    };
+  }
+  const reader = READERS[dialect].stream();
+  // Method shorthand, not arrow properties: tsx names every arrow it assigns (a defineProperty
+  // call each time this runs), which cost more than framing a short stream.
+  frameText(DIALECT_ROUTES[dialect].framing, text, {
+    onEvent(e) {
+      reader.push(e);
+    },
+    onMalformed(why) {
+      reader.malformed(why);
+    },
+  });
+  const reply = reader.finish();
+  const lifecycle = reply.stream;
+  if (lifecycle && lifecycle.events === 0) {
+    const trimmed = text.trim();
+    if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+      // A JSON document where a stream was expected: read it, and say so.
+      const body = readBody(dialect, status, trimmed);
+      return {
+        ...body,
+        stream: { ...lifecycle, malformed: ["body is a JSON document, not an event stream"] },
+      };
+    }
+    lifecycle.malformed.push(trimmed === "" ? "empty stream" : "no events in the stream");
+  }
   return reply;
 }
 
@@ -303,37 +340,28 @@ export interface ReplyStreamReader {
   end(): CanonicalReply;
 }
 
+/**
+ * Reads are decoded as they come (a streaming TextDecoder, so a character split across
+ * reads survives) and framed into events once the stream has ended: the reply exists only
+ * then, and framing the whole text at once is the cheap path (sse.ts `frameText`).
+ */
 export function createReplyStreamReader(dialect: Dialect, status = 200): ReplyStreamReader {
-  const framing = DIALECT_ROUTES[dialect].framing;
-  const reader = READERS[dialect].stream();
-  const frames = createFrameReader(framing, {
-    onEvent: (e) => reader.push(e),
-    onMalformed: (why) => reader.malformed(why),
-  });
+  const texts: string[] = [];
+  let decoder: InstanceType<typeof TextDecoder> | undefined;
+  let reply: CanonicalReply | undefined;
   return {
-    push: (chunk) => frames.push(chunk),
+    push(chunk) {
+      if (reply) return;
+      if (typeof chunk === "string") {
+        texts.push(chunk);
+        return;
+      }
+      decoder ??= new TextDecoder("utf-8", { fatal: false });
+      texts.push(decoder.decode(chunk, { stream: true }));
+    },
     end() {
-      frames.end();
-      if (!isSuccess(status)) {
-        return {
-          ...errorReply(dialect, status, frames.text),
-          stream: { complete: false, events: 0, malformed: [], orphanFragments: 0 },
-        };
-      }
-      const reply = reader.finish();
-      const lifecycle = reply.stream;
-      if (lifecycle && lifecycle.events === 0) {
-        const text = frames.text.trim();
-        if (text.startsWith("{") || text.startsWith("[")) {
-          // A JSON document where a stream was expected: read it, and say so.
-          const body = readBody(dialect, status, text);
-          return {
-            ...body,
-            stream: { ...lifecycle, malformed: ["body is a JSON document, not an event stream"] },
-          };
-        }
-        lifecycle.malformed.push(text === "" ? "empty stream" : "no events in the stream");
-      }
+      if (decoder) texts.push(decoder.decode());
+      reply ??= readStreamText(dialect, status, texts.join(""));
       return reply;
     },
   };
@@ -342,9 +370,7 @@ export function createReplyStreamReader(dialect: Dialect, status = 200): ReplySt
 /** Read a reply from its status and whole body. */
 export function readReply(dialect: Dialect, wire: WireReply, mode: Mode): CanonicalReply {
   if (mode === "non-stream") return readBody(dialect, wire.status, wire.body);
-  const reader = createReplyStreamReader(dialect, wire.status);
-  reader.push(wire.body);
-  return reader.end();
+  return readStreamText(dialect, wire.status, wire.body);
 }
 
 /** Read a reply from the reads as they came off the socket (decoded incrementally). */

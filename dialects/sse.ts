@@ -1,8 +1,12 @@
 /**
  * Stream framing shared by the five dialects: encoding events to the exact wire bytes (SSE
- * or NDJSON) and decoding bytes back into events incrementally. Decoding is framed by
- * events, never by reads or lines: bytes go through a streaming TextDecoder (so a UTF-8
- * character split across two reads survives) and SSE goes through eventsource-parser.
+ * or NDJSON) and decoding text back into events. Decoding is framed by events, never by
+ * reads or lines: bytes go through a streaming TextDecoder (so a UTF-8 character split
+ * across two reads survives). `frameText` frames a whole body; SSE that is well formed in
+ * the plain way (LF line ends, only `data:`, `event:` and comment lines) is framed by a
+ * single scan, and everything else goes through eventsource-parser, the reference for the
+ * nasty cases (CR and CRLF line ends, `id:` and `retry:` fields, unknown fields, a BOM).
+ * `createFrameReader` is the incremental reader, all of it through the reference.
  *
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
  * @see https://github.com/ndjson/ndjson-spec
@@ -76,10 +80,90 @@ export interface FrameReader {
   readonly text: string;
 }
 
+const UNTERMINATED_SSE = "last event not terminated by a blank line";
+const UNTERMINATED_NDJSON = "last NDJSON line not terminated by a newline";
+const CR = 13;
+const SPACE = 32;
+const COLON = 58;
+
+/**
+ * Frame a whole body: every event to the sink in order, with the framing problems the
+ * incremental reader would report for the same text, at the same places.
+ */
+export function frameText(framing: Framing, text: string, sink: FrameSink): void {
+  if (framing === "ndjson") {
+    frameNdjson(text, sink);
+    return;
+  }
+  if (frameWellFormedSse(text, sink)) return;
+  const reader = createFrameReader(framing, sink);
+  reader.push(text);
+  reader.end();
+}
+
+/** NDJSON: one event per non-blank line (a CR before the LF is not part of it). */
+function frameNdjson(text: string, sink: FrameSink): void {
+  let start = 0;
+  for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
+    const line =
+      text.charCodeAt(nl - 1) === CR && nl > start
+        ? text.slice(start, nl - 1)
+        : text.slice(start, nl);
+    if (line.trim() !== "") sink.onEvent({ data: line });
+    start = nl + 1;
+  }
+  const last = text.slice(start);
+  if (last.trim() !== "") {
+    sink.onMalformed(UNTERMINATED_NDJSON);
+    sink.onEvent({ data: last.endsWith("\r") ? last.slice(0, -1) : last });
+  }
+}
+
+/**
+ * The single-scan framing of plain SSE, following the spec's interpretation as
+ * eventsource-parser does: a `data:` or `event:` value starts after one optional space,
+ * data lines join with LF, a blank line dispatches an event that has data, a comment line
+ * is skipped, and a last event with no blank line after it is delivered but flagged. Any
+ * other line, a CR anywhere or a leading BOM, and it frames nothing and answers false:
+ * the caller then hands the text to the reference parser.
+ */
+function frameWellFormedSse(text: string, sink: FrameSink): boolean {
+  if (text.includes("\r") || text.charCodeAt(0) === 0xfeff) return false;
+  const events: ReceivedEvent[] = [];
+  let event: string | undefined;
+  let data: string | undefined;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    if (end === start) {
+      if (data !== undefined) events.push(event === undefined ? { data } : { event, data });
+      event = undefined;
+      data = undefined;
+    } else if (text.startsWith("data:", start)) {
+      const value = text.slice(text.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end);
+      data = data === undefined ? value : `${data}\n${value}`;
+    } else if (text.startsWith("event:", start)) {
+      event =
+        text.slice(text.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end) || undefined;
+    } else if (text.charCodeAt(start) !== COLON) {
+      return false;
+    }
+    start = end + 1;
+  }
+  for (const e of events) sink.onEvent(e);
+  if (data !== undefined) {
+    sink.onMalformed(UNTERMINATED_SSE);
+    sink.onEvent(event === undefined ? { data } : { event, data });
+  }
+  return true;
+}
+
 /** An incremental reader of SSE or NDJSON frames. */
 export function createFrameReader(framing: Framing, sink: FrameSink): FrameReader {
   const decoder = new TextDecoder("utf-8", { fatal: false });
-  let text = "";
+  // The decoded reads, joined only when `text` is asked for.
+  const texts: string[] = [];
   let ended = false;
   let flushing = false;
   const ndjson = framing === "ndjson";
@@ -87,29 +171,31 @@ export function createFrameReader(framing: Framing, sink: FrameSink): FrameReade
   const parser = ndjson
     ? undefined
     : createParser({
-        onEvent: (e) => {
-          if (flushing) sink.onMalformed("last event not terminated by a blank line");
+        onEvent(e) {
+          if (flushing) sink.onMalformed(UNTERMINATED_SSE);
           sink.onEvent(e.event === undefined ? { data: e.data } : { event: e.event, data: e.data });
         },
-        onError: (error) => sink.onMalformed(`SSE framing: ${error.message}`),
+        onError(error) {
+          sink.onMalformed(`SSE framing: ${error.message}`);
+        },
       });
 
-  const feedText = (chunk: string) => {
+  function feedText(chunk: string): void {
     if (!chunk) return;
-    text += chunk;
+    texts.push(chunk);
     if (parser) {
       parser.feed(chunk);
       return;
     }
     pendingLine += chunk;
-    let nl = pendingLine.indexOf("\n");
-    while (nl >= 0) {
-      const line = pendingLine.slice(0, nl).replace(/\r$/, "");
-      pendingLine = pendingLine.slice(nl + 1);
+    let start = 0;
+    for (let nl = pendingLine.indexOf("\n"); nl >= 0; nl = pendingLine.indexOf("\n", start)) {
+      const line = pendingLine.slice(start, nl).replace(/\r$/, "");
       if (line.trim() !== "") sink.onEvent({ data: line });
-      nl = pendingLine.indexOf("\n");
+      start = nl + 1;
     }
-  };
+    pendingLine = pendingLine.slice(start);
+  }
 
   return {
     push(chunk) {
@@ -126,13 +212,14 @@ export function createFrameReader(framing: Framing, sink: FrameSink): FrameReade
         parser.feed("\n\n");
         flushing = false;
       } else if (pendingLine.trim() !== "") {
-        sink.onMalformed("last NDJSON line not terminated by a newline");
+        sink.onMalformed(UNTERMINATED_NDJSON);
         sink.onEvent({ data: pendingLine.replace(/\r$/, "") });
         pendingLine = "";
       }
     },
     get text() {
-      return text;
+      if (texts.length > 1) texts.splice(0, texts.length, texts.join(""));
+      return texts[0] ?? "";
     },
   };
 }

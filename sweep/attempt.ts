@@ -4,7 +4,6 @@
  * the nonce, and judge. Everything kept is redacted before it leaves this function, and
  * judged in that redacted form, so `rescore` of stored bytes gives the same verdicts.
  */
-import type { CanonicalReply } from "../dialects/canonical.ts";
 import {
   redactBody,
   redactHeaderPairs,
@@ -18,8 +17,6 @@ import { newNonce } from "../mock-upstream/nonce.ts";
 import { type BuiltRequest, buildClientRequest } from "../probes/corpus/build.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
-import { readExchange } from "../probes/lens/judge-exchange.ts";
-import { judgeRead, judgeReadField } from "../probes/lens/judge-read.ts";
 import type { Verdict } from "../probes/verdict.ts";
 import { type ClientSdkRecord, compareSdkWithLens } from "./client-sdk/client-sdk-record.ts";
 import { sdkView } from "./client-sdk/sdk-view.ts";
@@ -37,6 +34,7 @@ import {
   isFallbackProbe,
 } from "./fallback-targets.ts";
 import { sendRequest } from "./http-client.ts";
+import { judgeAttempt } from "./judge-attempt.ts";
 import { stagedReplyFor } from "./stage-upstream.ts";
 
 export interface AttemptTarget {
@@ -196,45 +194,4 @@ export async function runAttempt(
     ...(clientSdk ? { clientSdk } : {}),
     nonce,
   };
-}
-
-/** Failure fields judged from timings, which a response that never came still has. */
-const CLOCK_FIELDS = new Set(["failure.deadline", "failure.retries"]);
-
-/**
- * The lens's verdicts, and the probe's one. A response that never arrived (refused, reset
- * before headers, timed out) is `error`: the rig could not see what the gateway did.
- */
-export function judgeAttempt(
-  exchange: ReturnType<typeof exchangeFromWire>,
-  field: string,
-  response: StoredResponse,
-): { verdicts: Verdict[]; verdict: Verdict; clientReply?: CanonicalReply } {
-  // A caller's deadline is judged from the clock even when no response ever arrived.
-  if (response.status === 0 && !CLOCK_FIELDS.has(field)) {
-    const verdict: Verdict = {
-      field,
-      verdict: "error",
-      reason: `no response from the gateway: ${response.transportError ?? "unknown transport failure"}`,
-      cause: "transport",
-    };
-    return { verdicts: [verdict], verdict };
-  }
-  try {
-    const read = readExchange(exchange);
-    const clientReply = read.clientReply?.ok ? read.clientReply.value : undefined;
-    return {
-      verdicts: judgeRead(read),
-      verdict: judgeReadField(read, field),
-      ...(clientReply ? { clientReply } : {}),
-    };
-  } catch (error) {
-    const verdict: Verdict = {
-      field,
-      verdict: "error",
-      reason: `the lens could not judge this exchange: ${(error as Error).message}`,
-      cause: "lens",
-    };
-    return { verdicts: [verdict], verdict };
-  }
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { GatewayRoute } from "../gateways/adapter.ts";
 import { CORPUS } from "../probes/corpus/index.ts";
-import { controlField, controlLeg, nativeRouteFor } from "./control-leg.ts";
+import { controlLeg, nativeRouteFor } from "./control-leg.ts";
+import { controlField } from "./stored-route.ts";
 
 const route = (over: Partial<GatewayRoute>): GatewayRoute => ({
   id: "x",

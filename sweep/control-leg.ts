@@ -15,12 +15,11 @@ import {
   type Mode,
 } from "../dialects/dialect.ts";
 import { readRequest, writeRequest } from "../dialects/request.ts";
-import { dialectOfPath } from "../dialects/routes.ts";
 import type { GatewayRoute } from "../gateways/adapter.ts";
 import { buildClientRequest } from "../probes/corpus/build.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
-import { attributeOf, fieldName, isReplyFeature, PATH_FIELD } from "../probes/lens/field-names.ts";
 import type { AttemptPlan } from "./attempt.ts";
+import { controlField } from "./stored-route.ts";
 
 /** The gateway's native route into `backend`, if it has one that works. */
 export function nativeRouteFor(
@@ -28,42 +27,6 @@ export function nativeRouteFor(
   backend: Dialect,
 ): GatewayRoute | undefined {
   return routes.find((r) => r.client === backend && r.backend === backend && r.status !== "fails");
-}
-
-/** The field's spelling in the native dialect: request attributes are respelled; reply
- * features, headers, credentials and the path keep their names. */
-export function controlField(
-  from: ClientDialect,
-  to: ClientDialect,
-  field: string,
-): string | undefined {
-  const attribute = attributeOf(from, field);
-  if (attribute !== undefined) return fieldName(to, attribute);
-  const sameEverywhere =
-    isReplyFeature(field) ||
-    field === PATH_FIELD ||
-    field.startsWith("headers.") ||
-    field.startsWith("credentials.");
-  return sameEverywhere ? field : undefined;
-}
-
-/**
- * The dialects and field a stored attempt was judged with. A control attempt went over the
- * gateway's native route for its backend, which its stored path names; the others spoke the
- * cell's route.
- */
-export function storedAttemptRoute(
-  attempt: { phase: string; path: string },
-  cell: { client: ClientDialect; backend: Dialect; field: string },
-): { client: ClientDialect; backend: Dialect; field: string } {
-  if (attempt.phase !== "control") return cell;
-  const native = dialectOfPath(attempt.path)?.dialect ?? cell.backend;
-  if (!isClientDialect(native)) return cell;
-  return {
-    client: native,
-    backend: native,
-    field: controlField(cell.client, native, cell.field) ?? cell.field,
-  };
 }
 
 /** Base headers a native client of the dialect sends. */

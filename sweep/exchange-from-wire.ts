@@ -60,8 +60,20 @@ export interface WireSides {
   timings?: { totalMs: number };
 }
 
-const lower = (headers: readonly [string, string][]): HeaderPairs =>
-  headers.map(([n, v]) => [n.toLowerCase(), v]);
+/** Header pairs with lower-case names; pairs already lower-case are shared, not copied. */
+function lower(headers: readonly [string, string][]): HeaderPairs {
+  let out: HeaderPairs | undefined;
+  for (let i = 0; i < headers.length; i++) {
+    const pair = headers[i] as [string, string];
+    const name = pair[0].toLowerCase();
+    if (out) out.push(name === pair[0] ? pair : [name, pair[1]]);
+    else if (name !== pair[0]) {
+      out = headers.slice(0, i);
+      out.push([name, pair[1]]);
+    }
+  }
+  return out ?? (headers as HeaderPairs);
+}
 
 function header(headers: readonly [string, string][], name: string): string | undefined {
   return headers.find(([n]) => n.toLowerCase() === name)?.[1];
@@ -101,8 +113,29 @@ function upstreamReply(record: ForwardedRecord | undefined): WireReply | undefin
   const reply = record?.reply;
   if (!reply || reply.body === undefined) return undefined;
   const headers = reply.headers ?? [];
-  const bytes = Buffer.from(reply.body, reply.bodyEncoding === "base64" ? "base64" : "utf8");
-  return { status: reply.status, headers: lower(headers), body: bodyText(bytes, headers) };
+  return {
+    status: reply.status,
+    headers: lower(headers),
+    body: replyText(reply.body, reply.bodyEncoding, headers),
+  };
+}
+
+/** String.prototype.isWellFormed (Node 20 has it; the project's TypeScript lib predates it). */
+const isWellFormed = (text: string): boolean =>
+  (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * A stored reply body as text. A UTF-8 body that is well-formed text comes back unchanged
+ * from encoding and decoding (and its bytes cannot start with gzip's 1f 8b: 8b is no first
+ * byte of a UTF-8 character), so only base64 bodies and ill-formed text take the bytes' way.
+ */
+function replyText(
+  body: string,
+  encoding: "utf8" | "base64" | undefined,
+  headers: readonly [string, string][],
+): string {
+  if (encoding !== "base64" && isWellFormed(body)) return body;
+  return bodyText(Buffer.from(body, encoding === "base64" ? "base64" : "utf8"), headers);
 }
 
 /** Arrival offsets and answers of the forwarded records, when every record has its time. */
@@ -123,6 +156,26 @@ function timingOf(sides: WireSides): ExchangeTiming | undefined {
   return sides.timings ? { forwarded, clientTotalMs: sides.timings.totalMs } : { forwarded };
 }
 
+/**
+ * The client request as the lens reads it. Its text is serialized on first read only (the
+ * lens reads the text of forwarded bodies, never the client's): a getter in the field's
+ * place, enumerable like it, so JSON.stringify and spreading see the same text.
+ */
+function clientWireRequest(request: StoredClientRequest): WireRequest {
+  let raw: string | undefined;
+  const body = request.body;
+  return {
+    method: request.method,
+    path: request.path,
+    headers: lower(request.headers),
+    body,
+    get rawBody() {
+      raw ??= JSON.stringify(body);
+      return raw;
+    },
+  };
+}
+
 export function exchangeFromWire(sides: WireSides): Exchange {
   const { clientRequest } = sides;
   const forwarded = sides.forwarded.map(forwardedRequest);
@@ -132,13 +185,7 @@ export function exchangeFromWire(sides: WireSides): Exchange {
   const exchange: Exchange = {
     route: { client: sides.client, backend: sides.backend },
     mode: sides.mode,
-    clientRequest: {
-      method: clientRequest.method,
-      path: clientRequest.path,
-      headers: lower(clientRequest.headers),
-      body: clientRequest.body,
-      rawBody: JSON.stringify(clientRequest.body),
-    },
+    clientRequest: clientWireRequest(clientRequest),
     forwarded,
     secrets: [...sides.secrets],
   };

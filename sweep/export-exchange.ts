@@ -2,13 +2,13 @@ import type { Exchange, ExchangeInput, WireReply } from "../probes/exchange.ts";
 import type { AttemptRecord, CellRecord } from "../results/records.ts";
 import { ResultsError } from "../results/results-error.ts";
 import { openStoreReadonly } from "../results/store.ts";
-import { storedAttemptRoute } from "./control-leg.ts";
 import {
   exchangeFromWire,
   type ForwardedRecord,
   type StoredClientRequest,
   type StoredResponse,
 } from "./exchange-from-wire.ts";
+import { storedAttemptRoute } from "./stored-route.ts";
 
 export interface ExportSelection {
   run?: string;

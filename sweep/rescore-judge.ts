@@ -8,14 +8,14 @@ import type { ClientDialect, Dialect, Mode } from "../dialects/dialect.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import type { Verdict } from "../probes/verdict.ts";
 import type { AttemptPhase } from "../results/records.ts";
-import { judgeAttempt } from "./attempt.ts";
-import { storedAttemptRoute } from "./control-leg.ts";
 import {
   exchangeFromWire,
   type ForwardedRecord,
   type StoredClientRequest,
   type StoredResponse,
 } from "./exchange-from-wire.ts";
+import { judgeAttempt } from "./judge-attempt.ts";
+import { storedAttemptRoute } from "./stored-route.ts";
 
 export interface RescoreJob {
   /** Names the stored attempt in errors (`attempt 12 (oc-seed stream main #1)`). */

@@ -7,8 +7,18 @@
 import { Worker } from "node:worker_threads";
 import { RescoreError, type RescoreJob, type RescoreJudgement } from "./rescore-judge.ts";
 import type { RescoreBatch, RescoreBatchResult } from "./rescore-worker.ts";
+import { rescoreWorkerBundle } from "./rescore-worker-bundle.ts";
 
-const ENTRY = new URL("./rescore-worker-entry.mjs", import.meta.url);
+/** Through tsx: used only when the bundle cannot be built (rescore-worker-bundle.ts). */
+const TSX_ENTRY = new URL("./rescore-worker-entry.mjs", import.meta.url);
+
+function workerEntry(): { entry: URL | string; bundled: boolean } {
+  try {
+    return { entry: rescoreWorkerBundle(), bundled: true };
+  } catch {
+    return { entry: TSX_ENTRY, bundled: false };
+  }
+}
 
 interface Pending {
   resolve(judgements: RescoreJudgement[]): void;
@@ -24,15 +34,19 @@ export class RescoreWorkerPool {
   private readonly lanes: Lane[];
   private nextId = 0;
   private failure: Error | undefined;
+  /** Whether the workers run the bundled file (false: the slower tsx entry). */
+  readonly bundled: boolean;
 
   constructor(size: number) {
-    this.lanes = Array.from({ length: Math.max(1, size) }, () => this.startLane());
+    const { entry, bundled } = workerEntry();
+    this.bundled = bundled;
+    this.lanes = Array.from({ length: Math.max(1, size) }, () => this.startLane(entry));
   }
 
-  private startLane(): Lane {
-    // execArgv []: the entry registers tsx itself; inheriting a parent's `--import tsx`
-    // as well would register it twice.
-    const worker = new Worker(ENTRY, { execArgv: [] });
+  private startLane(entry: URL | string): Lane {
+    // execArgv []: the tsx entry registers tsx itself; inheriting a parent's `--import tsx`
+    // as well would register it twice (and the bundle needs no loader at all).
+    const worker = new Worker(entry, { execArgv: [] });
     const lane: Lane = { worker, pending: new Map() };
     worker.on("message", (result: RescoreBatchResult) => {
       const pending = lane.pending.get(result.id);

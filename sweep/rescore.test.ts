@@ -109,6 +109,8 @@ describe("rescore", () => {
       commitEvery: 4,
     });
     expect(parallel.workers).toBe(2);
+    // The workers ran the bundled lens, not the slow-starting TypeScript entry.
+    expect(pool.bundled).toBe(true);
     expect(parallel.attempts).toBe(inThread.attempts);
     expect(attemptRows(parallel.runId)).toEqual(attemptRows(inThread.runId));
     expect(cellRows(parallel.runId)).toEqual(cellRows(inThread.runId));

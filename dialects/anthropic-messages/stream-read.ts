@@ -6,6 +6,7 @@
  *
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
+import type { CanonicalReply } from "../canonical.ts";
 import {
   asNumber,
   asRecord,
@@ -22,14 +23,103 @@ import { anthropicStopFromWire } from "./stop-reason.ts";
 import { readAnthropicUsage } from "./usage.ts";
 
 export function createAnthropicStreamReader(): StreamReader {
-  const state = new StreamState("anthropic-messages");
-  const { assembler: parts, reply } = state;
-  let usage: JsonRecord = {};
-  const key = (index: unknown) => `block:${asNumber(index) ?? "?"}`;
+  return new AnthropicStreamReader();
+}
 
-  const onStart = (data: JsonRecord) => {
+const blockKey = (index: unknown) => `block:${asNumber(index) ?? "?"}`;
+
+const MESSAGE_KEYS = [
+  "id",
+  "type",
+  "role",
+  "model",
+  "content",
+  "stop_reason",
+  "stop_sequence",
+  "usage",
+];
+
+/** A class, not a closure factory: one is made per stream read, and its methods are shared. */
+class AnthropicStreamReader implements StreamReader {
+  private readonly state = new StreamState("anthropic-messages");
+  private usage: JsonRecord = {};
+
+  malformed(why: string): void {
+    this.state.malformed(why);
+  }
+
+  push(event: ReceivedEvent): void {
+    const { state } = this;
+    const { reply } = state;
+    const n = state.count();
+    const parsed = tryParseJson(event.data);
+    const data = parsed.ok ? asRecord(parsed.value) : undefined;
+    if (!data) {
+      state.malformed(
+        `event ${n}: ${parsed.ok ? "not a JSON object" : `not JSON (${parsed.error})`}`,
+      );
+      return;
+    }
+    const type = asString(data.type);
+    if (event.event !== undefined && event.event !== type) {
+      state.malformed(`event ${n}: event name ${event.event} but data type ${type}`);
+    }
+    switch (type) {
+      case "message_start": {
+        if (reply.id !== undefined) state.malformed(`event ${n}: a second message_start`);
+        const message = asRecord(data.message) ?? {};
+        reply.extras = unknownKeys(message, MESSAGE_KEYS);
+        const id = asString(message.id);
+        if (id !== undefined) reply.id = id;
+        const model = asString(message.model);
+        if (model !== undefined) reply.model = model;
+        this.usage = { ...this.usage, ...(asRecord(message.usage) ?? {}) };
+        break;
+      }
+      case "content_block_start":
+        this.onStart(data);
+        break;
+      case "content_block_delta":
+        this.onDelta(data, n);
+        break;
+      case "content_block_stop":
+      case "ping":
+        break;
+      case "message_delta": {
+        const delta = asRecord(data.delta);
+        const stop = asString(delta?.stop_reason);
+        if (stop !== undefined) {
+          reply.rawStopReason = stop;
+          reply.stopReason = anthropicStopFromWire(stop);
+        }
+        const sequence = asString(delta?.stop_sequence);
+        if (sequence !== undefined) reply.stopSequence = sequence;
+        this.usage = { ...this.usage, ...(asRecord(data.usage) ?? {}) };
+        break;
+      }
+      case "message_stop":
+        state.terminal("message_stop");
+        break;
+      case "error": {
+        const error = readAnthropicError(data);
+        state.error({ ...(error ?? {}), raw: data.error });
+        break;
+      }
+      default:
+        state.malformed(`event ${n}: unknown event type ${JSON.stringify(type)}`);
+    }
+  }
+
+  finish(): CanonicalReply {
+    const read = readAnthropicUsage(this.usage);
+    if (read && Object.keys(read).length) this.state.reply.usage = read;
+    return this.state.finish();
+  }
+
+  private onStart(data: JsonRecord): void {
+    const parts = this.state.assembler;
     const block = asRecord(data.content_block);
-    const k = key(data.index);
+    const k = blockKey(data.index);
     if (!block) return;
     const part = anthropicPart(block);
     if (part.type === "tool-call") {
@@ -44,14 +134,17 @@ export function createAnthropicStreamReader(): StreamReader {
       // Server-tool blocks and newer block types: kept whole, as the JSON reader keeps them.
       parts.unknown(k, block);
     }
-  };
+  }
 
-  const onDelta = (data: JsonRecord, n: number) => {
+  private onDelta(data: JsonRecord, n: number): void {
+    const { state } = this;
+    const parts = state.assembler;
     const delta = asRecord(data.delta);
-    const k = key(data.index);
+    const k = blockKey(data.index);
     // Deltas of a block kept whole (a server tool's input) are not ours to assemble.
-    if (parts.kindOf(k) === "unknown") return;
-    if (parts.kindOf(k) === undefined && delta?.type !== "input_json_delta") {
+    const kind = parts.kindOf(k);
+    if (kind === "unknown") return;
+    if (kind === undefined && delta?.type !== "input_json_delta") {
       state.malformed(`event ${n}: delta for ${k}, which was never started`);
     }
     switch (delta?.type) {
@@ -73,82 +166,5 @@ export function createAnthropicStreamReader(): StreamReader {
       default:
         state.malformed(`event ${n}: unknown delta type ${JSON.stringify(delta?.type)}`);
     }
-  };
-
-  return {
-    malformed: (why) => state.malformed(why),
-    push(event: ReceivedEvent) {
-      const n = state.count();
-      const parsed = tryParseJson(event.data);
-      const data = parsed.ok ? asRecord(parsed.value) : undefined;
-      if (!data) {
-        state.malformed(
-          `event ${n}: ${parsed.ok ? "not a JSON object" : `not JSON (${parsed.error})`}`,
-        );
-        return;
-      }
-      const type = asString(data.type);
-      if (event.event !== undefined && event.event !== type) {
-        state.malformed(`event ${n}: event name ${event.event} but data type ${type}`);
-      }
-      switch (type) {
-        case "message_start": {
-          if (reply.id !== undefined) state.malformed(`event ${n}: a second message_start`);
-          const message = asRecord(data.message) ?? {};
-          reply.extras = unknownKeys(message, [
-            "id",
-            "type",
-            "role",
-            "model",
-            "content",
-            "stop_reason",
-            "stop_sequence",
-            "usage",
-          ]);
-          const id = asString(message.id);
-          if (id !== undefined) reply.id = id;
-          const model = asString(message.model);
-          if (model !== undefined) reply.model = model;
-          usage = { ...usage, ...(asRecord(message.usage) ?? {}) };
-          break;
-        }
-        case "content_block_start":
-          onStart(data);
-          break;
-        case "content_block_delta":
-          onDelta(data, n);
-          break;
-        case "content_block_stop":
-        case "ping":
-          break;
-        case "message_delta": {
-          const delta = asRecord(data.delta);
-          const stop = asString(delta?.stop_reason);
-          if (stop !== undefined) {
-            reply.rawStopReason = stop;
-            reply.stopReason = anthropicStopFromWire(stop);
-          }
-          const sequence = asString(delta?.stop_sequence);
-          if (sequence !== undefined) reply.stopSequence = sequence;
-          usage = { ...usage, ...(asRecord(data.usage) ?? {}) };
-          break;
-        }
-        case "message_stop":
-          state.terminal("message_stop");
-          break;
-        case "error": {
-          const error = readAnthropicError(data);
-          state.error({ ...(error ?? {}), raw: data.error });
-          break;
-        }
-        default:
-          state.malformed(`event ${n}: unknown event type ${JSON.stringify(type)}`);
-      }
-    },
-    finish() {
-      const read = readAnthropicUsage(usage);
-      if (read && Object.keys(read).length) reply.usage = read;
-      return state.finish();
-    },
-  };
+  }
 }

@@ -6,6 +6,7 @@
  *
  * @see https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-streaming
  */
+import type { CanonicalReply } from "../canonical.ts";
 import { asArray, asRecord, asString, tryParseJson } from "../json.ts";
 import { type StreamReader, StreamState } from "../reply-parts.ts";
 import type { ReceivedEvent } from "../sse.ts";
@@ -15,54 +16,64 @@ import { ollamaStopFromWire } from "./stop-reason.ts";
 import { readOllamaUsage } from "./usage.ts";
 
 export function createOllamaStreamReader(): StreamReader {
-  const state = new StreamState("ollama");
-  const { assembler: parts, reply } = state;
-  let calls = 0;
-  return {
-    malformed: (why) => state.malformed(why),
-    push(event: ReceivedEvent) {
-      const n = state.count();
-      const parsed = tryParseJson(event.data);
-      const line = parsed.ok ? asRecord(parsed.value) : undefined;
-      if (!line) {
-        state.malformed(
-          `line ${n}: ${parsed.ok ? "not a JSON object" : `not JSON (${parsed.error})`}`,
-        );
-        return;
-      }
-      const error = readOllamaError(line);
-      if (error) {
-        state.error({ ...error, raw: line.error });
-        return;
-      }
-      const model = asString(line.model);
-      if (model !== undefined) reply.model = model;
-      if (typeof line.created_at === "string" && reply.extras.created_at === undefined) {
-        reply.extras.created_at = line.created_at;
-      }
-      const message = asRecord(line.message);
-      const thinking = asString(message?.thinking);
-      if (thinking) parts.text("reasoning", "reasoning", thinking);
-      const content = asString(message?.content);
-      if (content) parts.text("text", "text", content);
-      for (const raw of asArray(message?.tool_calls) ?? []) {
-        const call = ollamaToolCallPart(raw);
-        if (call.type === "tool-call")
-          parts.openTool(`call:${calls++}`, call.id, call.name, call.arguments);
-      }
-      if (line.done === true) {
-        const reason = asString(line.done_reason);
-        if (reason !== undefined) reply.rawStopReason = reason;
-        const usage = readOllamaUsage(line);
-        if (usage) reply.usage = usage;
-        state.terminal("done");
-      }
-    },
-    finish() {
-      if (reply.rawStopReason !== undefined) {
-        reply.stopReason = ollamaStopFromWire(reply.rawStopReason, parts.hasToolCalls());
-      }
-      return state.finish();
-    },
-  };
+  return new OllamaStreamReader();
+}
+
+/** A class, not a closure factory: one is made per stream read, and its methods are shared. */
+class OllamaStreamReader implements StreamReader {
+  private readonly state = new StreamState("ollama");
+  private calls = 0;
+
+  malformed(why: string): void {
+    this.state.malformed(why);
+  }
+
+  push(event: ReceivedEvent): void {
+    const { state } = this;
+    const { assembler: parts, reply } = state;
+    const n = state.count();
+    const parsed = tryParseJson(event.data);
+    const line = parsed.ok ? asRecord(parsed.value) : undefined;
+    if (!line) {
+      state.malformed(
+        `line ${n}: ${parsed.ok ? "not a JSON object" : `not JSON (${parsed.error})`}`,
+      );
+      return;
+    }
+    const error = readOllamaError(line);
+    if (error) {
+      state.error({ ...error, raw: line.error });
+      return;
+    }
+    const model = asString(line.model);
+    if (model !== undefined) reply.model = model;
+    if (typeof line.created_at === "string" && reply.extras.created_at === undefined) {
+      reply.extras.created_at = line.created_at;
+    }
+    const message = asRecord(line.message);
+    const thinking = asString(message?.thinking);
+    if (thinking) parts.text("reasoning", "reasoning", thinking);
+    const content = asString(message?.content);
+    if (content) parts.text("text", "text", content);
+    for (const raw of asArray(message?.tool_calls) ?? []) {
+      const call = ollamaToolCallPart(raw);
+      if (call.type === "tool-call")
+        parts.openTool(`call:${this.calls++}`, call.id, call.name, call.arguments);
+    }
+    if (line.done === true) {
+      const reason = asString(line.done_reason);
+      if (reason !== undefined) reply.rawStopReason = reason;
+      const usage = readOllamaUsage(line);
+      if (usage) reply.usage = usage;
+      state.terminal("done");
+    }
+  }
+
+  finish(): CanonicalReply {
+    const { reply, assembler } = this.state;
+    if (reply.rawStopReason !== undefined) {
+      reply.stopReason = ollamaStopFromWire(reply.rawStopReason, assembler.hasToolCalls());
+    }
+    return this.state.finish();
+  }
 }

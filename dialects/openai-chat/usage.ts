@@ -41,6 +41,10 @@ export function writeChatUsage(usage: Usage): Record<string, unknown> {
 /** Usage with the absent fields removed, so absent stays absent (never a default 0). */
 export function dropUndefined(usage: Usage): Usage {
   const out: Usage = {};
-  for (const [k, v] of Object.entries(usage)) if (v !== undefined) out[k as keyof Usage] = v;
+  // for-in, not Object.entries: every streamed chunk's usage comes through here.
+  for (const key in usage) {
+    const value = usage[key as keyof Usage];
+    if (value !== undefined) out[key as keyof Usage] = value;
+  }
   return out;
 }

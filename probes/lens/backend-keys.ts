@@ -67,17 +67,33 @@ export const BACKEND_KEYS = {
 const PLAIN_PATH = /^[A-Za-z_]+(\.[A-Za-z_]+)*$/;
 
 /** Paths per backend and attribute, worked out once: the judge asks for every absent value. */
-const pathCache = new Map<string, readonly string[]>();
+const pathCache = new Map<Dialect, Map<RequestAttribute, readonly string[]>>();
 
 /** The wire paths under which `backend` carries `attribute` (a field and its aliases). */
 export function backendPaths(attribute: RequestAttribute, backend: Dialect): readonly string[] {
-  const key = `${backend} ${attribute}`;
-  let paths = pathCache.get(key);
+  let byAttribute = pathCache.get(backend);
+  if (!byAttribute) {
+    byAttribute = new Map();
+    pathCache.set(backend, byAttribute);
+  }
+  let paths = byAttribute.get(attribute);
   if (!paths) {
     paths = pathsOf(attribute, backend);
-    pathCache.set(key, paths);
+    byAttribute.set(attribute, paths);
   }
   return paths;
+}
+
+/** Each path's keys, split once. */
+const stepCache = new Map<string, readonly string[]>();
+
+function stepsOf(path: string): readonly string[] {
+  let steps = stepCache.get(path);
+  if (!steps) {
+    steps = path.split(".");
+    stepCache.set(path, steps);
+  }
+  return steps;
 }
 
 function pathsOf(attribute: RequestAttribute, backend: Dialect): string[] {
@@ -94,7 +110,7 @@ function pathsOf(attribute: RequestAttribute, backend: Dialect): string[] {
 
 function at(record: Record<string, unknown>, path: string): unknown {
   let here: unknown = record;
-  for (const key of path.split(".")) {
+  for (const key of stepsOf(path)) {
     if (!isRecord(here) || !Object.hasOwn(here, key)) return undefined;
     here = here[key];
   }

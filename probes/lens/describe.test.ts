@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { show } from "./describe.ts";
 
@@ -24,5 +26,48 @@ describe("show", () => {
     expect(show("STOPPROBE")).toBe('"STOPPROBE"');
     expect(show({ a: [1, 2] })).toBe('{"a":[1,2]}');
     expect(show("x".repeat(58))).toBe(reference("x".repeat(58)));
+  });
+
+  it("shows structures as clipping their whole JSON would, at every length around the cut", () => {
+    const pieces: unknown[] = ["a", 1.5, -0, null, true, undefined, "é😀\n", [], {}, Number.NaN];
+    for (let n = 0; n < 40; n++) {
+      const list: unknown[] = [];
+      const record: Record<string, unknown> = {};
+      for (let i = 0; i < n; i++) {
+        const piece = pieces[(i * 3 + n) % pieces.length];
+        list.push(piece);
+        record[i % 4 === 0 ? `${i}` : `k${i}\u2028`] = piece;
+        record[`f${i}`] = () => i;
+      }
+      expect(show(list), `list of ${n}`).toBe(reference(list));
+      expect(show(record), `record of ${n}`).toBe(reference(record));
+      expect(show({ nested: { list, record } })).toBe(reference({ nested: { list, record } }));
+    }
+    const long = { text: `${"x".repeat(50)}😀${"y".repeat(50)}`, after: 1 };
+    expect(show(long)).toBe(reference(long));
+    const dated = { at: new Date(0), map: new Map([[1, 2]]), own: { toJSON: () => "own" } };
+    expect(show(dated)).toBe(reference(dated));
+    expect(show([{ toJSON: 1 }])).toBe(reference([{ toJSON: 1 }]));
+    expect(show(Object.create(null))).toBe("{}");
+  });
+
+  it("shows every value inside the lens's fixtures as clipping its JSON would", () => {
+    let values = 0;
+    const visit = (value: unknown): void => {
+      if (typeof value === "object" && value !== null) {
+        expect(show(value)).toBe(reference(value));
+        values += 1;
+        for (const inner of Object.values(value)) visit(inner);
+      }
+    };
+    const walk = (dir: string): void => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (name.endsWith(".json")) visit(JSON.parse(readFileSync(path, "utf8")));
+      }
+    };
+    walk(join(import.meta.dirname, "fixtures"));
+    expect(values).toBeGreaterThan(1000);
   });
 });

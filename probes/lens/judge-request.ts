@@ -46,21 +46,57 @@ function plain(name: string): boolean {
   return PLAIN_KEY.test(name);
 }
 
+/**
+ * One attribute as a client dialect spells it, with its rule, worked out once per dialect:
+ * judging walks every attribute for every exchange, and two keyed lookups per attribute (the
+ * spelling table, the rule table) plus a regex on the spelling cost more than most judgements.
+ */
+interface AttributePlan {
+  attribute: RequestAttribute;
+  rule: AttributeRule;
+  field: string;
+  /** Top-level aliases a body may use in the field's place (only when the field is a plain key). */
+  plainAliases: readonly string[];
+}
+
+function planOf(dialect: ClientDialect): AttributePlan[] {
+  const out: AttributePlan[] = [];
+  for (const attribute of REQUEST_ATTRIBUTES) {
+    const row = REQUEST_FIELD_NAMES[dialect][attribute];
+    if (!row) continue;
+    const plainAliases = row.aliases && plain(row.field) ? row.aliases.filter(plain) : [];
+    out.push({ attribute, rule: ATTRIBUTE_RULES[attribute], field: row.field, plainAliases });
+  }
+  return out;
+}
+
+const PLANS = {
+  "anthropic-messages": planOf("anthropic-messages"),
+  "openai-chat": planOf("openai-chat"),
+  "openai-responses": planOf("openai-responses"),
+} as const satisfies Record<ClientDialect, AttributePlan[]>;
+
+const PLAN_BY_ATTRIBUTE = {
+  "anthropic-messages": new Map(PLANS["anthropic-messages"].map((p) => [p.attribute, p])),
+  "openai-chat": new Map(PLANS["openai-chat"].map((p) => [p.attribute, p])),
+  "openai-responses": new Map(PLANS["openai-responses"].map((p) => [p.attribute, p])),
+} as const satisfies Record<ClientDialect, Map<RequestAttribute, AttributePlan>>;
+
+/** The field a planned attribute is named by: a top-level alias when the body used it. */
+function plannedSpelling(plan: AttributePlan, clientBody: unknown): string {
+  if (plan.plainAliases.length === 0 || !isRecord(clientBody) || plan.field in clientBody) {
+    return plan.field;
+  }
+  return plan.plainAliases.find((a) => a in clientBody) ?? plan.field;
+}
+
 /** The client's spelling of an attribute: an alias when the body used it at top level. */
 export function spelling(
   pair: Pick<RequestPair, "clientDialect" | "clientBody">,
   attribute: RequestAttribute,
 ): string | undefined {
-  const row = REQUEST_FIELD_NAMES[pair.clientDialect][attribute];
-  if (!row) return undefined;
-  if (row.aliases && plain(row.field) && isRecord(pair.clientBody)) {
-    const body = pair.clientBody;
-    if (!(row.field in body)) {
-      const used = row.aliases.find((a) => plain(a) && a in body);
-      if (used) return used;
-    }
-  }
-  return row.field;
+  const plan = PLAN_BY_ATTRIBUTE[pair.clientDialect].get(attribute);
+  return plan ? plannedSpelling(plan, pair.clientBody) : undefined;
 }
 
 function customJudgement(attribute: RequestAttribute, pair: RequestPair): Judgement {
@@ -213,16 +249,20 @@ export function judgeAttribute(
   pair: RequestPair,
   attribute: RequestAttribute,
 ): Verdict | undefined {
-  if (!REQUEST_FIELD_NAMES[pair.clientDialect][attribute]) return undefined;
-  const rule: AttributeRule = ATTRIBUTE_RULES[attribute];
+  const plan = PLAN_BY_ATTRIBUTE[pair.clientDialect].get(attribute);
+  return plan ? judgePlanned(pair, plan) : undefined;
+}
+
+function judgePlanned(pair: RequestPair, plan: AttributePlan): Verdict | undefined {
+  const { rule, attribute } = plan;
   if (rule.kind === "custom") {
     if (!rule.present(pair.client)) return undefined;
-    const field = spelling(pair, attribute) as string;
+    const field = plannedSpelling(plan, pair.clientBody);
     return finish(pair, attribute, field, customJudgement(attribute, pair));
   }
   const sent = rule.read(pair.client);
   if (sent === undefined) return undefined;
-  const field = spelling(pair, attribute) as string;
+  const field = plannedSpelling(plan, pair.clientBody);
   return finish(pair, attribute, field, valueJudgement(rule, pair, field, attribute, sent));
 }
 
@@ -273,8 +313,8 @@ export function judgeInventions(pair: RequestPair): Verdict[] {
 /** Every request verdict for a read pair: attributes, unknown keys, inventions. */
 export function judgeRequest(pair: RequestPair): Verdict[] {
   const out: Verdict[] = [];
-  for (const attribute of REQUEST_ATTRIBUTES) {
-    const v = judgeAttribute(pair, attribute);
+  for (const plan of PLANS[pair.clientDialect]) {
+    const v = judgePlanned(pair, plan);
     if (v) out.push(v);
   }
   for (const key of Object.keys(pair.client.extras)) out.push(judgeUnknownKey(pair, key));

@@ -22,8 +22,24 @@ export {
   type RefinedSubject,
 };
 
-const index = new Map<string, NoEquivalentRow>();
-for (const row of NO_EQUIVALENT) index.set(`${row.direction} ${row.subject} ${row.target}`, row);
+/**
+ * Rows by direction, subject and target. Nested maps of the strings as given: the judges ask
+ * for dozens of rows per exchange, and a key built by concatenation is a new string to hash
+ * every time.
+ */
+const index = {
+  request: new Map<string, Map<Dialect, NoEquivalentRow>>(),
+  reply: new Map<string, Map<Dialect, NoEquivalentRow>>(),
+} as const satisfies Record<NoEquivalentRow["direction"], unknown>;
+for (const row of NO_EQUIVALENT) {
+  const bySubject = index[row.direction];
+  let byTarget = bySubject.get(row.subject);
+  if (!byTarget) {
+    byTarget = new Map();
+    bySubject.set(row.subject, byTarget);
+  }
+  byTarget.set(row.target, row);
+}
 
 /** The row saying `subject` cannot be expressed in `target`, if there is one. */
 export function noEquivalent(
@@ -31,7 +47,7 @@ export function noEquivalent(
   subject: string,
   target: Dialect,
 ): NoEquivalentRow | undefined {
-  return index.get(`${direction} ${subject} ${target}`);
+  return index[direction].get(subject)?.get(target);
 }
 
 /**

@@ -84,6 +84,12 @@ function common(list: string[], other: string[]): string[] {
   return out;
 }
 
+function sameSequence(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function window(list: string[], at: number): string {
   return `[${list
     .slice(Math.max(0, at - 1), at + 2)
@@ -101,7 +107,10 @@ export function judgeOrder(client: CanonicalRequest, forwarded: CanonicalRequest
   const sentAll = tokens(conversation(client));
   const gotAll = tokens(conversation(forwarded));
   if (gotAll.length === 0) return { absent: true, detail: `${sentAll.length} item(s) → absent` };
-  const lost = lostItems(sentAll, gotAll, forwarded);
+  // The common case, every item arrived in its place: nothing is lost and the order holds,
+  // which the multiset work below would find at the cost of four maps.
+  const same = sameSequence(sentAll, gotAll);
+  const lost = same ? [] : lostItems(sentAll, gotAll, forwarded);
   if (lost.length > 0) {
     return {
       kind: "dropped",
@@ -111,6 +120,7 @@ export function judgeOrder(client: CanonicalRequest, forwarded: CanonicalRequest
   }
   const emptied = lostTurnContent(client, forwarded);
   if (emptied) return { kind: "dropped", detail: emptied, cause: "turn-emptied" };
+  if (same) return { kind: "preserved", detail: `${sentAll.length} item(s) → same order` };
   const sent = common(sentAll, gotAll);
   const got = common(gotAll, sentAll);
   const at = sent.findIndex((t, i) => t !== got[i]);

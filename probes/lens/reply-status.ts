@@ -56,16 +56,18 @@ export function judgeErrorType(pair: ReplyPair): Outcome {
   };
 }
 
+/** How a stream ended, for a reason string. */
+function streamEnd(s: CanonicalReply["stream"]): string {
+  if (!s) return "not a stream";
+  return s.complete
+    ? `ended with ${s.terminalEvent ?? "its terminal event"}`
+    : `cut after ${s.events} event(s)`;
+}
+
 export function judgeTerminal(pair: ReplyPair): Outcome {
   const up = pair.upstream.stream;
   const down = pair.client.stream;
-  const show2 = (s: CanonicalReply["stream"]) =>
-    s
-      ? s.complete
-        ? `ended with ${s.terminalEvent ?? "its terminal event"}`
-        : `cut after ${s.events} event(s)`
-      : "not a stream";
-  const detail = `${show2(up)} → ${show2(down)}`;
+  const detail = `${streamEnd(up)} → ${streamEnd(down)}`;
   if (!down) return { kind: "mangled", detail, cause: "not-a-stream" };
   const upErrored = up?.error !== undefined;
   if (upErrored) {
@@ -73,9 +75,13 @@ export function judgeTerminal(pair: ReplyPair): Outcome {
     return told
       ? {
           kind: "preserved",
-          detail: `error mid-stream → ${down.error ? "error event" : show2(down)}`,
+          detail: `error mid-stream → ${down.error ? "error event" : streamEnd(down)}`,
         }
-      : { kind: "mangled", detail: `error mid-stream → ${show2(down)}`, cause: "error-swallowed" };
+      : {
+          kind: "mangled",
+          detail: `error mid-stream → ${streamEnd(down)}`,
+          cause: "error-swallowed",
+        };
   }
   if (up?.complete && !down.complete) return { kind: "dropped", detail, cause: "truncated-stream" };
   if (up && !up.complete && down.complete)

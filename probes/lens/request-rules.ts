@@ -9,11 +9,12 @@ import type { Dialect } from "../../dialects/dialect.ts";
 import { sameValue } from "./describe.ts";
 import type { RequestAttribute } from "./field-names.ts";
 import {
-  argumentsValue,
-  conversation,
   flatParts,
   hasPartType,
   leadingSystemCount,
+  toolCallArguments,
+  toolCallParts,
+  toolResultParts,
 } from "./request-view.ts";
 
 export interface ValueRule {
@@ -50,30 +51,11 @@ function nonEmpty<T>(list: T[]): T[] | undefined {
   return list.length > 0 ? list : undefined;
 }
 
-/** Tool-call parts of the conversation (top level only), in order. */
-function toolCalls(req: CanonicalRequest) {
-  const out: { id: string; name: string; arguments: string }[] = [];
-  for (const m of conversation(req)) {
-    for (const p of m.parts) if (p.type === "tool-call") out.push(p);
-  }
-  return out;
-}
-
 /** Signatures riding on tool calls, in order (Chat `extra_content.google`, Gemini parts). */
 function callSignatures(req: CanonicalRequest): string[] | undefined {
   const out: string[] = [];
-  for (const m of conversation(req)) {
-    for (const p of m.parts) if (p.type === "tool-call" && p.signature) out.push(p.signature);
-  }
+  for (const p of toolCallParts(req)) if (p.signature) out.push(p.signature);
   return nonEmpty(out);
-}
-
-function toolResults(req: CanonicalRequest) {
-  const out: { callId: string; isError?: boolean; content: unknown[] }[] = [];
-  for (const m of conversation(req)) {
-    for (const p of m.parts) if (p.type === "tool-result") out.push(p);
-  }
-  return out;
 }
 
 function userId(req: CanonicalRequest): string | undefined {
@@ -136,20 +118,19 @@ export const ATTRIBUTE_RULES = {
       r.messages.some((m) => m.parts.some((p) => "cache" in p && p.cache)) ||
       r.system.some((p) => "cache" in p && p.cache),
   ),
-  "messages.tool-call": value((r) =>
-    nonEmpty(toolCalls(r).map((c) => ({ name: c.name, arguments: argumentsValue(c.arguments) }))),
-  ),
-  "messages.tool-call.id": custom((r) => toolCalls(r).length > 0),
-  "messages.tool-call.name": value((r) => nonEmpty(toolCalls(r).map((c) => c.name))),
-  "messages.tool-call.arguments": value((r) =>
-    nonEmpty(toolCalls(r).map((c) => argumentsValue(c.arguments))),
-  ),
+  "messages.tool-call": value((r) => {
+    const args = toolCallArguments(r);
+    return nonEmpty(toolCallParts(r).map((c, i) => ({ name: c.name, arguments: args[i] })));
+  }),
+  "messages.tool-call.id": custom((r) => toolCallParts(r).length > 0),
+  "messages.tool-call.name": value((r) => nonEmpty(toolCallParts(r).map((c) => c.name))),
+  "messages.tool-call.arguments": value((r) => nonEmpty([...toolCallArguments(r)])),
   "messages.tool-call.signature": value(callSignatures),
-  "messages.tool-result": custom((r) => toolResults(r).length > 0),
-  "messages.tool-result.call-id": custom((r) => toolResults(r).length > 0),
+  "messages.tool-result": custom((r) => toolResultParts(r).length > 0),
+  "messages.tool-result.call-id": custom((r) => toolResultParts(r).length > 0),
   "messages.tool-result.is-error": value(
     (r) => {
-      const results = toolResults(r);
+      const results = toolResultParts(r);
       if (!results.some((t) => t.isError !== undefined)) return undefined;
       return results.map((t) => t.isError ?? false);
     },

@@ -23,7 +23,13 @@ interface View {
   flat: Part[];
   types: Set<string>;
   texts?: string[];
+  calls?: ToolCallPart[];
+  results?: ToolResultPart[];
+  callArguments?: unknown[];
 }
+
+export type ToolCallPart = Extract<Part, { type: "tool-call" }>;
+export type ToolResultPart = Extract<Part, { type: "tool-result" }>;
 
 /**
  * Views are computed once per request: a judgement asks for them dozens of times. They ride
@@ -79,6 +85,34 @@ export function flatParts(req: CanonicalRequest): readonly Part[] {
 
 export function hasPartType(req: CanonicalRequest, type: Part["type"]): boolean {
   return view(req).types.has(type);
+}
+
+/** Tool-call parts of the conversation (top level only), in order. */
+export function toolCallParts(req: CanonicalRequest): readonly ToolCallPart[] {
+  const v = view(req);
+  if (v.calls) return v.calls;
+  const out: ToolCallPart[] = [];
+  for (const m of v.conversation) for (const p of m.parts) if (p.type === "tool-call") out.push(p);
+  v.calls = out;
+  return out;
+}
+
+/** Tool-result parts of the conversation (top level only), in order. */
+export function toolResultParts(req: CanonicalRequest): readonly ToolResultPart[] {
+  const v = view(req);
+  if (v.results) return v.results;
+  const out: ToolResultPart[] = [];
+  for (const m of v.conversation)
+    for (const p of m.parts) if (p.type === "tool-result") out.push(p);
+  v.results = out;
+  return out;
+}
+
+/** Each tool call's arguments by meaning (argumentsValue), in order; parsed once per request. */
+export function toolCallArguments(req: CanonicalRequest): readonly unknown[] {
+  const v = view(req);
+  v.callArguments ??= toolCallParts(req).map((c) => argumentsValue(c.arguments));
+  return v.callArguments;
 }
 
 /** Every string a reader could see as text: system, message text, tool-result text, refusals. */

@@ -1,0 +1,49 @@
+/**
+ * Judging one attempt's stored bytes: the lens's step of a live attempt (attempt.ts) and of
+ * `rescore` (rescore-judge.ts, in worker threads). Kept apart from running attempts so a
+ * rescore worker loads the lens and nothing else (no HTTP client, no client SDKs).
+ */
+import type { CanonicalReply } from "../dialects/canonical.ts";
+import { readExchange } from "../probes/lens/judge-exchange.ts";
+import { judgeReadAll } from "../probes/lens/judge-read-all.ts";
+import type { Verdict } from "../probes/verdict.ts";
+import type { exchangeFromWire, StoredResponse } from "./exchange-from-wire.ts";
+
+/** Failure fields judged from timings, which a response that never came still has. */
+const CLOCK_FIELDS = new Set(["failure.deadline", "failure.retries"]);
+
+/**
+ * The lens's verdicts, and the probe's one. A response that never arrived (refused, reset
+ * before headers, timed out) is `error`: the rig could not see what the gateway did.
+ */
+export function judgeAttempt(
+  exchange: ReturnType<typeof exchangeFromWire>,
+  field: string,
+  response: StoredResponse,
+): { verdicts: Verdict[]; verdict: Verdict; clientReply?: CanonicalReply } {
+  // A caller's deadline is judged from the clock even when no response ever arrived.
+  if (response.status === 0 && !CLOCK_FIELDS.has(field)) {
+    const verdict: Verdict = {
+      field,
+      verdict: "error",
+      reason: `no response from the gateway: ${response.transportError ?? "unknown transport failure"}`,
+      cause: "transport",
+    };
+    return { verdicts: [verdict], verdict };
+  }
+  try {
+    const read = readExchange(exchange);
+    const clientReply = read.clientReply?.ok ? read.clientReply.value : undefined;
+    // Every verdict, and the probe's own, from one pass where that pass answers it.
+    const { verdicts, verdict } = judgeReadAll(read, field);
+    return { verdicts, verdict, ...(clientReply ? { clientReply } : {}) };
+  } catch (error) {
+    const verdict: Verdict = {
+      field,
+      verdict: "error",
+      reason: `the lens could not judge this exchange: ${(error as Error).message}`,
+      cause: "lens",
+    };
+    return { verdicts: [verdict], verdict };
+  }
+}
