@@ -13,25 +13,21 @@
  */
 import type { Mode } from "../dialects/dialect.ts";
 import type { AttemptPhase, CellKey } from "./records.ts";
+import type { Db } from "./schema.ts";
 import type { ResultsStore } from "./store.ts";
 import { verdictListInterner } from "./verdict-lists.ts";
 
+/** One attempt of the run being rescored: its place, and the ids of what it stored. */
 export interface RescoreAttempt {
   /** The judgement's rowid (the attempt's `attempt_id`): the order a run was written in. */
   rowid: number;
   /** The recorded bytes this attempt judged; the new judgement points at the same row. */
   exchangeId: number;
-  /** The verdict list the attempt had, and its text: an unchanged list is not stored again. */
+  /** The verdict list the attempt had: an unchanged list is not stored again. */
   verdictsId: number;
-  verdicts: string;
   key: CellKey;
   phase: AttemptPhase;
   attemptNo: number;
-  clientRequest: string;
-  forwarded: string;
-  clientResponse: string;
-  /** The client's total wait, from the stored timings (failure probes judge it). */
-  timings?: { totalMs: number };
 }
 
 /** The raw row a page holds; the column order of PAGE_SQL. */
@@ -43,24 +39,53 @@ type PageRow = [
   mode: string,
   phase: string,
   attemptNo: number,
-  clientRequest: string,
-  forwarded: string,
-  clientResponse: string,
-  timings: string,
   exchangeId: number,
   verdictsId: number,
-  verdicts: string,
 ];
 
 // NOT INDEXED: rowid order is the order attempts were written; the run_id index would sort
-// by it anyway but read the table in index order, page by page, at random.
-const PAGE_SQL = `SELECT j.rowid, j."column", j.route_id, j.probe_id, j.mode, j.phase, j.attempt_no,
-       e.client_request, e.forwarded, e.client_response, e.timings, j.exchange_id,
-       j.verdicts_id, v.verdicts
-  FROM judgements j NOT INDEXED
-  JOIN exchanges e ON e.id = j.exchange_id
-  JOIN verdict_lists v ON v.id = j.verdicts_id
-  WHERE j.rowid > ? AND j.run_id = ? ORDER BY j.rowid LIMIT ?`;
+// by it anyway but read the table in index order, page by page, at random. The bytes are
+// not read here: whoever judges an attempt reads them (storedTextReader), in a worker
+// thread when there are workers, so this thread never holds or copies them.
+const PAGE_SQL = `SELECT rowid, "column", route_id, probe_id, mode, phase, attempt_no,
+       exchange_id, verdicts_id
+  FROM judgements NOT INDEXED WHERE rowid > ? AND run_id = ? ORDER BY rowid LIMIT ?`;
+
+/** What an attempt stored, as the stored texts (JSON, parsed by whoever judges them). */
+export interface StoredAttemptText {
+  clientRequest: string;
+  forwarded: string;
+  clientResponse: string;
+  timings: string;
+  /** The verdict list the attempt was given. */
+  verdicts: string;
+}
+
+/** A reader of an attempt's stored texts by its exchange and verdict list ids. */
+export type StoredTextReader = (
+  exchangeId: number,
+  verdictsId: number,
+) => StoredAttemptText | undefined;
+
+export function storedTextReader(db: Db): StoredTextReader {
+  const stmt = db
+    .prepare(
+      `SELECT e.client_request, e.forwarded, e.client_response, e.timings, v.verdicts
+       FROM exchanges e, verdict_lists v WHERE e.id = ? AND v.id = ?`,
+    )
+    .raw(true);
+  return (exchangeId, verdictsId) => {
+    const row = stmt.get(exchangeId, verdictsId) as [string, string, string, string, string];
+    if (row === undefined) return undefined;
+    return {
+      clientRequest: row[0],
+      forwarded: row[1],
+      clientResponse: row[2],
+      timings: row[3],
+      verdicts: row[4],
+    };
+  };
+}
 
 /** A reader of a run's attempts, one page (rowid order) per call; an empty page is the end. */
 export function attemptPageReader(
@@ -84,50 +109,31 @@ export function attemptPageReader(
 function fromRow(row: PageRow): RescoreAttempt {
   return {
     rowid: row[0],
-    exchangeId: row[11],
-    verdictsId: row[12],
-    verdicts: row[13],
     key: { column: row[1], routeId: row[2], probeId: row[3], mode: row[4] as Mode },
     phase: row[5] as AttemptPhase,
     attemptNo: row[6],
-    clientRequest: row[7],
-    forwarded: row[8],
-    clientResponse: row[9],
-    ...totalMsOf(row[10]),
+    exchangeId: row[7],
+    verdictsId: row[8],
   };
 }
 
 /**
- * A run's attempts one at a time (rowid order). Each page is read whole before it is
- * yielded, so the caller may write to the database between rows: better-sqlite3 refuses
- * writes while a statement is still iterating.
- */
-export function* iterateAttemptsForRescore(
-  store: ResultsStore,
-  runId: string,
-  pageSize = 1000,
-): Generator<RescoreAttempt> {
-  const next = attemptPageReader(store, runId, pageSize);
-  for (let page = next(); page.length > 0; page = next()) yield* page;
-}
-
-/**
  * A function that stores `attempt`'s new judgement under `toRun`, on the same exchange, and
- * on the same verdict list when the lens gave the same text.
+ * on the same verdict list when the lens gave the same text (`changedVerdicts` undefined).
  */
 export function judgementWriter(
   store: ResultsStore,
   toRun: string,
-): (attempt: RescoreAttempt, verdictsJson: string) => void {
+): (attempt: RescoreAttempt, changedVerdicts: string | undefined) => void {
   const stmt = store.db.prepare(
     `INSERT INTO judgements (run_id, "column", route_id, probe_id, mode, phase, attempt_no,
        verdicts_id, exchange_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const verdictLists = verdictListInterner(store.db);
-  return (attempt, verdictsJson) => {
+  return (attempt, changedVerdicts) => {
     const { key } = attempt;
     const verdictsId =
-      verdictsJson === attempt.verdicts ? attempt.verdictsId : verdictLists.idOf(verdictsJson);
+      changedVerdicts === undefined ? attempt.verdictsId : verdictLists.idOf(changedVerdicts);
     stmt.run(
       toRun,
       key.column,
@@ -192,13 +198,4 @@ export function deleteRun(store: ResultsStore, runId: string): void {
     for (const id of verdictLists) dropList.run(id);
     db.prepare("DELETE FROM runs WHERE id = ?").run(runId);
   })();
-}
-
-function totalMsOf(text: string): { timings?: { totalMs: number } } {
-  try {
-    const timings = JSON.parse(text) as { totalMs?: unknown } | null;
-    return typeof timings?.totalMs === "number" ? { timings: { totalMs: timings.totalMs } } : {};
-  } catch {
-    return {};
-  }
 }

@@ -1,13 +1,16 @@
 /**
- * One stored attempt judged again: the pure step of `rescore`, the same in the main thread
- * and in a worker (rescore-worker.ts). A job carries plain data only (it crosses a thread
- * boundary by structured clone): the route the cell ran on, the field judged and the stored
- * JSON texts, which are parsed here, where the judging happens.
+ * One stored attempt judged again: the step of `rescore` that runs in the main thread or in
+ * a worker (rescore-worker.ts). A `StoredJob` carries plain data only (it crosses a thread
+ * boundary by structured clone): the route the cell ran on, the field judged and the ids of
+ * the stored bytes and verdict list, which the judging thread reads from its own database
+ * connection, so the bytes never cross threads. `judgeStoredAttempt` is the pure core on
+ * the stored JSON texts (also what scripts/bench/rescore-judge-bench.ts times).
  */
 import type { ClientDialect, Dialect, Mode } from "../dialects/dialect.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import type { Verdict } from "../probes/verdict.ts";
 import type { AttemptPhase } from "../results/records.ts";
+import type { StoredTextReader } from "../results/rescore-io.ts";
 import {
   exchangeFromWire,
   type ForwardedRecord,
@@ -30,6 +33,26 @@ export interface RescoreJob {
   forwarded: string;
   clientResponse: string;
   timings?: { totalMs: number };
+}
+
+/** An attempt to judge again, by the ids of what it stored (rescore-io.ts). */
+export interface StoredJob {
+  ref: string;
+  client: ClientDialect;
+  backend: Dialect;
+  mode: Mode;
+  phase: AttemptPhase;
+  field: string;
+  exchangeId: number;
+  verdictsId: number;
+}
+
+/** A stored attempt's new judgement, as the thread that stores it needs it. */
+export interface StoredJudgement {
+  /** The new verdict list's text; undefined when it is the text the attempt has already. */
+  changedVerdicts?: string;
+  verdict: Verdict;
+  lensMs: number;
 }
 
 export class RescoreError extends Error {
@@ -91,4 +114,42 @@ export function judgeStoredAttempt(job: RescoreJob): RescoreJudgement {
   const judged = judgeAttempt(exchange, field, clientResponse);
   const lensMs = performance.now() - lensStarted;
   return { verdictsJson: JSON.stringify(judged.verdicts), verdict: judged.verdict, lensMs };
+}
+
+/** Judge the attempt `job` names, reading its stored texts through `read`. */
+export function judgeStoredJob(job: StoredJob, read: StoredTextReader): StoredJudgement {
+  const text = read(job.exchangeId, job.verdictsId);
+  if (text === undefined) {
+    throw new RescoreError(
+      "bad-stored-attempt",
+      `${job.ref}: its exchange ${job.exchangeId} or verdict list ${job.verdictsId} is missing`,
+    );
+  }
+  const judged = judgeStoredAttempt({
+    ref: job.ref,
+    client: job.client,
+    backend: job.backend,
+    mode: job.mode,
+    phase: job.phase,
+    field: job.field,
+    clientRequest: text.clientRequest,
+    forwarded: text.forwarded,
+    clientResponse: text.clientResponse,
+    ...totalMsOf(text.timings),
+  });
+  return {
+    ...(judged.verdictsJson === text.verdicts ? {} : { changedVerdicts: judged.verdictsJson }),
+    verdict: judged.verdict,
+    lensMs: judged.lensMs,
+  };
+}
+
+/** The client's total wait from the stored timings (failure probes judge it). */
+function totalMsOf(text: string): { timings?: { totalMs: number } } {
+  try {
+    const timings = JSON.parse(text) as { totalMs?: unknown } | null;
+    return typeof timings?.totalMs === "number" ? { timings: { totalMs: timings.totalMs } } : {};
+  } catch {
+    return {};
+  }
 }

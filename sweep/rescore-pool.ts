@@ -5,7 +5,7 @@
  * order whatever worker finished first.
  */
 import { Worker } from "node:worker_threads";
-import { RescoreError, type RescoreJob, type RescoreJudgement } from "./rescore-judge.ts";
+import { RescoreError, type StoredJob, type StoredJudgement } from "./rescore-judge.ts";
 import type { RescoreBatch, RescoreBatchResult } from "./rescore-worker.ts";
 import { rescoreWorkerBundle } from "./rescore-worker-bundle.ts";
 
@@ -21,7 +21,7 @@ function workerEntry(): { entry: URL | string; bundled: boolean } {
 }
 
 interface Pending {
-  resolve(judgements: RescoreJudgement[]): void;
+  resolve(judgements: StoredJudgement[]): void;
   reject(error: Error): void;
 }
 
@@ -75,13 +75,14 @@ export class RescoreWorkerPool {
     return this.lanes.length;
   }
 
-  judge(jobs: RescoreJob[]): Promise<RescoreJudgement[]> {
+  /** Judge `jobs`, whose ids point into the results database at `dbPath`. */
+  judge(dbPath: string, jobs: StoredJob[]): Promise<StoredJudgement[]> {
     if (this.failure) return Promise.reject(this.failure);
     const lane = this.lanes.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = this.nextId++;
-    const judged = new Promise<RescoreJudgement[]>((resolve, reject) => {
+    const judged = new Promise<StoredJudgement[]>((resolve, reject) => {
       lane.pending.set(id, { resolve, reject });
-      const batch: RescoreBatch = { id, jobs };
+      const batch: RescoreBatch = { id, dbPath, jobs };
       lane.worker.postMessage(batch);
     });
     // A caller that stops at the first failure leaves later batches unawaited; their

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { direct } from "../gateways/adapters/direct.ts";
 import { CORPUS } from "../probes/corpus/index.ts";
 import { openStore, type ResultsStore } from "../results/store.ts";
+import { verdictsDigest } from "../results/verdict-lists.ts";
 import { rescoreRun, rescoreRunParallel } from "./rescore.ts";
 import { RescoreWorkerPool } from "./rescore-pool.ts";
 import { runSweep } from "./run-sweep.ts";
@@ -114,6 +115,44 @@ describe("rescore", () => {
     expect(parallel.attempts).toBe(inThread.attempts);
     expect(attemptRows(parallel.runId)).toEqual(attemptRows(inThread.runId));
     expect(cellRows(parallel.runId)).toEqual(cellRows(inThread.runId));
+  }, 60_000);
+
+  it("stores a verdict list the lens now gives differently, and reuses the others", async () => {
+    const copyDb = join(dir, "stale.db");
+    store.db.exec(`VACUUM INTO '${copyDb}'`);
+    const stale = openStore(copyDb);
+    try {
+      // As if an older lens had said something else for one list's attempts.
+      const listId = stale.db
+        .prepare("SELECT max(verdicts_id) FROM judgements WHERE run_id = ?")
+        .pluck()
+        .get(runId) as number;
+      stale.db
+        .prepare("UPDATE verdict_lists SET verdicts = '[]', digest = ? WHERE id = ?")
+        .run(verdictsDigest("[]"), listId);
+      const listsBefore = stale.db.prepare("SELECT count(*) FROM verdict_lists").pluck().get();
+      const rescored = await rescoreRunParallel(stale, runId, {
+        pool,
+        minAttemptsForWorkers: 0,
+        batchSize: 3,
+      });
+      // Every attempt has today's verdicts again, as in the untouched database...
+      const verdictsOf = (db: typeof store.db, id: string) =>
+        db
+          .prepare(
+            `SELECT verdicts FROM attempts WHERE run_id = ?
+             ORDER BY "column", route_id, probe_id, mode, phase, attempt_no`,
+          )
+          .pluck()
+          .all(id);
+      expect(verdictsOf(stale.db, rescored.runId)).toEqual(verdictsOf(store.db, runId));
+      // ...with one new list stored for them, and the stale one left to the old run.
+      expect(stale.db.prepare("SELECT count(*) FROM verdict_lists").pluck().get()).toBe(
+        Number(listsBefore) + 1,
+      );
+    } finally {
+      stale.close();
+    }
   }, 60_000);
 
   it("names a corrupt attempt and leaves no half-made run, in either thread", async () => {

@@ -26,10 +26,11 @@ import {
   deleteRun,
   judgementWriter,
   type RescoreAttempt,
+  storedTextReader,
 } from "../results/rescore-io.ts";
 import { newRunId, type ResultsStore } from "../results/store.ts";
 import { foldVerdicts } from "./determinism.ts";
-import { judgeStoredAttempt, type RescoreJob, type RescoreJudgement } from "./rescore-judge.ts";
+import { judgeStoredJob, type StoredJob, type StoredJudgement } from "./rescore-judge.ts";
 import { RescoreWorkerPool } from "./rescore-pool.ts";
 
 export interface RescoreResult {
@@ -69,13 +70,23 @@ interface CellTally {
   control?: VerdictKind;
 }
 
+/** A page of attempts that belong to a cell of the run: each with its cell and its job. */
+interface Page {
+  attempts: RescoreAttempt[];
+  tallies: CellTally[];
+  jobs: StoredJob[];
+}
+
 /** One rescore in progress: what the judged attempts are folded into. */
 class Rescore {
   readonly started = performance.now();
   readonly runId: string;
   readonly cells = new Map<string, CellTally>();
   private readonly fields: Map<string, string>;
-  private readonly writeJudgement: (attempt: RescoreAttempt, verdictsJson: string) => void;
+  private readonly writeJudgement: (
+    attempt: RescoreAttempt,
+    changedVerdicts: string | undefined,
+  ) => void;
   private readonly restoreSettings: () => void;
   private uncommitted = 0;
   private lensMs = 0;
@@ -115,48 +126,44 @@ class Rescore {
   }
 
   /** The attempts of the next page that belong to a cell of the run, with their jobs. */
-  nextPage(
-    read: () => RescoreAttempt[],
-  ): { attempts: RescoreAttempt[]; jobs: RescoreJob[] } | undefined {
-    const page = read();
-    if (page.length === 0) return undefined;
-    const attempts: RescoreAttempt[] = [];
-    const jobs: RescoreJob[] = [];
-    for (const attempt of page) {
+  nextPage(read: () => RescoreAttempt[]): Page | undefined {
+    const rows = read();
+    if (rows.length === 0) return undefined;
+    const page: Page = { attempts: [], tallies: [], jobs: [] };
+    for (const attempt of rows) {
       const tally = this.cells.get(cellKeyString(attempt.key));
       if (!tally) continue;
       const { old } = tally;
-      attempts.push(attempt);
-      jobs.push({
+      page.attempts.push(attempt);
+      page.tallies.push(tally);
+      page.jobs.push({
         ref: `attempt ${attempt.rowid} (${attempt.key.probeId} ${attempt.key.mode} ${attempt.phase} #${attempt.attemptNo}) of run ${this.fromRun}`,
         client: old.clientDialect,
         backend: old.backendDialect,
         mode: attempt.key.mode as Mode,
         phase: attempt.phase,
         field: this.fields.get(`${old.probeId}|${old.definitionHash}`) ?? "",
-        clientRequest: attempt.clientRequest,
-        forwarded: attempt.forwarded,
-        clientResponse: attempt.clientResponse,
-        ...(attempt.timings ? { timings: attempt.timings } : {}),
+        exchangeId: attempt.exchangeId,
+        verdictsId: attempt.verdictsId,
       });
     }
-    return { attempts, jobs };
+    return page;
   }
 
-  /** Store judgements in the order of their attempts. */
-  record(attempts: readonly RescoreAttempt[], judgements: readonly RescoreJudgement[]): void {
-    attempts.forEach((attempt, i) => {
+  /** Store a page's judgements in the order of its attempts. */
+  record(page: Page, judgements: readonly StoredJudgement[]): void {
+    page.attempts.forEach((attempt, i) => {
       const judged = judgements[i];
-      const tally = this.cells.get(cellKeyString(attempt.key));
+      const tally = page.tallies[i];
       if (!judged || !tally)
         throw new Error(`rescore lost the judgement of attempt ${attempt.rowid}`);
-      this.writeJudgement(attempt, judged.verdictsJson);
+      this.writeJudgement(attempt, judged.changedVerdicts);
       if (attempt.phase === "control") tally.control = judged.verdict.verdict;
       else tally.verdicts.push(judged.verdict);
-      this.attempts += 1;
-      this.uncommitted += 1;
       this.lensMs += judged.lensMs;
     });
+    this.attempts += page.attempts.length;
+    this.uncommitted += page.attempts.length;
     if (this.uncommitted >= (this.options.commitEvery ?? 5000)) {
       this.store.db.exec("COMMIT");
       this.store.db.exec("BEGIN");
@@ -206,8 +213,12 @@ export function rescoreRun(
   const rescore = new Rescore(store, fromRun, settings);
   try {
     const read = attemptPageReader(store, fromRun, settings.batchSize ?? 1000);
+    const readText = storedTextReader(store.db);
     for (let page = rescore.nextPage(read); page; page = rescore.nextPage(read)) {
-      rescore.record(page.attempts, page.jobs.map(judgeStoredAttempt));
+      rescore.record(
+        page,
+        page.jobs.map((job) => judgeStoredJob(job, readText)),
+      );
     }
     return rescore.finish(0);
   } catch (error) {
@@ -234,7 +245,10 @@ export async function rescoreRunParallel(
 ): Promise<RescoreResult> {
   const workers = options.pool?.size ?? options.workers ?? availableParallelism();
   const minAttempts = options.minAttemptsForWorkers ?? MIN_ATTEMPTS_FOR_WORKERS;
-  if (workers < 1 || store.countAttempts(fromRun) < minAttempts) {
+  // Workers read the bytes through their own connections: a database only this connection
+  // sees (in memory) is judged here.
+  const shared = store.path !== ":memory:" && store.path !== "";
+  if (workers < 1 || !shared || store.countAttempts(fromRun) < minAttempts) {
     return rescoreRun(store, fromRun, options);
   }
   const rescore = new Rescore(store, fromRun, options);
@@ -242,17 +256,17 @@ export async function rescoreRunParallel(
   try {
     const read = attemptPageReader(store, fromRun, options.batchSize ?? 250);
     // Two batches per worker: one judged while the other crosses the thread boundary.
-    const inFlight: { attempts: RescoreAttempt[]; judged: Promise<RescoreJudgement[]> }[] = [];
+    const inFlight: { page: Page; judged: Promise<StoredJudgement[]> }[] = [];
     let exhausted = false;
     for (;;) {
       while (!exhausted && inFlight.length < 2 * pool.size) {
         const page = rescore.nextPage(read);
         if (!page) exhausted = true;
-        else inFlight.push({ attempts: page.attempts, judged: pool.judge(page.jobs) });
+        else inFlight.push({ page, judged: pool.judge(store.path, page.jobs) });
       }
       const head = inFlight.shift();
       if (!head) break;
-      rescore.record(head.attempts, await head.judged);
+      rescore.record(head.page, await head.judged);
     }
     return rescore.finish(pool.size);
   } catch (error) {
