@@ -96,21 +96,24 @@ export class PartsAssembler {
   }
 
   parts(): Part[] {
-    return this.slots.flatMap((s): Part[] => {
+    const out: Part[] = [];
+    for (const s of this.slots) {
       if (s.kind === "tool-call") {
         const call: Part = { type: "tool-call", id: s.id, name: s.name, arguments: s.args };
         if (s.signature !== undefined) call.signature = s.signature;
-        return [call];
-      }
-      if (s.kind === "unknown") return [{ type: "unknown", raw: s.raw }];
-      if (s.kind === "thinking") {
+        out.push(call);
+      } else if (s.kind === "unknown") {
+        out.push({ type: "unknown", raw: s.raw });
+      } else if (s.kind === "thinking") {
         const part: Part = { type: "thinking", text: s.text };
         if (s.signature !== undefined) part.signature = s.signature;
         if (s.redacted) part.redacted = true;
-        return [part];
+        out.push(part);
+      } else if (s.text !== "") {
+        out.push({ type: s.kind, text: s.text });
       }
-      return s.text === "" ? [] : [{ type: s.kind, text: s.text }];
-    });
+    }
+    return out;
   }
 
   private open(key: string, slot: Slot): void {

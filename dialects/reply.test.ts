@@ -8,6 +8,7 @@ import {
 } from "./canonical.ts";
 import { DIALECTS, type Dialect } from "./dialect.ts";
 import {
+  createReplyStreamReader,
   encodeEvents,
   readReply,
   readReplyChunks,
@@ -124,6 +125,20 @@ describe.each(DIALECTS)("round trip through %s", (dialect) => {
     const chunks: Uint8Array[] = [];
     for (let i = 0; i < all.length; i += 7) chunks.push(all.slice(i, i + 7));
     expect(readReplyChunks(dialect, chunks, 200, "stream")).toEqual(got);
+  });
+
+  it("reads reads pushed as bytes and text alike, and answers end() once", () => {
+    const wire = encodeEvents(dialect, writeReplyEvents(dialect, rich, { textChunkSize: 4 }));
+    const all = bytes(wire);
+    // Cut after a line end: text pushed after bytes must not split a character between them.
+    const half = all.indexOf(10, Math.floor(all.length / 2)) + 1;
+    const reader = createReplyStreamReader(dialect);
+    reader.push(all.slice(0, half));
+    reader.push(new TextDecoder().decode(all.slice(half)));
+    const got = reader.end();
+    expect(got).toEqual(readReply(dialect, { status: 200, body: wire }, "stream"));
+    reader.push("data: late\n\n");
+    expect(reader.end()).toBe(got);
   });
 
   it("reports a stream without its terminal event as incomplete", () => {

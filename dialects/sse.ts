@@ -6,7 +6,8 @@
  * the plain way (LF line ends, only `data:`, `event:` and comment lines) is framed by a
  * single scan, and everything else goes through eventsource-parser, the reference for the
  * nasty cases (CR and CRLF line ends, `id:` and `retry:` fields, unknown fields, a BOM).
- * `createFrameReader` is the incremental reader, all of it through the reference.
+ * `createFrameReader` is the incremental reader (SSE all through eventsource-parser), and the
+ * reference `frameText` must agree with (sse-frame-text.test.ts).
  *
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
  * @see https://github.com/ndjson/ndjson-spec

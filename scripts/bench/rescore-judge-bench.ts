@@ -8,16 +8,20 @@
  * target is 20,000 rescored attempts/s on this 2-core machine.
  *
  *   npx tsx scripts/bench/rescore-judge-bench.ts [--db results/gatecheck.db] [--run ID]
- *     [--passes 7] [--only stream|non-stream]
+ *     [--passes 7] [--only stream|non-stream] [--profile DIR]
  *
- * A profile is this script run under the inspector's sampler (one .cpuprofile per run):
- *
- *   node --cpu-prof --cpu-prof-dir /tmp/prof --import tsx scripts/bench/rescore-judge-bench.ts --only stream
+ * `--profile DIR` is this script run again under V8's sampler, which is all a profile is:
+ * `node --cpu-prof --cpu-prof-dir DIR --import tsx scripts/bench/rescore-judge-bench.ts ...`.
+ * It writes one .cpuprofile per thread (tsx's loader thread has its own); the main thread's,
+ * the one with the judging, is named after it.
  *
  * The database is opened read-only; the newest finished run is judged unless `--run` names one.
  */
+import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { loadavg } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import type { ClientDialect, Dialect, Mode } from "../../dialects/dialect.ts";
@@ -25,13 +29,12 @@ import type { AttemptPhase } from "../../results/records.ts";
 import { judgeStoredAttempt, type RescoreJob } from "../../sweep/rescore-judge.ts";
 
 const MODES = ["stream", "non-stream"] as const satisfies readonly Mode[];
+const ROOT = join(import.meta.dirname, "..", "..");
 
 const { values } = parseArgs({
   options: {
-    db: {
-      type: "string",
-      default: join(import.meta.dirname, "..", "..", "results", "gatecheck.db"),
-    },
+    db: { type: "string", default: join(ROOT, "results", "gatecheck.db") },
+    profile: { type: "string" },
     run: { type: "string" },
     passes: { type: "string", default: "7" },
     only: { type: "string" },
@@ -151,43 +154,75 @@ const perSecond = (totalUs: number, n: number): string =>
     .toLocaleString("en-US")
     .padStart(7);
 
-const { run, jobs } = loadJobs(values.db, values.run);
-const modes = MODES.filter((m) => only === undefined || m === only);
-const loadBefore = loadavg();
-console.log(
-  `run ${run} of ${values.db}: ${jobs.stream.length} stream and ${jobs["non-stream"].length} non-stream attempts, ${passes} passes each`,
-);
-
-// One untimed pass: the first would otherwise pay for compiling every reader and judge.
-for (const mode of modes) for (const job of jobs[mode]) judgeStoredAttempt(job);
-
-for (const mode of modes) {
-  const list = jobs[mode];
-  if (list.length === 0) continue;
-  const judged: Pass[] = [];
-  const parsed: Pass[] = [];
-  // Baseline and judging alternate pass by pass, so a burst of load hits both alike.
-  for (let i = 0; i < passes; i++) {
-    parsed.push(timePass(list, parseColumns));
-    judged.push(timePass(list, judgeStoredAttempt));
+/** The same measurement in a child process under V8's sampler; prints the main thread's profile. */
+function runProfiled(dir: string): void {
+  const out = resolve(dir);
+  const args = [
+    "--db",
+    resolve(values.db),
+    "--passes",
+    String(passes),
+    ...(values.run === undefined ? [] : ["--run", values.run]),
+    ...(only === undefined ? [] : ["--only", only]),
+  ];
+  const self = fileURLToPath(import.meta.url);
+  const child = spawnSync(
+    process.execPath,
+    ["--cpu-prof", "--cpu-prof-dir", out, "--import", "tsx", self, ...args],
+    { cwd: ROOT, stdio: "inherit" },
+  );
+  if (child.status !== 0) {
+    throw new Error(`the profiled run failed: ${child.error?.message ?? `exit ${child.status}`}`);
   }
-  const n = list.length;
-  const line = (what: string, xs: Pass[]) => {
-    const cpu = xs.map((p) => p.cpuUs);
-    const wall = xs.map((p) => p.wallUs);
-    console.log(
-      `  ${what.padEnd(20)} CPU µs/attempt median ${us(median(cpu), n)} best ${us(Math.min(...cpu), n)}` +
-        ` | clock µs/attempt median ${us(median(wall), n)} best ${us(Math.min(...wall), n)}` +
-        ` | per CPU-second ${perSecond(median(cpu), n)}`,
-    );
-  };
-  console.log(`${mode} (${n} attempts):`);
-  line("baseline JSON.parse", parsed);
-  line("judgeStoredAttempt", judged);
-  const ratio = median(judged.map((p) => p.cpuUs)) / median(parsed.map((p) => p.cpuUs));
-  console.log(`  judging costs ${ratio.toFixed(1)}× parsing the same columns (CPU time, medians)`);
+  // V8 names a profile CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile; thread 0 is the main one.
+  const main = readdirSync(out).filter((f) => f.includes(`.${child.pid}.0.`));
+  console.log(`profile of the judging thread: ${main.map((f) => join(out, f)).join(", ")}`);
 }
 
-const loadAfter = loadavg();
-const fmt = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
-console.log(`load average ${fmt(loadBefore)} before, ${fmt(loadAfter)} after`);
+function measure(): void {
+  const { run, jobs } = loadJobs(values.db, values.run);
+  const modes = MODES.filter((m) => only === undefined || m === only);
+  const loadBefore = loadavg();
+  console.log(
+    `run ${run} of ${values.db}: ${jobs.stream.length} stream and ${jobs["non-stream"].length} non-stream attempts, ${passes} passes each`,
+  );
+
+  // One untimed pass: the first would otherwise pay for compiling every reader and judge.
+  for (const mode of modes) for (const job of jobs[mode]) judgeStoredAttempt(job);
+
+  for (const mode of modes) {
+    const list = jobs[mode];
+    if (list.length === 0) continue;
+    const judged: Pass[] = [];
+    const parsed: Pass[] = [];
+    // Baseline and judging alternate pass by pass, so a burst of load hits both alike.
+    for (let i = 0; i < passes; i++) {
+      parsed.push(timePass(list, parseColumns));
+      judged.push(timePass(list, judgeStoredAttempt));
+    }
+    const n = list.length;
+    const line = (what: string, xs: Pass[]) => {
+      const cpu = xs.map((p) => p.cpuUs);
+      const wall = xs.map((p) => p.wallUs);
+      console.log(
+        `  ${what.padEnd(20)} CPU µs/attempt median ${us(median(cpu), n)} best ${us(Math.min(...cpu), n)}` +
+          ` | clock µs/attempt median ${us(median(wall), n)} best ${us(Math.min(...wall), n)}` +
+          ` | per CPU-second ${perSecond(median(cpu), n)}`,
+      );
+    };
+    console.log(`${mode} (${n} attempts):`);
+    line("baseline JSON.parse", parsed);
+    line("judgeStoredAttempt", judged);
+    const ratio = median(judged.map((p) => p.cpuUs)) / median(parsed.map((p) => p.cpuUs));
+    console.log(
+      `  judging costs ${ratio.toFixed(1)}× parsing the same columns (CPU time, medians)`,
+    );
+  }
+
+  const loadAfter = loadavg();
+  const fmt = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
+  console.log(`load average ${fmt(loadBefore)} before, ${fmt(loadAfter)} after`);
+}
+
+if (values.profile === undefined) measure();
+else runProfiled(values.profile);
