@@ -10,7 +10,7 @@ import type { ClientDialect, Dialect, Mode } from "../dialects/dialect.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import type { Verdict } from "../probes/verdict.ts";
 import type { AttemptPhase } from "../results/records.ts";
-import type { StoredTextReader } from "../results/rescore-io.ts";
+import type { StoredAttemptRow, StoredTextsReader } from "../results/rescore-io.ts";
 import {
   exchangeFromWire,
   type ForwardedRecord,
@@ -35,16 +35,15 @@ export interface RescoreJob {
   timings?: { totalMs: number };
 }
 
-/** An attempt to judge again, by the ids of what it stored (rescore-io.ts). */
+/** An attempt to judge again, by the rowid of its judgement (rescore-io.ts). */
 export interface StoredJob {
+  rowid: number;
   ref: string;
   client: ClientDialect;
   backend: Dialect;
   mode: Mode;
   phase: AttemptPhase;
   field: string;
-  exchangeId: number;
-  verdictsId: number;
 }
 
 /** A stored attempt's new judgement, as the thread that stores it needs it. */
@@ -116,15 +115,32 @@ export function judgeStoredAttempt(job: RescoreJob): RescoreJudgement {
   return { verdictsJson: JSON.stringify(judged.verdicts), verdict: judged.verdict, lensMs };
 }
 
-/** Judge the attempt `job` names, reading its stored texts through `read`. */
-export function judgeStoredJob(job: StoredJob, read: StoredTextReader): StoredJudgement {
-  const text = read(job.exchangeId, job.verdictsId);
-  if (text === undefined) {
-    throw new RescoreError(
-      "bad-stored-attempt",
-      `${job.ref}: its exchange ${job.exchangeId} or verdict list ${job.verdictsId} is missing`,
-    );
-  }
+/**
+ * Judge a batch of `runId`'s attempts (in rowid order), reading their stored texts in one
+ * pass through `read`.
+ */
+export function judgeStoredJobs(
+  runId: string,
+  jobs: readonly StoredJob[],
+  read: StoredTextsReader,
+): StoredJudgement[] {
+  const first = jobs[0];
+  const last = jobs.at(-1);
+  if (!first || !last) return [];
+  const rows = read(runId, first.rowid, last.rowid);
+  let next = 0;
+  return jobs.map((job) => {
+    // Both in rowid order; rows of attempts outside the run's cells are passed over.
+    while (next < rows.length && (rows[next]?.rowid ?? 0) < job.rowid) next += 1;
+    const row = rows[next];
+    if (row?.rowid !== job.rowid) {
+      throw new RescoreError("bad-stored-attempt", `${job.ref}: its stored bytes are missing`);
+    }
+    return judgeStoredRow(job, row);
+  });
+}
+
+function judgeStoredRow(job: StoredJob, text: StoredAttemptRow): StoredJudgement {
   const judged = judgeStoredAttempt({
     ref: job.ref,
     client: job.client,

@@ -75,14 +75,14 @@ export class RescoreWorkerPool {
     return this.lanes.length;
   }
 
-  /** Judge `jobs`, whose ids point into the results database at `dbPath`. */
-  judge(dbPath: string, jobs: StoredJob[]): Promise<StoredJudgement[]> {
+  /** Judge `jobs`, attempts of run `runId` in the results database at `dbPath`. */
+  judge(dbPath: string, runId: string, jobs: StoredJob[]): Promise<StoredJudgement[]> {
     if (this.failure) return Promise.reject(this.failure);
     const lane = this.lanes.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = this.nextId++;
     const judged = new Promise<StoredJudgement[]>((resolve, reject) => {
       lane.pending.set(id, { resolve, reject });
-      const batch: RescoreBatch = { id, dbPath, jobs };
+      const batch: RescoreBatch = { id, dbPath, runId, jobs };
       lane.worker.postMessage(batch);
     });
     // A caller that stops at the first failure leaves later batches unawaited; their

@@ -7,10 +7,10 @@
  * stores.
  */
 import { parentPort } from "node:worker_threads";
-import { type StoredTextReader, storedTextReader } from "../results/rescore-io.ts";
+import { type StoredTextsReader, storedTextsReader } from "../results/rescore-io.ts";
 import { type Db, openDb } from "../results/schema.ts";
 import {
-  judgeStoredJob,
+  judgeStoredJobs,
   RescoreError,
   type StoredJob,
   type StoredJudgement,
@@ -18,8 +18,9 @@ import {
 
 export interface RescoreBatch {
   id: number;
-  /** The results database the jobs' ids point into. */
+  /** The results database and the run whose attempts the jobs are. */
   dbPath: string;
+  runId: string;
   jobs: StoredJob[];
 }
 
@@ -28,13 +29,13 @@ export type RescoreBatchResult =
   | { id: number; ok: false; error: string; code?: RescoreError["code"] };
 
 /** One connection per database this worker has been asked about (a pool may serve several). */
-const readers = new Map<string, { db: Db; read: StoredTextReader }>();
+const readers = new Map<string, { db: Db; read: StoredTextsReader }>();
 
-function readerFor(dbPath: string): StoredTextReader {
+function readerFor(dbPath: string): StoredTextsReader {
   let reader = readers.get(dbPath);
   if (!reader) {
     const db = openDb(dbPath, { readonly: true });
-    reader = { db, read: storedTextReader(db) };
+    reader = { db, read: storedTextsReader(db) };
     readers.set(dbPath, reader);
   }
   return reader.read;
@@ -46,7 +47,7 @@ function judgeBatch(batch: RescoreBatch): RescoreBatchResult {
     return {
       id: batch.id,
       ok: true,
-      judgements: batch.jobs.map((job) => judgeStoredJob(job, read)),
+      judgements: judgeStoredJobs(batch.runId, batch.jobs, read),
     };
   } catch (error) {
     // The message crosses back as data; the main thread raises it as its own error.

@@ -26,11 +26,11 @@ import {
   deleteRun,
   judgementWriter,
   type RescoreAttempt,
-  storedTextReader,
+  storedTextsReader,
 } from "../results/rescore-io.ts";
 import { newRunId, type ResultsStore } from "../results/store.ts";
 import { foldVerdicts } from "./determinism.ts";
-import { judgeStoredJob, type StoredJob, type StoredJudgement } from "./rescore-judge.ts";
+import { judgeStoredJobs, type StoredJob, type StoredJudgement } from "./rescore-judge.ts";
 import { RescoreWorkerPool } from "./rescore-pool.ts";
 
 export interface RescoreResult {
@@ -137,14 +137,13 @@ class Rescore {
       page.attempts.push(attempt);
       page.tallies.push(tally);
       page.jobs.push({
+        rowid: attempt.rowid,
         ref: `attempt ${attempt.rowid} (${attempt.key.probeId} ${attempt.key.mode} ${attempt.phase} #${attempt.attemptNo}) of run ${this.fromRun}`,
         client: old.clientDialect,
         backend: old.backendDialect,
         mode: attempt.key.mode as Mode,
         phase: attempt.phase,
         field: this.fields.get(`${old.probeId}|${old.definitionHash}`) ?? "",
-        exchangeId: attempt.exchangeId,
-        verdictsId: attempt.verdictsId,
       });
     }
     return page;
@@ -213,12 +212,9 @@ export function rescoreRun(
   const rescore = new Rescore(store, fromRun, settings);
   try {
     const read = attemptPageReader(store, fromRun, settings.batchSize ?? 1000);
-    const readText = storedTextReader(store.db);
+    const readTexts = storedTextsReader(store.db);
     for (let page = rescore.nextPage(read); page; page = rescore.nextPage(read)) {
-      rescore.record(
-        page,
-        page.jobs.map((job) => judgeStoredJob(job, readText)),
-      );
+      rescore.record(page, judgeStoredJobs(fromRun, page.jobs, readTexts));
     }
     return rescore.finish(0);
   } catch (error) {
@@ -262,7 +258,7 @@ export async function rescoreRunParallel(
       while (!exhausted && inFlight.length < 2 * pool.size) {
         const page = rescore.nextPage(read);
         if (!page) exhausted = true;
-        else inFlight.push({ page, judged: pool.judge(store.path, page.jobs) });
+        else inFlight.push({ page, judged: pool.judge(store.path, fromRun, page.jobs) });
       }
       const head = inFlight.shift();
       if (!head) break;
