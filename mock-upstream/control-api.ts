@@ -86,17 +86,18 @@ export function mountControlApi(app: Hono, state: TrafficState, onReset: () => v
     onReset();
     return c.json({ ok: true });
   });
-  app.get(`${base}/health`, (c) =>
-    c.json({
-      ok: state.recorder.failure === undefined,
+  app.get(`${base}/health`, (c) => {
+    const { count, evicted, failure } = state.recorder.stats();
+    return c.json({
+      ok: failure === undefined,
       listener: state.listener,
-      records: state.recorder.count,
-      ...(state.recorder.evicted > 0 ? { evicted: state.recorder.evicted } : {}),
+      records: count,
+      ...(evicted > 0 ? { evicted } : {}),
       staged: state.stages.list().length,
       ...(state.persona ? { persona: state.persona.name } : {}),
-      ...(state.recorder.failure ? { recorderError: state.recorder.failure.message } : {}),
-    }),
-  );
+      ...(failure ? { recorderError: failure.message } : {}),
+    });
+  });
   app.all(`${base}/*`, (c) =>
     c.json({ error: `no control endpoint ${c.req.method} ${c.req.path}` }, 404),
   );

@@ -107,22 +107,51 @@ export function defaultReply(dialect: Dialect, ctx: DefaultReplyContext): Canoni
 }
 
 const DEFAULT_CACHE_LIMIT = 512;
-const defaultCache = new Map<string, RenderedBody>();
+/**
+ * Rendered defaults by dialect, stream and usage (a fixed few), then by model (undefined
+ * when the request names none): no key string is built per request.
+ */
+const defaultCache = new Map<string, Map<string | undefined, RenderedBody>>();
+let defaultCacheSize = 0;
 
 export function defaultBody(dialect: Dialect, ctx: DefaultReplyContext): RenderedBody {
-  // Fixed-alphabet fields first, the free-form model last: the key is unambiguous.
-  const model = ctx.model === undefined ? "-" : `=${ctx.model}`;
-  const key = `${dialect}|${ctx.stream}|${ctx.includeUsage === true}|${model}`;
-  const cached = defaultCache.get(key);
+  const shape = DEFAULT_SHAPES[dialect][ctx.stream ? 1 : 0][ctx.includeUsage === true ? 1 : 0];
+  let byModel = defaultCache.get(shape);
+  const cached = byModel?.get(ctx.model);
   if (cached) return cached;
   const body = canonicalBody(dialect, defaultReply(dialect, ctx), {
     stream: ctx.stream,
     plan: ctx.stream ? { textChunkSize: 8, ...usagePlan(dialect, ctx) } : undefined,
   });
-  if (defaultCache.size >= DEFAULT_CACHE_LIMIT) defaultCache.clear();
-  defaultCache.set(key, body);
+  if (defaultCacheSize >= DEFAULT_CACHE_LIMIT) {
+    defaultCache.clear();
+    defaultCacheSize = 0;
+    byModel = undefined;
+  }
+  if (!byModel) {
+    byModel = new Map();
+    defaultCache.set(shape, byModel);
+  }
+  byModel.set(ctx.model, body);
+  defaultCacheSize += 1;
   return body;
 }
+
+type Pair<T> = [T, T];
+
+/** The cache's first-level keys, made once: `dialect|stream|usage`, indexed 0/1 by flag. */
+const DEFAULT_SHAPES = Object.fromEntries(
+  (Object.keys(CONTENT_TYPES) as Dialect[]).map((d) => {
+    const key = (stream: number, usage: number) => `${d}|${stream}|${usage}`;
+    return [
+      d,
+      [
+        [key(0, 0), key(0, 1)],
+        [key(1, 0), key(1, 1)],
+      ],
+    ];
+  }),
+) as Record<Dialect, Pair<Pair<string>>>;
 
 /** @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options */
 function usagePlan(dialect: Dialect, ctx: DefaultReplyContext): { usage?: "omit" } {

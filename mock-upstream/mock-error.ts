@@ -5,7 +5,9 @@ export type MockErrorCode =
   /** `persona` names no known persona. */
   | "unknown-persona"
   /** The listener could not bind (port in use, bad host). */
-  | "listen-failed";
+  | "listen-failed"
+  /** The recorder thread could not start or stopped answering (record-thread.ts). */
+  | "recorder-failed";
 
 export class MockError extends Error {
   constructor(

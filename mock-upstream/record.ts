@@ -111,11 +111,18 @@ export function pairsFromRawHeaders(raw: readonly string[]): [string, string][] 
   return pairs;
 }
 
-/** The first value of a header, case-insensitive. */
+/**
+ * The first value of a header, case-insensitive. Names of another length are skipped
+ * before lower-casing (header names are ASCII tokens, so case never changes a length):
+ * this runs several times per request.
+ */
 export function headerValue(
   headers: readonly (readonly [string, string])[],
   name: string,
 ): string | undefined {
   const lower = name.toLowerCase();
-  return headers.find(([k]) => k.toLowerCase() === lower)?.[1];
+  for (const [k, v] of headers) {
+    if (k.length === lower.length && k.toLowerCase() === lower) return v;
+  }
+  return undefined;
 }

@@ -9,6 +9,7 @@
 import type { MockRecord } from "./record.ts";
 import { RecordFile } from "./record-file.ts";
 import { lineJson, lineSize, parseLine, type RecordLine, recordLine } from "./record-line.ts";
+import { renderTrafficLine, type TrafficLine } from "./traffic-record.ts";
 
 export { recordLineParts } from "./record-line.ts";
 
@@ -28,6 +29,37 @@ export interface RecorderLimits {
 export const DEFAULT_MAX_RECORDS = 100_000;
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 
+export interface RecorderStats {
+  /** Records kept in memory. */
+  count: number;
+  /** Records forgotten from memory to stay under the limits (the file has them). */
+  evicted: number;
+  /** Why the record file stopped being written, if it did. */
+  failure: Error | undefined;
+}
+
+/**
+ * What the mock records through: this file's `Recorder` on the main thread, or a
+ * `RecordThread` (record-thread.ts) that renders and writes the lines on a worker thread.
+ */
+export interface RecordStore {
+  /** The next sequence number; assigned at arrival so order of arrival is kept. */
+  nextSeq(): number;
+  /** Record one traffic request; visible to `list` at once. */
+  addTraffic(line: TrafficLine): void;
+  /** Fresh copies of the kept records that pass the filter, in `seq` order. */
+  list(filter?: RecordFilter): MockRecord[];
+  /** `JSON.stringify(list(filter))`. */
+  listJson(filter?: RecordFilter): string;
+  stats(): RecorderStats;
+  /** Records made since start, kept, evicted or cleared alike. */
+  readonly recorded: number;
+  /** Forget records in memory (the file keeps them). */
+  clear(): void;
+  /** Write every record to the file and close it; rejects with the file's failure. */
+  close(): Promise<void>;
+}
+
 interface KeptRecord {
   seq: number;
   nonce: string | undefined;
@@ -35,7 +67,7 @@ interface KeptRecord {
   size: number;
 }
 
-export class Recorder {
+export class Recorder implements RecordStore {
   /** Oldest first; the slots before `#head` are spent (undefined). */
   #kept: (KeptRecord | undefined)[] = [];
   #head = 0;
@@ -70,6 +102,10 @@ export class Recorder {
    */
   add(record: MockRecord, replyBodyJson?: Buffer): void {
     this.addLine(record.seq, record.nonce, recordLine(record, replyBodyJson));
+  }
+
+  addTraffic(line: TrafficLine): void {
+    this.addLine(line.seq, line.nonce, renderTrafficLine(line));
   }
 
   /** Keep a record given as its line (traffic-record.ts), and queue the line for the file. */
@@ -146,6 +182,10 @@ export class Recorder {
 
   get failure(): Error | undefined {
     return this.#file?.failure;
+  }
+
+  stats(): RecorderStats {
+    return { count: this.count, evicted: this.evicted, failure: this.failure };
   }
 
   /** Forget records in memory (the file keeps them: it is the log of the whole run). */

@@ -14,6 +14,7 @@ import {
   jsonBody,
   type RenderedBody,
 } from "./dialect-replies.ts";
+import { acceptsGzip } from "./request-facts.ts";
 import type { Fault, ReplySpec, SseEventSpec, WirePlanSpec } from "./staged-reply-spec.ts";
 import {
   bodyLength,
@@ -29,7 +30,8 @@ export interface ReplyContext {
   dialect: Dialect;
   /** The request asked for a stream (body `stream: true`, Gemini's stream method, Ollama's default). */
   stream: boolean;
-  acceptsGzip: boolean;
+  /** The request's headers: `accept-encoding` is read only for a plan that gzips if accepted. */
+  requestHeaders: readonly (readonly [string, string])[];
   /** What a 2xx reply that gives no body is rendered from: the dialect's default reply. */
   defaultReply: DefaultReplyContext;
 }
@@ -161,12 +163,18 @@ function applyFault(spec: ReplySpec): {
 /** A malformed HTTP chunk: a size line that is not hex, written outside chunked framing. */
 const MALFORMED_CHUNK = Buffer.from("zz\r\nnot a chunk\r\n");
 
-/** The wire plan of a reply; `body` overrides the spec's body when the caller rendered it. */
-export async function planReply(
-  input: ReplySpec,
-  ctx: ReplyContext,
-  body?: RenderedBody,
-): Promise<WireReply> {
+/** A plan before compression: what gzip, truncation and the ending still act on. */
+interface Shaped {
+  spec: ReplySpec;
+  before: "reset" | "hang" | undefined;
+  malformed: boolean;
+  frames: WireFrame[];
+  headers: [string, string][];
+  gzip: boolean;
+  stream: boolean;
+}
+
+function shape(input: ReplySpec, ctx: ReplyContext, body: RenderedBody | undefined): Shaped {
   const { spec, before, malformed } = applyFault(input);
   const wire = spec.wire ?? {};
   const rendered = body ?? renderBody(spec, ctx);
@@ -194,10 +202,22 @@ export async function planReply(
   if (!hasType && rendered.contentType) headers.push(["content-type", rendered.contentType]);
   headers.push(...staged);
   const gzip = wire.gzip ?? "never";
-  if (gzip === "always" || (gzip === "if-accepted" && ctx.acceptsGzip)) {
-    frames = await gzipFrames(frames);
-    headers.push(["content-encoding", "gzip"]);
-  }
+  return {
+    spec,
+    before,
+    malformed,
+    frames,
+    headers,
+    gzip: gzip === "always" || (gzip === "if-accepted" && acceptsGzip(ctx.requestHeaders)),
+    stream: rendered.stream,
+  };
+}
+
+/** The plan from its (possibly compressed) frames: truncation, malformed chunk, framing. */
+function finish(shaped: Shaped, compressed: WireFrame[]): WireReply {
+  const { spec, before, malformed } = shaped;
+  const wire = spec.wire ?? {};
+  let frames = compressed;
   const fullLength = bodyLength(frames);
   let ending = wire.end ?? "complete";
   const cutAt =
@@ -210,10 +230,10 @@ export async function planReply(
   }
   const transfer =
     wire.transfer ??
-    (rendered.stream || malformed || frames.length > 1 ? "chunked" : "content-length");
+    (shaped.stream || malformed || frames.length > 1 ? "chunked" : "content-length");
   return {
     status: spec.status,
-    headers,
+    headers: shaped.headers,
     frames,
     headersDelayMs: wire.headersDelayMs ?? 0,
     ending,
@@ -221,6 +241,61 @@ export async function planReply(
     ...(before ? { before } : {}),
     declaredLength: fullLength,
   };
+}
+
+/** The wire plan of a reply; `body` overrides the spec's body when the caller rendered it. */
+export async function planReply(
+  input: ReplySpec,
+  ctx: ReplyContext,
+  body?: RenderedBody,
+): Promise<WireReply> {
+  const shaped = shape(input, ctx, body);
+  if (!shaped.gzip) return finish(shaped, shaped.frames);
+  const frames = await gzipFrames(shaped.frames);
+  shaped.headers.push(["content-encoding", "gzip"]);
+  return finish(shaped, frames);
+}
+
+/**
+ * Plans of replies that only give a status (and perhaps a body): the plan is then a
+ * function of the rendered body and the status alone, and the rendered body is itself
+ * cached (a default reply per dialect and model, a staged body per spec), so the plan is
+ * made once, not per request. Keyed weakly: a body evicted from its cache takes its plans.
+ * A cached plan is shared by every request it answers and is never written to.
+ */
+const plainPlans = new WeakMap<RenderedBody, Map<number, WireReply>>();
+
+function isPlain(spec: ReplySpec): boolean {
+  return spec.wire === undefined && spec.headers === undefined && spec.fault === undefined;
+}
+
+/**
+ * `planReply` without waiting, for every plan that needs no compression (gzip is the
+ * only asynchronous step); undefined when the plan does. A request answered from here
+ * skips a turn of the microtask queue, and a plain reply (a default reply, a staged
+ * status) reuses its cached plan.
+ */
+export function planReplyNow(
+  input: ReplySpec,
+  ctx: ReplyContext,
+  body?: RenderedBody,
+): WireReply | undefined {
+  if (!isPlain(input)) {
+    const shaped = shape(input, ctx, body);
+    return shaped.gzip ? undefined : finish(shaped, shaped.frames);
+  }
+  const rendered = body ?? renderBody(input, ctx);
+  let byStatus = plainPlans.get(rendered);
+  const cached = byStatus?.get(input.status);
+  if (cached) return cached;
+  const shaped = shape(input, ctx, rendered);
+  const plan = finish(shaped, shaped.frames);
+  if (!byStatus) {
+    byStatus = new Map();
+    plainPlans.set(rendered, byStatus);
+  }
+  byStatus.set(input.status, plan);
+  return plan;
 }
 
 function frameDelays(spec: ReplySpec): number[] | undefined {

@@ -38,7 +38,31 @@ export function guessDialect(path: string, headers: Headers): Dialect {
   return "openai-chat";
 }
 
+/**
+ * Route facts of generate paths, which depend on the path and prefix alone (model lists and
+ * unknown paths also read headers): a listener sees the same few paths all run long, and
+ * matching them cost a regex and a split per request. Shared, never written to.
+ */
+const generateRoutes = new Map<string, Map<string, RouteFacts>>();
+const GENERATE_ROUTES_LIMIT = 1024;
+
 export function routeFacts(path: string, prefix: string, headers: Headers): RouteFacts {
+  let forPrefix = generateRoutes.get(prefix);
+  const known = forPrefix?.get(path);
+  if (known) return known;
+  const facts = matchRoute(path, prefix, headers);
+  if (facts.kind === "generate") {
+    if (!forPrefix) {
+      forPrefix = new Map();
+      generateRoutes.set(prefix, forPrefix);
+    }
+    if (forPrefix.size >= GENERATE_ROUTES_LIMIT) forPrefix.clear();
+    forPrefix.set(path, facts);
+  }
+  return facts;
+}
+
+function matchRoute(path: string, prefix: string, headers: Headers): RouteFacts {
   const prefixless = prefix && path.startsWith(prefix) ? path.slice(prefix.length) || "/" : path;
   const match = dialectOfPath(path, prefix);
   if (!match) return { answerDialect: guessDialect(path, headers), kind: "unknown", prefixless };
@@ -87,8 +111,17 @@ export function acceptsGzip(headers: Headers): boolean {
   });
 }
 
-/** JSON content types: `application/json` and `application/*+json`, any parameters. */
+let lastContentType: string | undefined;
+let lastContentTypeIsJson = false;
+
+/**
+ * JSON content types: `application/json` and `application/*+json`, any parameters. A
+ * client sends the same value all run long: the last answer is remembered.
+ */
 export function isJsonContentType(value: string): boolean {
+  if (value === lastContentType) return lastContentTypeIsJson;
   const type = value.split(";")[0]?.trim().toLowerCase() ?? "";
-  return type === "application/json" || /^application\/[\w.-]+\+json$/.test(type);
+  lastContentTypeIsJson = type === "application/json" || /^application\/[\w.-]+\+json$/.test(type);
+  lastContentType = value;
+  return lastContentTypeIsJson;
 }

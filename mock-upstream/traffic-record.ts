@@ -82,27 +82,127 @@ export function trafficRecord(input: TrafficRecordInput): MockRecord {
 }
 
 /** Below this a reply body is joined into the line's text; from it, spliced in as bytes. */
-const SPLICE_FROM_BYTES = 2048;
+export const SPLICE_FROM_BYTES = 2048;
 
-/** JSON text of the parsed body: its own text when that is one line, else serialized. */
-function jsonText(facts: RequestFacts, json: unknown): string {
+/**
+ * Everything a traffic record's line is made of, and nothing more: flat, so the record
+ * can be handed to the recorder thread (record-message.ts) and rendered there.
+ */
+export interface TrafficLine {
+  seq: number;
+  receivedAt: string;
+  listener: string;
+  method: string;
+  path: string;
+  /** Not yet redacted: the line redacts it. */
+  query: string;
+  /** Not yet redacted: the line redacts the credential values. */
+  headers: readonly (readonly [string, string])[];
+  bodyBytes: number;
+  bodyTruncated: boolean;
+  /** The redacted body (base64 when not UTF-8); "" past the body limit. */
+  rawBody: string;
+  bodyEncoding: "utf8" | "base64";
+  /** The `json` value's text, when the body parsed (recordJsonText). */
+  jsonText: string | undefined;
+  dialect: RouteFacts["dialect"];
+  kind: RouteFacts["kind"];
+  nonce: string | undefined;
+  model: string | undefined;
+  stream: boolean;
+  reply: RecordReply;
+  replyHeaders: readonly (readonly [string, string])[];
+  replyBodyEncoding: "utf8" | "base64";
+  /** `JSON.stringify(reply.body)`. */
+  replyBodyJsonText: string;
+  /** The same encoded; a large one is spliced into the line as these shared bytes. */
+  replyBodyJson: Buffer;
+}
+
+/**
+ * The text that stands for `json` in the line: the body's own text when that is one line
+ * (it was parsed from exactly that text, so it reads back as the same value, and it is not
+ * serialized a second time), else `JSON.stringify` of the parsed body.
+ */
+export function recordJsonText(facts: RequestFacts | undefined): string | undefined {
+  if (!facts || facts.json === undefined) return undefined;
   const text = facts.rawBody;
   const oneLine = facts.bodyEncoding === "utf8" && !text.includes("\n") && !text.includes("\r");
-  return oneLine ? text : JSON.stringify(json);
+  return oneLine ? text : JSON.stringify(facts.json);
+}
+
+export function trafficLine(input: TrafficRecordInput): TrafficLine {
+  const { raw, facts, route, replyBytes: bytes } = input;
+  return {
+    seq: input.seq,
+    receivedAt: input.receivedAt,
+    listener: input.listener,
+    method: raw.method,
+    path: raw.path,
+    query: raw.query,
+    headers: raw.headers,
+    bodyBytes: raw.bodyBytes,
+    bodyTruncated: raw.bodyTruncated,
+    rawBody: facts?.rawBody ?? "",
+    bodyEncoding: facts?.bodyEncoding ?? "utf8",
+    jsonText: recordJsonText(facts),
+    dialect: route.dialect,
+    kind: route.kind,
+    nonce: facts?.nonce,
+    model: input.model,
+    stream: input.stream,
+    reply: input.reply,
+    replyHeaders: input.replyHeaders,
+    replyBodyEncoding: bytes.bodyEncoding,
+    replyBodyJsonText: bytes.bodyJsonText,
+    replyBodyJson: bytes.bodyJson,
+  };
+}
+
+/** The keys before `json`, in the record's order, redacted. */
+function lineHead(line: TrafficLine): Partial<MockRecord> {
+  const head: Partial<MockRecord> = {
+    seq: line.seq,
+    receivedAt: line.receivedAt,
+    listener: line.listener,
+    method: line.method,
+    path: line.path,
+    query: redactQuery(line.query),
+    headers: redactHeaderPairs(line.headers),
+    rawBody: line.rawBody,
+    bodyEncoding: line.bodyEncoding,
+    bodyBytes: line.bodyBytes,
+  };
+  if (line.bodyTruncated) head.bodyTruncated = true;
+  return head;
+}
+
+/** The keys after `json` and before `reply`. `kind` is always there. */
+function lineTail(line: TrafficLine): Partial<MockRecord> {
+  const tail: Partial<MockRecord> = {};
+  if (line.dialect) tail.dialect = line.dialect;
+  tail.kind = line.kind;
+  if (line.nonce) tail.nonce = line.nonce;
+  if (line.model !== undefined) tail.model = line.model;
+  if (line.kind === "generate") tail.stream = line.stream;
+  return tail;
+}
+
+/** The record's JSONL line, ending in `\n`, byte for byte `JSON.stringify(trafficRecord(...))`. */
+export function renderTrafficLine(line: TrafficLine): RecordLine {
+  const head = JSON.stringify(lineHead(line));
+  const tail = JSON.stringify(lineTail(line));
+  const replyHead = JSON.stringify({ ...line.reply, headers: line.replyHeaders });
+  const before =
+    `${head.slice(0, -1)}` +
+    (line.jsonText === undefined ? "" : `,"json":${line.jsonText}`) +
+    `,${tail.slice(1, -1)},"reply":${replyHead.slice(0, -1)},"body":`;
+  const after = `,"bodyEncoding":${JSON.stringify(line.replyBodyEncoding)}}}\n`;
+  if (line.replyBodyJson.length >= SPLICE_FROM_BYTES) return [before, line.replyBodyJson, after];
+  return before + line.replyBodyJsonText + after;
 }
 
 /** The record's JSONL line, ending in `\n`. */
 export function trafficRecordLine(input: TrafficRecordInput): RecordLine {
-  const head = JSON.stringify(requestHead(input));
-  const json = input.facts?.json;
-  const tail = JSON.stringify(requestTail(input));
-  const replyHead = JSON.stringify({ ...input.reply, headers: input.replyHeaders });
-  const bytes = input.replyBytes;
-  const before =
-    `${head.slice(0, -1)}` +
-    (json === undefined || !input.facts ? "" : `,"json":${jsonText(input.facts, json)}`) +
-    `,${tail.slice(1, -1)},"reply":${replyHead.slice(0, -1)},"body":`;
-  const after = `,"bodyEncoding":${JSON.stringify(bytes.bodyEncoding)}}}\n`;
-  if (bytes.bodyJson.length >= SPLICE_FROM_BYTES) return [before, bytes.bodyJson, after];
-  return before + bytes.bodyJsonText + after;
+  return renderTrafficLine(trafficLine(input));
 }

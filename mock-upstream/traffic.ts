@@ -20,11 +20,10 @@ import {
   type RecordReply,
   type RequestFacts,
 } from "./record.ts";
-import type { Recorder } from "./recorder.ts";
+import type { RecordStore } from "./recorder.ts";
 import { replyBytes } from "./reply-bytes.ts";
-import { planReply, type ReplyContext } from "./reply-engine.ts";
+import { planReply, planReplyNow, type ReplyContext } from "./reply-engine.ts";
 import {
-  acceptsGzip,
   isJsonContentType,
   type RouteFacts,
   requestModel,
@@ -33,14 +32,14 @@ import {
 } from "./request-facts.ts";
 import type { StageStore } from "./stage-store.ts";
 import type { ReplySpec } from "./staged-reply-spec.ts";
-import { trafficRecordLine } from "./traffic-record.ts";
+import { trafficLine } from "./traffic-record.ts";
 import type { WireReply } from "./wire-plan.ts";
 
 export interface TrafficState {
   listener: string;
   prefix: string;
   bodyLimit: number;
-  recorder: Recorder;
+  recorder: RecordStore;
   stages: StageStore;
   persona?: Persona;
 }
@@ -236,14 +235,16 @@ export async function handleTraffic(
   const ctx: ReplyContext = {
     dialect,
     stream,
-    acceptsGzip: acceptsGzip(raw.headers),
+    requestHeaders: raw.headers,
     defaultReply: { model, stream, includeUsage: includeUsage(facts?.json) },
   };
   let decision: Decision;
   let wire: WireReply;
   try {
     decision = decide(raw, route, facts, rawText, model, state);
-    wire = await planReply(decision.spec, ctx, decision.body);
+    wire =
+      planReplyNow(decision.spec, ctx, decision.body) ??
+      (await planReply(decision.spec, ctx, decision.body));
   } catch (error) {
     // A staged reply that cannot be rendered (e.g. stream-plan chunks that do not join to
     // the text) still answers, and the record says why.
@@ -254,7 +255,7 @@ export async function handleTraffic(
     );
     wire = await planReply(decision.spec, ctx);
   }
-  const line = trafficRecordLine({
+  const line = trafficLine({
     seq,
     receivedAt,
     listener: state.listener,
@@ -267,6 +268,6 @@ export async function handleTraffic(
     replyHeaders: wire.headers,
     replyBytes: replyBytes(wire.frames),
   });
-  state.recorder.addLine(seq, facts?.nonce, line);
+  state.recorder.addTraffic(line);
   return { wire };
 }

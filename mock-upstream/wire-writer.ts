@@ -18,10 +18,56 @@ function hasHeader(reply: WireReply, name: string): boolean {
 }
 
 /**
+ * A one-write plan's headers as `writeHead` takes them: a flat name, value list in the
+ * plan's order, then `content-length` unless the plan has its own. That is exactly what
+ * `appendHeader` per header and `setHeader("content-length")` put on the wire, without
+ * building Node's header map first. Kept per plan: a cached plan (reply-engine.ts)
+ * answers many requests.
+ */
+const headerLists = new WeakMap<WireReply, string[]>();
+
+function headerList(reply: WireReply, declaredLength: number): string[] {
+  let list = headerLists.get(reply);
+  if (list) return list;
+  list = reply.headers.flat();
+  if (!hasHeader(reply, "content-length")) list.push("content-length", String(declaredLength));
+  headerLists.set(reply, list);
+  return list;
+}
+
+/** A plan written in one packet at once: no waits, one frame, content-length, complete. */
+function isOneWrite(reply: WireReply): boolean {
+  const first = reply.frames[0];
+  return (
+    reply.before === undefined &&
+    reply.headersDelayMs <= 0 &&
+    reply.ending === "complete" &&
+    reply.transfer === "content-length" &&
+    reply.frames.length <= 1 &&
+    !first?.raw &&
+    !(first?.delayMs ?? 0)
+  );
+}
+
+/**
+ * The common case, done without a promise: a one-write plan goes out now, status, headers
+ * and the whole body in one write. False when the plan needs `writeToNode`.
+ */
+export function writeAtOnce(res: ServerResponse, reply: WireReply): boolean {
+  if (!isOneWrite(reply)) return false;
+  res.socket?.setNoDelay(true);
+  if (res.destroyed) return true;
+  res.writeHead(reply.status, headerList(reply, reply.declaredLength ?? bodyLength(reply.frames)));
+  res.end(reply.frames[0]?.bytes);
+  return true;
+}
+
+/**
  * Write the plan to a Node response. Resolves when the plan is done (for `hang`: when the
  * headers and frames are out; the connection is left open for the server to close).
  */
 export async function writeToNode(res: ServerResponse, reply: WireReply): Promise<void> {
+  if (writeAtOnce(res, reply)) return;
   const declaredLength = reply.declaredLength ?? bodyLength(reply.frames);
   const socket = res.socket;
   socket?.setNoDelay(true);
@@ -32,17 +78,18 @@ export async function writeToNode(res: ServerResponse, reply: WireReply): Promis
   if (reply.before === "hang") return;
   if (reply.headersDelayMs > 0) await sleep(reply.headersDelayMs);
   if (res.destroyed) return;
+  const first = reply.frames[0];
+  const single = reply.ending === "complete" && reply.frames.length <= 1 && !first?.raw;
+  if (single && reply.transfer === "content-length" && !(first?.delayMs ?? 0)) {
+    // One packet after a wait for the headers.
+    res.writeHead(reply.status, headerList(reply, declaredLength));
+    res.end(first?.bytes);
+    return;
+  }
   res.statusCode = reply.status;
   for (const [name, value] of reply.headers) res.appendHeader(name, value);
   if (reply.transfer === "content-length" && !hasHeader(reply, "content-length")) {
     res.setHeader("content-length", declaredLength);
-  }
-  const [first, ...rest] = reply.frames;
-  const single = reply.ending === "complete" && rest.length === 0 && !first?.raw;
-  if (single && reply.transfer === "content-length" && !(first?.delayMs ?? 0)) {
-    // The common case, one packet: status, headers and the whole body in one write.
-    res.end(first?.bytes);
-    return;
   }
   // Headers go out at once when the first byte of the body waits (a slow first token).
   if (!first || first.delayMs > 0 || first.raw) res.flushHeaders();

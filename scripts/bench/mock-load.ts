@@ -7,6 +7,7 @@
  * both sides alike; the headline is the median of the per-round ratios.
  *
  *   npx tsx scripts/bench/mock-load.ts [--seconds 2] [--concurrency 32] [--rounds 7]
+ *     [--record-thread on|off]   (on: as `gatecheck mock` records; off: inline, as the sweep)
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, createServer, request, type Server } from "node:http";
@@ -21,11 +22,14 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "2" },
     concurrency: { type: "string", default: "32" },
     rounds: { type: "string", default: "7" },
+    "record-thread": { type: "string", default: "on" },
   },
 });
 const SECONDS = Number(values.seconds);
 const CONCURRENCY = Number(values.concurrency);
 const ROUNDS = Number(values.rounds);
+/** Whether the mock records on its worker thread (as `gatecheck mock` does) or inline. */
+const RECORD_THREAD = values["record-thread"] !== "off";
 
 const BODY = JSON.stringify({
   model: "gpt-4o-mini",
@@ -47,6 +51,24 @@ export interface LoadResult {
   p99: number;
   /** Process CPU (user + system) per request: client and server share the process. */
   cpuMicrosPerRequest: number;
+  /**
+   * The main thread's CPU per request (Linux only; 10 ms ticks): the thread the client
+   * and both servers share, which is what limits throughput here. The mock's recorder
+   * thread counts in the process CPU above but not here.
+   */
+  mainThreadMicrosPerRequest: number | undefined;
+}
+
+/** The main thread's user + system CPU in microseconds, from /proc (undefined elsewhere). */
+function mainThreadMicros(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+    // Fields after the command name, which ends with ") "; utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -82,6 +104,7 @@ async function load(
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
+  const mainBefore = mainThreadMicros();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < deadline) latencies.push(await once(url, agent));
@@ -89,6 +112,7 @@ async function load(
   );
   const elapsed = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
+  const mainAfter = mainThreadMicros();
   agent.destroy();
   latencies.sort((a, b) => a - b);
   return {
@@ -97,6 +121,10 @@ async function load(
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
     cpuMicrosPerRequest: (cpu.user + cpu.system) / Math.max(1, latencies.length),
+    mainThreadMicrosPerRequest:
+      mainBefore === undefined || mainAfter === undefined
+        ? undefined
+        : (mainAfter - mainBefore) / Math.max(1, latencies.length),
   };
 }
 
@@ -196,6 +224,15 @@ function summarize(bare: LoadResult[], mock: LoadResult[], unit: string): number
   console.log(
     `  CPU per request  bare ${bareCpu.toFixed(0)} µs, mock ${mockCpu.toFixed(0)} µs (client included; medians)  ratio ${(bareCpu / mockCpu).toFixed(2)}`,
   );
+  const bareMain = bare.map((r) => r.mainThreadMicrosPerRequest);
+  const mockMain = mock.map((r) => r.mainThreadMicrosPerRequest);
+  if (bareMain.every((v) => v !== undefined) && mockMain.every((v) => v !== undefined)) {
+    const b = median(bareMain as number[]);
+    const m = median(mockMain as number[]);
+    console.log(
+      `  main thread      bare ${b.toFixed(0)} µs, mock ${m.toFixed(0)} µs per request (client included; medians)  ratio ${(b / m).toFixed(2)}`,
+    );
+  }
   return ratio;
 }
 
@@ -204,12 +241,23 @@ function fileLines(file: string): number {
   return readFileSync(file, "utf8").split("\n").length - 1;
 }
 
+/**
+ * The record file's lines once it holds `expected` (the recorder thread writes a line
+ * shortly after its reply), or what it holds after `timeoutMs`.
+ */
+async function linesOnDisk(file: string, expected: number, timeoutMs = 10_000): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const lines = fileLines(file);
+    if (lines >= expected || performance.now() > deadline) return lines;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "gatecheck-bench-"));
   const recordFile = join(dir, "records.jsonl");
-  const mock = await startMock({ recordFile, name: "bench" });
-  // Lines queued in this turn reach the file at its end.
-  const flushed = () => new Promise((resolve) => setImmediate(resolve));
+  const mock = await startMock({ recordFile, name: "bench", recordThread: RECORD_THREAD });
   try {
     // The bare server returns exactly the bytes the mock answers this request with.
     const sample = await fetch(`${mock.url}/v1/chat/completions`, {
@@ -222,15 +270,18 @@ async function main(): Promise<void> {
     const bareUrl = await listen(bare);
 
     console.log(
-      `JSON replies: ${CONCURRENCY} concurrent, ${SECONDS} s per side, ${ROUNDS} rounds, load average ${load1()}`,
+      `JSON replies: ${CONCURRENCY} concurrent, ${SECONDS} s per side, ${ROUNDS} rounds, record thread ${RECORD_THREAD ? "on" : "off"}, load average ${load1()}`,
     );
     // Warm-up (not counted): JIT, connection pools, the record file.
     await load(bareUrl, "/v1/chat/completions", CONCURRENCY, 1);
     await load(mock.url, "/v1/chat/completions", CONCURRENCY, 1);
     const json = await rounds(bareUrl, mock.url, (base) => load(base, "/v1/chat/completions"));
     summarize(json.bare, json.mock, "req/s");
-    await flushed();
-    console.log(`  records on disk  ${fileLines(recordFile)} lines (load average now ${load1()})`);
+    const recorded = mock.recorded();
+    const onDisk = await linesOnDisk(recordFile, recorded);
+    console.log(
+      `  records on disk  ${onDisk} lines of ${recorded} requests (load average now ${load1()})`,
+    );
     bare.close();
     bare.closeAllConnections();
     mock.reset();

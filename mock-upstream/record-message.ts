@@ -1,0 +1,252 @@
+/**
+ * Traffic records on their way to the recorder thread (record-thread.ts): the parts of each
+ * record's line (traffic-record.ts `TrafficLine`) as length-prefixed text, copied into a
+ * buffer that is handed over whole (a transfer, not a copy) with a batch of records.
+ * Measured on this machine, posting the same parts as arrays and objects cost the main
+ * thread about 8 µs per record in V8's serializer, more than rendering the line itself;
+ * posting them as one string about 7 ns per character; and writing each field into a
+ * buffer with its own call about as much as the serializer. Joining a record's parts and
+ * writing them with one call is a native copy. The thread reads the parts back and renders the
+ * very same line with the same function.
+ *
+ * A field is `~` (undefined) or `<length>:<text>`, the length in UTF-16 units, so any text
+ * goes through unescaped; the batch travels as UTF-16, so every JavaScript string arrives
+ * unchanged (UTF-8 would turn a lone surrogate into U+FFFD). Numbers and booleans travel
+ * as their decimal text and `1`/`0`.
+ */
+import type { RecordReply } from "./record.ts";
+import type { TrafficLine } from "./traffic-record.ts";
+
+type Pairs = readonly (readonly [string, string])[];
+
+/** A batch of records as it is handed over: the first `length` bytes of `buffer`. */
+export interface EncodedBatch {
+  buffer: ArrayBuffer;
+  length: number;
+}
+
+const INITIAL_BYTES = 256 * 1024;
+
+/**
+ * The records not yet handed over. Each record's parts are joined and copied into the
+ * batch's buffer at once, outside the JavaScript heap: parts kept until the batch is taken
+ * would live through garbage collections and be copied by them (measured: keeping a
+ * 100 ms batch as strings cost the main thread more than it saved).
+ */
+export class RecordBatch {
+  #parts: string[] = [];
+  #bytes = Buffer.from(new ArrayBuffer(INITIAL_BYTES));
+  #at = 0;
+  records = 0;
+  /**
+   * The reply body JSON last written: most replies share one (a default reply, an
+   * "always" stage), so a repeat is written as `=`. The reader keeps the same memory;
+   * both see every record in order, batch after batch.
+   */
+  lastReplyBody: string | undefined;
+
+  /** Bytes of the batch so far. */
+  get size(): number {
+    return this.#at;
+  }
+
+  field(text: string | undefined): void {
+    if (text === undefined) this.#parts.push("~");
+    else this.#parts.push(`${text.length}:`, text);
+  }
+
+  pairs(list: Pairs): void {
+    this.field(String(list.length));
+    for (const [name, value] of list) {
+      this.field(name);
+      this.field(value);
+    }
+  }
+
+  /** Copy the parts given since the last call into the buffer, as one record. */
+  endRecord(): void {
+    const text = this.#parts.join("");
+    this.#parts = [];
+    const bytes = 2 * text.length;
+    if (this.#at + bytes > this.#bytes.length) {
+      const grown = Buffer.from(
+        new ArrayBuffer(Math.max(2 * this.#bytes.length, this.#at + bytes)),
+      );
+      this.#bytes.copy(grown, 0, 0, this.#at);
+      this.#bytes = grown;
+    }
+    this.#at += this.#bytes.write(text, this.#at, bytes, "utf16le");
+    this.records += 1;
+  }
+
+  /** The batch (its buffer is transferable: the batch starts over with a new one). */
+  take(): EncodedBatch {
+    const taken = { buffer: this.#bytes.buffer as ArrayBuffer, length: this.#at };
+    this.#bytes = Buffer.from(new ArrayBuffer(INITIAL_BYTES));
+    this.#at = 0;
+    this.records = 0;
+    return taken;
+  }
+}
+
+/** Append one record's parts to a batch. */
+export function encodeTrafficLine(line: TrafficLine, out: RecordBatch): void {
+  out.field(String(line.seq));
+  out.field(line.receivedAt);
+  out.field(line.method);
+  out.field(line.path);
+  out.field(line.query);
+  out.pairs(line.headers);
+  out.field(String(line.bodyBytes));
+  out.field(line.bodyTruncated ? "1" : "0");
+  out.field(line.rawBody);
+  out.field(line.bodyEncoding);
+  // The `json` text is most often the body's own text: sent once, marked by an empty field.
+  out.field(line.jsonText !== undefined && line.jsonText === line.rawBody ? "" : line.jsonText);
+  out.field(line.dialect);
+  out.field(line.kind);
+  out.field(line.nonce);
+  out.field(line.model);
+  out.field(line.stream ? "1" : "0");
+  out.field(JSON.stringify(line.reply));
+  out.pairs(line.replyHeaders);
+  out.field(line.replyBodyEncoding);
+  if (line.replyBodyJsonText === out.lastReplyBody) out.field("=");
+  else {
+    // Never "=" (it is the JSON text of a string: quoted), so the mark is free.
+    out.field(line.replyBodyJsonText);
+    out.lastReplyBody = line.replyBodyJsonText;
+  }
+  out.endRecord();
+}
+
+/**
+ * The reply body's JSON as bytes. A large one is spliced into lines as shared bytes, as on
+ * the main thread, so the same reply (a staged 236 KB stream answering every request) is
+ * encoded once and shared by the lines that carry it, not copied per record.
+ */
+export class ReplyBodyBytes {
+  #lastText = "";
+  #lastBytes = Buffer.alloc(0);
+
+  of(text: string): Buffer {
+    if (text !== this.#lastText) {
+      this.#lastText = text;
+      this.#lastBytes = Buffer.from(text);
+    }
+    return this.#lastBytes;
+  }
+}
+
+/** Reads the fields of a batch in order; a malformed batch is a bug, and throws. */
+class FieldReader {
+  #at = 0;
+  constructor(readonly text: string) {}
+
+  get done(): boolean {
+    return this.#at >= this.text.length;
+  }
+
+  maybe(): string | undefined {
+    if (this.text[this.#at] === "~") {
+      this.#at += 1;
+      return undefined;
+    }
+    const colon = this.text.indexOf(":", this.#at);
+    const length = colon < 0 ? Number.NaN : Number(this.text.slice(this.#at, colon));
+    if (!Number.isInteger(length) || colon === this.#at) {
+      throw new Error(`record batch: no field at offset ${this.#at}`);
+    }
+    const start = colon + 1;
+    this.#at = start + length;
+    if (this.#at > this.text.length) {
+      throw new Error(`record batch: a field of ${length} runs past the end at offset ${start}`);
+    }
+    return this.text.slice(start, this.#at);
+  }
+
+  string(): string {
+    const text = this.maybe();
+    if (text === undefined) throw new Error(`record batch: missing field before ${this.#at}`);
+    return text;
+  }
+
+  number(): number {
+    return Number(this.string());
+  }
+
+  flag(): boolean {
+    return this.string() === "1";
+  }
+
+  pairs(): [string, string][] {
+    const count = this.number();
+    const out: [string, string][] = [];
+    for (let i = 0; i < count; i++) out.push([this.string(), this.string()]);
+    return out;
+  }
+}
+
+/** What a reader keeps from batch to batch (see RecordBatch.lastReplyBody). */
+export class BatchReader {
+  readonly bodies = new ReplyBodyBytes();
+  lastReplyBody = "";
+}
+
+export function decodeTrafficLines(
+  batch: EncodedBatch,
+  listener: string,
+  memory: BatchReader,
+): TrafficLine[] {
+  const read = new FieldReader(Buffer.from(batch.buffer, 0, batch.length).toString("utf16le"));
+  const lines: TrafficLine[] = [];
+  while (!read.done) {
+    const seq = read.number();
+    const receivedAt = read.string();
+    const method = read.string();
+    const path = read.string();
+    const query = read.string();
+    const headers = read.pairs();
+    const bodyBytes = read.number();
+    const bodyTruncated = read.flag();
+    const rawBody = read.string();
+    const bodyEncoding = read.string() as TrafficLine["bodyEncoding"];
+    const jsonText = read.maybe();
+    const dialect = read.maybe() as TrafficLine["dialect"];
+    const kind = read.string() as TrafficLine["kind"];
+    const nonce = read.maybe();
+    const model = read.maybe();
+    const stream = read.flag();
+    const reply = JSON.parse(read.string()) as RecordReply;
+    const replyHeaders = read.pairs();
+    const replyBodyEncoding = read.string() as TrafficLine["replyBodyEncoding"];
+    let replyBodyJsonText = read.string();
+    if (replyBodyJsonText === "=") replyBodyJsonText = memory.lastReplyBody;
+    else memory.lastReplyBody = replyBodyJsonText;
+    lines.push({
+      seq,
+      receivedAt,
+      listener,
+      method,
+      path,
+      query,
+      headers,
+      bodyBytes,
+      bodyTruncated,
+      rawBody,
+      bodyEncoding,
+      jsonText: jsonText === "" ? rawBody : jsonText,
+      dialect,
+      kind,
+      nonce,
+      model,
+      stream,
+      reply,
+      replyHeaders,
+      replyBodyEncoding,
+      replyBodyJsonText,
+      replyBodyJson: memory.bodies.of(replyBodyJsonText),
+    });
+  }
+  return lines;
+}
