@@ -207,7 +207,9 @@ function readTool(raw: JsonRecord): Tool {
   });
   // An explicit `type: "custom"` is kept so a same-dialect write repeats it.
   if (type !== undefined) f.keep("type", type);
-  return compact({ ...tool, extras: nonEmpty(f.rest()) });
+  // `tool` is compact already: a copy is needed only to add the extras.
+  const extras = nonEmpty(f.rest());
+  return extras ? { ...tool, extras } : tool;
 }
 
 function readToolChoice(f: FieldReader): { choice?: ToolChoice; parallel?: boolean } {

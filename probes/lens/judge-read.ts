@@ -59,9 +59,8 @@ export interface ReadExchange {
 
 /** The forwarded record judged as the probe: the first to a generate route, else the first. */
 export function scoredForward(exchange: Exchange): WireRequest | undefined {
-  const generate = exchange.forwarded.find(
-    (f) => dialectOfPath(f.path.split("?")[0] ?? f.path)?.kind === "generate",
-  );
+  // dialectOfPath leaves the query out itself.
+  const generate = exchange.forwarded.find((f) => dialectOfPath(f.path)?.kind === "generate");
   return generate ?? exchange.forwarded[0];
 }
 

@@ -32,25 +32,20 @@ export type ToolCallPart = Extract<Part, { type: "tool-call" }>;
 export type ToolResultPart = Extract<Part, { type: "tool-result" }>;
 
 /**
- * Views are computed once per request: a judgement asks for them dozens of times. The views
- * of the last few requests are kept here by identity (a judgement works on two requests, three
- * when it judges a copy with some content set aside). A WeakMap did the same but cost more in
- * garbage collection than the judging itself, and a hidden property on the request costs a
- * slow property definition on every request read.
+ * Views are computed once per request: a judgement asks for them dozens of times. They ride
+ * on the request under a non-enumerable symbol (invisible to JSON, keys and equality). A
+ * WeakMap did the same but cost more in garbage collection than the judging itself, and so
+ * did a small cache of recent requests by identity (measured: it keeps the requests of past
+ * exchanges alive, so the young-generation collector copies them).
  */
-const RECENT = 8;
-const recentRequests: (CanonicalRequest | undefined)[] = new Array(RECENT).fill(undefined);
-const recentViews: (View | undefined)[] = new Array(RECENT).fill(undefined);
-let nextSlot = 0;
+const VIEW = Symbol("view");
+type WithView = CanonicalRequest & { [VIEW]?: View };
 
 function view(req: CanonicalRequest): View {
-  for (let i = 0; i < RECENT; i++) {
-    if (recentRequests[i] === req) return recentViews[i] as View;
-  }
-  const v = buildView(req);
-  recentRequests[nextSlot] = req;
-  recentViews[nextSlot] = v;
-  nextSlot = (nextSlot + 1) % RECENT;
+  let v = (req as WithView)[VIEW];
+  if (v) return v;
+  v = buildView(req);
+  if (Object.isExtensible(req)) Object.defineProperty(req, VIEW, { value: v, enumerable: false });
   return v;
 }
 

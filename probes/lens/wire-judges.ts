@@ -145,13 +145,15 @@ export function clientCredentials(request: WireRequest): ClientCredential[] {
       out.push({ place: "header", name, value: value.replace(SCHEME, "") });
     }
   }
-  const query = request.path.split("?")[1] ?? "";
-  for (const pair of query.split("&")) {
-    const eq = pair.indexOf("=");
-    if (eq < 0) continue;
-    const name = decodeURIComponent(pair.slice(0, eq));
-    if ((CREDENTIAL_QUERY_PARAMS as readonly string[]).includes(name.toLowerCase())) {
-      out.push({ place: "query", name, value: decodeURIComponent(pair.slice(eq + 1)) });
+  if (request.path.includes("?")) {
+    const query = request.path.split("?")[1] ?? "";
+    for (const pair of query.split("&")) {
+      const eq = pair.indexOf("=");
+      if (eq < 0) continue;
+      const name = decodeURIComponent(pair.slice(0, eq));
+      if ((CREDENTIAL_QUERY_PARAMS as readonly string[]).includes(name.toLowerCase())) {
+        out.push({ place: "query", name, value: decodeURIComponent(pair.slice(eq + 1)) });
+      }
     }
   }
   bodyCredentials(request.body, "", out);

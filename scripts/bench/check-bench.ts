@@ -13,6 +13,14 @@
  * busier machine; the load average is printed with the figures.
  *
  *   npx tsx scripts/bench/check-bench.ts [--time 2000]
+ *
+ * `--fixed N` times nothing: it judges the typical set 3,000 times (warm-up) and then N more,
+ * for an instruction count, which the load of other processes does not move (docs/lens.md):
+ *
+ *   valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+ *     node --single-threaded --import tsx scripts/bench/check-bench.ts --fixed 3000
+ *
+ * and the same with `--fixed 0`; the difference over N is the instructions per exchange.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -70,6 +78,18 @@ function streamExchange(): string {
     upstreamReply: { status: 200, headers: {}, body: upstream },
     clientResponse: { status: 200, headers: {}, body: client },
   });
+}
+
+const fixedIndex = process.argv.indexOf("--fixed");
+if (fixedIndex > 0) {
+  const runs = Number(process.argv[fixedIndex + 1]);
+  if (!Number.isInteger(runs) || runs < 0) throw new Error("--fixed takes a count of runs");
+  for (let i = 0; i < 3000 + runs; i++) {
+    const text = typical[i % typical.length] as string;
+    judgeExchange(parseExchangeText(text));
+  }
+  console.log(`judged the typical set 3,000 + ${runs} times`);
+  process.exit(0);
 }
 
 const stream = streamExchange();
