@@ -181,7 +181,7 @@ export class ResultsStore {
 
   countAttempts(runId: string): number {
     const row = this.db
-      .prepare("SELECT count(*) AS n FROM attempts WHERE run_id = ?")
+      .prepare("SELECT count(*) AS n FROM judgements WHERE run_id = ?")
       .get(runId) as { n: number };
     return row.n;
   }

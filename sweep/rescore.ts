@@ -21,7 +21,7 @@ import type { Verdict, VerdictKind } from "../probes/verdict.ts";
 import { type CellRecord, cellKeyString } from "../results/records.ts";
 import {
   attemptPageReader,
-  bulkCopySettings,
+  bulkWriteSettings,
   copyGatewayRuns,
   deleteRun,
   judgementWriter,
@@ -105,7 +105,7 @@ class Rescore {
     this.fields = new Map(
       store.probesOfRun(fromRun).map((p) => [`${p.probeId}|${p.definitionHash}`, p.field]),
     );
-    this.restoreSettings = bulkCopySettings(store);
+    this.restoreSettings = bulkWriteSettings(store);
     store.db.exec("BEGIN");
     try {
       store.beginRun({
