@@ -224,9 +224,10 @@ export function rescoreRun(
 }
 
 /**
- * Below this many attempts, workers cost more than they save: each takes 1–8 s to load tsx
- * and the lens (measured on the shared 2-core machine), while this thread judges about
- * 1,000 attempts a second; 2,042 attempts took 13.7 s with two workers and 7.2 s without.
+ * Below this many attempts, workers cost more than they save. On the shared 2-core machine
+ * two workers take 0.5–1.4 s to start (bundle included, rescore-worker-bundle.ts) and then
+ * add 15–25% to this thread's ~5,500 attempts a second: they pay for themselves from about
+ * 20,000 attempts.
  */
 export const MIN_ATTEMPTS_FOR_WORKERS = 20_000;
 
