@@ -5,6 +5,7 @@
  */
 import type { CanonicalReply, Part, ReplyError, StreamLifecycle } from "./canonical.ts";
 import type { Dialect } from "./dialect.ts";
+import { asRecord, tryParseJson } from "./json.ts";
 import type { ReceivedEvent } from "./sse.ts";
 
 type TextKind = "text" | "refusal" | "reasoning" | "thinking";
@@ -158,6 +159,21 @@ export class StreamState {
       );
     }
     return this.lifecycle.events;
+  }
+
+  /**
+   * Event `n`'s data as a JSON object, or undefined with the event counted malformed
+   * (`unit` names it in the reason: "event" on SSE, "line" on NDJSON).
+   */
+  jsonObject(data: string, n: number, unit = "event"): Record<string, unknown> | undefined {
+    const parsed = tryParseJson(data);
+    const value = parsed.ok ? asRecord(parsed.value) : undefined;
+    if (!value) {
+      this.malformed(
+        `${unit} ${n}: ${parsed.ok ? "not a JSON object" : `not JSON (${parsed.error})`}`,
+      );
+    }
+    return value;
   }
 
   /** Record the terminal event. */

@@ -7,14 +7,7 @@
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
 import type { CanonicalReply } from "../canonical.ts";
-import {
-  asNumber,
-  asRecord,
-  asString,
-  type JsonRecord,
-  tryParseJson,
-  unknownKeys,
-} from "../json.ts";
+import { asNumber, asRecord, asString, type JsonRecord, unknownKeys } from "../json.ts";
 import { type StreamReader, StreamState } from "../reply-parts.ts";
 import type { ReceivedEvent } from "../sse.ts";
 import { readAnthropicError } from "./error-body.ts";
@@ -52,14 +45,8 @@ class AnthropicStreamReader implements StreamReader {
     const { state } = this;
     const { reply } = state;
     const n = state.count();
-    const parsed = tryParseJson(event.data);
-    const data = parsed.ok ? asRecord(parsed.value) : undefined;
-    if (!data) {
-      state.malformed(
-        `event ${n}: ${parsed.ok ? "not a JSON object" : `not JSON (${parsed.error})`}`,
-      );
-      return;
-    }
+    const data = state.jsonObject(event.data, n);
+    if (!data) return;
     const type = asString(data.type);
     if (event.event !== undefined && event.event !== type) {
       state.malformed(`event ${n}: event name ${event.event} but data type ${type}`);

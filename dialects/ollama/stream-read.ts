@@ -7,7 +7,7 @@
  * @see https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-streaming
  */
 import type { CanonicalReply } from "../canonical.ts";
-import { asArray, asRecord, asString, tryParseJson } from "../json.ts";
+import { asArray, asRecord, asString } from "../json.ts";
 import { type StreamReader, StreamState } from "../reply-parts.ts";
 import type { ReceivedEvent } from "../sse.ts";
 import { readOllamaError } from "./error-body.ts";
@@ -32,14 +32,8 @@ class OllamaStreamReader implements StreamReader {
     const { state } = this;
     const { assembler: parts, reply } = state;
     const n = state.count();
-    const parsed = tryParseJson(event.data);
-    const line = parsed.ok ? asRecord(parsed.value) : undefined;
-    if (!line) {
-      state.malformed(
-        `line ${n}: ${parsed.ok ? "not a JSON object" : `not JSON (${parsed.error})`}`,
-      );
-      return;
-    }
+    const line = state.jsonObject(event.data, n, "line");
+    if (!line) return;
     const error = readOllamaError(line);
     if (error) {
       state.error({ ...error, raw: line.error });

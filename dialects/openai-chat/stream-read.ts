@@ -7,7 +7,7 @@
  * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
  */
 import type { CanonicalReply } from "../canonical.ts";
-import { asArray, asNumber, asRecord, asString, tryParseJson, unknownKeys } from "../json.ts";
+import { asArray, asNumber, asRecord, asString, unknownKeys } from "../json.ts";
 import { type StreamReader, StreamState } from "../reply-parts.ts";
 import type { ReceivedEvent } from "../sse.ts";
 import { readOpenAiError } from "./error-body.ts";
@@ -39,14 +39,8 @@ class ChatStreamReader implements StreamReader {
       state.terminal("[DONE]");
       return;
     }
-    const parsed = tryParseJson(event.data);
-    const chunk = parsed.ok ? asRecord(parsed.value) : undefined;
-    if (!chunk) {
-      state.malformed(
-        `event ${n}: ${parsed.ok ? "not a JSON object" : `not JSON (${parsed.error})`}`,
-      );
-      return;
-    }
+    const chunk = state.jsonObject(event.data, n);
+    if (!chunk) return;
     const error = readOpenAiError(chunk);
     if (error) {
       state.error({ ...error, raw: chunk.error });
