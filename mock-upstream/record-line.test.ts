@@ -9,42 +9,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createMockApp, createMockState } from "./app.ts";
-import { bodyFacts, type MockRecord, type RawRequest } from "./record.ts";
+import type { MockRecord } from "./record.ts";
 import { lineJson } from "./record-line.ts";
 import { Recorder } from "./recorder.ts";
-import { replyBytes } from "./reply-bytes.ts";
-import { routeFacts } from "./request-facts.ts";
+import { trafficInput } from "./test-helpers.ts";
 import { type TrafficRecordInput, trafficRecord, trafficRecordLine } from "./traffic-record.ts";
 
 function input(body: string, replyBody: Buffer, path = "/v1/chat/completions"): TrafficRecordInput {
-  const headers: [string, string][] = [
+  return trafficInput(body, replyBody, path, [
     ["Host", "127.0.0.1:9"],
     ["Authorization", "Bearer sk-proj-abcdefghijklmnop1234"],
-  ];
-  const bytes = Buffer.from(body);
-  const raw: RawRequest = {
-    method: "POST",
-    path,
-    query: "key=AIzaSyA-1234567890abcdefghijklmnopqrs&x=1",
-    headers,
-    body: bytes,
-    bodyBytes: bytes.length,
-    bodyTruncated: false,
-  };
-  const facts = bodyFacts(bytes);
-  return {
-    seq: 7,
-    receivedAt: "2026-11-30T05:00:00.000Z",
-    listener: "gw",
-    raw,
-    route: routeFacts(path, "", headers),
-    facts,
-    model: "gpt-4o-mini",
-    stream: false,
-    reply: { status: 200, staged: true, stagedId: "stage-2" },
-    replyHeaders: [["content-type", "application/json"]],
-    replyBytes: replyBytes([{ bytes: replyBody, delayMs: 0 }]),
-  };
+  ]);
 }
 
 const lineOf = (i: TrafficRecordInput) => lineJson(trafficRecordLine(i));

@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockHandle, startMock } from "./index.ts";
-import { bodyFacts, type RawRequest } from "./record.ts";
 import { lineJson } from "./record-line.ts";
 import {
   BatchReader,
@@ -19,9 +18,7 @@ import {
   RecordBatch,
 } from "./record-message.ts";
 import type { RecordCallResult, RecordWorkerData } from "./record-worker.ts";
-import { replyBytes } from "./reply-bytes.ts";
-import { routeFacts } from "./request-facts.ts";
-import { readJson } from "./test-helpers.ts";
+import { readJson, trafficInput } from "./test-helpers.ts";
 import {
   renderTrafficLine,
   type TrafficLine,
@@ -57,35 +54,11 @@ const BODIES: (string | Buffer)[] = [
 ];
 
 function input(body: string | Buffer, replyBody: Buffer, path: string): TrafficRecordInput {
-  const headers: [string, string][] = [
+  return trafficInput(body, replyBody, path, [
     ["Host", "127.0.0.1:9"],
     ["Authorization", `Bearer ${SECRET}`],
     ["x-goog-api-key", GOOGLE],
-  ];
-  const bytes = Buffer.from(body);
-  const raw: RawRequest = {
-    method: "POST",
-    path,
-    query: `key=${GOOGLE}&x=1`,
-    headers,
-    body: bytes,
-    bodyBytes: bytes.length,
-    bodyTruncated: false,
-  };
-  const facts = bodyFacts(bytes);
-  return {
-    seq: 3,
-    receivedAt: "2026-11-30T06:00:00.000Z",
-    listener: "gw",
-    raw,
-    route: routeFacts(path, "", headers),
-    facts,
-    model: "gpt-4o-mini",
-    stream: false,
-    reply: { status: 200, staged: true, stagedId: "stage-1" },
-    replyHeaders: [["content-type", "application/json"]],
-    replyBytes: replyBytes([{ bytes: replyBody, delayMs: 0 }]),
-  };
+  ]);
 }
 
 describe("a record's trip to the thread", () => {

@@ -3,6 +3,10 @@
  * as it came and decodes chunked framing into the writes the server made, and a JSON POST.
  */
 import { connect } from "node:net";
+import { bodyFacts, type RawRequest } from "./record.ts";
+import { replyBytes } from "./reply-bytes.ts";
+import { routeFacts } from "./request-facts.ts";
+import type { TrafficRecordInput } from "./traffic-record.ts";
 
 export interface RawExchange {
   /** The status line and headers, as text. */
@@ -147,4 +151,39 @@ export type AnyJson = any;
 
 export async function readJson(res: Response): Promise<AnyJson> {
   return res.json();
+}
+
+/**
+ * A traffic record's input as `handleTraffic` builds it: `body` sent to `path` with
+ * `headers` and a `?key=` credential, answered 200 by a staged reply of `replyBody`.
+ */
+export function trafficInput(
+  body: string | Buffer,
+  replyBody: Buffer,
+  path: string,
+  headers: [string, string][],
+): TrafficRecordInput {
+  const bytes = Buffer.from(body);
+  const raw: RawRequest = {
+    method: "POST",
+    path,
+    query: "key=AIzaSyA-1234567890abcdefghijklmnopqrs&x=1",
+    headers,
+    body: bytes,
+    bodyBytes: bytes.length,
+    bodyTruncated: false,
+  };
+  return {
+    seq: 7,
+    receivedAt: "2026-11-30T05:00:00.000Z",
+    listener: "gw",
+    raw,
+    route: routeFacts(path, "", headers),
+    facts: bodyFacts(bytes),
+    model: "gpt-4o-mini",
+    stream: false,
+    reply: { status: 200, staged: true, stagedId: "stage-2" },
+    replyHeaders: [["content-type", "application/json"]],
+    replyBytes: replyBytes([{ bytes: replyBody, delayMs: 0 }]),
+  };
 }
