@@ -51,19 +51,18 @@ const PAGE_SQL = `SELECT rowid, "column", route_id, probe_id, mode, phase, attem
        exchange_id, verdicts_id
   FROM judgements NOT INDEXED WHERE rowid > ? AND run_id = ? ORDER BY rowid LIMIT ?`;
 
-/** What an attempt stored, as the stored texts (JSON, parsed by whoever judges them). */
-export interface StoredAttemptText {
+/**
+ * What an attempt stored, as the stored texts (JSON, parsed by whoever judges them), with
+ * the rowid of its judgement.
+ */
+export interface StoredAttemptRow {
+  rowid: number;
   clientRequest: string;
   forwarded: string;
   clientResponse: string;
   timings: string;
   /** The verdict list the attempt was given. */
   verdicts: string;
-}
-
-/** A stored attempt's texts, with the rowid of its judgement. */
-export interface StoredAttemptRow extends StoredAttemptText {
-  rowid: number;
 }
 
 /**

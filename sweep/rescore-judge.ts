@@ -36,14 +36,9 @@ export interface RescoreJob {
 }
 
 /** An attempt to judge again, by the rowid of its judgement (rescore-io.ts). */
-export interface StoredJob {
+export interface StoredJob
+  extends Omit<RescoreJob, "clientRequest" | "forwarded" | "clientResponse" | "timings"> {
   rowid: number;
-  ref: string;
-  client: ClientDialect;
-  backend: Dialect;
-  mode: Mode;
-  phase: AttemptPhase;
-  field: string;
 }
 
 /** A stored attempt's new judgement, as the thread that stores it needs it. */
@@ -142,12 +137,7 @@ export function judgeStoredJobs(
 
 function judgeStoredRow(job: StoredJob, text: StoredAttemptRow): StoredJudgement {
   const judged = judgeStoredAttempt({
-    ref: job.ref,
-    client: job.client,
-    backend: job.backend,
-    mode: job.mode,
-    phase: job.phase,
-    field: job.field,
+    ...job,
     clientRequest: text.clientRequest,
     forwarded: text.forwarded,
     clientResponse: text.clientResponse,
