@@ -27,6 +27,51 @@ describe("FieldReader", () => {
   });
 });
 
+describe("FieldReader's shortcut (the count of keys left)", () => {
+  const number = (v: unknown) => (typeof v === "number" ? v : undefined);
+
+  it("answers has() for a taken key after every key is taken", () => {
+    const f = new FieldReader({ type: "x", name: "n" });
+    expect(f.take("type", () => undefined)).toBeUndefined();
+    expect(f.take("name", (v) => v)).toBe("n");
+    expect(f.has("type")).toBe(true);
+    expect(f.has("other")).toBe(false);
+    expect(f.rest()).toEqual({ type: "x" });
+  });
+
+  it("counts a key kept after it was taken once, so later keys are still read", () => {
+    const f = new FieldReader({ content: 1, role: 2, extra: 3 });
+    expect(f.take("content", number)).toBe(1);
+    f.keep("content", "raw");
+    expect(f.take("role", number)).toBe(2);
+    expect(f.rest()).toEqual({ content: "raw", extra: 3 });
+  });
+
+  it("tells keys of the same length and last letter apart", () => {
+    const f = new FieldReader({ ab: 1, ba: 2 });
+    expect(f.take("xb", number)).toBeUndefined();
+    expect(f.take("ab", number)).toBe(1);
+    expect(f.take("ba", number)).toBe(2);
+    expect(f.leftover()).toBeUndefined();
+  });
+
+  it("reads every key of a wide record, whatever order they are taken in", () => {
+    const record: Record<string, number> = {};
+    for (let i = 0; i < 200; i++) record[`key_${i}`] = i;
+    const f = new FieldReader(record);
+    for (let i = 199; i >= 100; i--) expect(f.take(`key_${i}`, number)).toBe(i);
+    expect(f.take("absent", number)).toBeUndefined();
+    expect(Object.keys(f.rest())).toHaveLength(100);
+  });
+
+  it("keeps a hand-built undefined value as an untaken key", () => {
+    const f = new FieldReader({ a: undefined, b: 1 });
+    expect(f.take("a", number)).toBeUndefined();
+    expect(f.take("b", number)).toBe(1);
+    expect(Object.hasOwn(f.rest(), "a")).toBe(true);
+  });
+});
+
 describe("mergeExtras", () => {
   it("merges nested objects and lets extras win elsewhere", () => {
     expect(

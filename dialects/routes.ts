@@ -74,17 +74,12 @@ const GEMINI_GENERATE =
  * shared by OpenAI and Anthropic; the caller tells them apart by headers.
  */
 export function dialectOfPath(path: string, prefix = ""): PathMatch | undefined {
-  let p = path.split("?")[0] ?? path;
+  // The lens asks this for every forwarded request it judges: the query is cut off without
+  // split's array, and the fixed paths are tried before the Gemini pattern (they hold no ":",
+  // which every Gemini generate path has, so the order changes no answer).
+  const query = path.indexOf("?");
+  let p = query < 0 ? path : path.slice(0, query);
   if (prefix && p.startsWith(prefix)) p = p.slice(prefix.length) || "/";
-  const gemini = GEMINI_GENERATE.exec(p);
-  if (gemini) {
-    return {
-      dialect: "gemini",
-      kind: "generate",
-      model: decodeURIComponent(gemini[1] ?? ""),
-      stream: gemini[2] === "streamGenerateContent",
-    };
-  }
   switch (p) {
     case "/v1/chat/completions":
     case "/chat/completions":
@@ -104,7 +99,13 @@ export function dialectOfPath(path: string, prefix = ""): PathMatch | undefined 
       return { dialect: "gemini", kind: "models" };
     case "/api/tags":
       return { dialect: "ollama", kind: "models" };
-    default:
-      return undefined;
   }
+  const gemini = GEMINI_GENERATE.exec(p);
+  if (!gemini) return undefined;
+  return {
+    dialect: "gemini",
+    kind: "generate",
+    model: decodeURIComponent(gemini[1] ?? ""),
+    stream: gemini[2] === "streamGenerateContent",
+  };
 }

@@ -5,7 +5,7 @@
  * @see https://docs.anthropic.com/en/api/messages
  */
 import type { CanonicalReply, Part } from "../canonical.ts";
-import { asArray, asRecord, asString, type JsonRecord, unknownKeys } from "../json.ts";
+import { asRecord, asString, isRecord, type JsonRecord, unknownKeys } from "../json.ts";
 import { readAnthropicError } from "./error-body.ts";
 import { anthropicStopFromWire } from "./stop-reason.ts";
 import { readAnthropicUsage } from "./usage.ts";
@@ -53,10 +53,11 @@ export function readAnthropicReply(body: unknown): CanonicalReply {
   if (id !== undefined) reply.id = id;
   const model = asString(record.model);
   if (model !== undefined) reply.model = model;
-  reply.parts = (asArray(record.content) ?? []).flatMap((b) => {
-    const block = asRecord(b);
-    return block ? [anthropicPart(block)] : [];
-  });
+  // A loop, not flatMap: flatMap's callback and inner arrays cost more than the read itself.
+  const content = record.content;
+  if (Array.isArray(content)) {
+    for (const b of content) if (isRecord(b)) reply.parts.push(anthropicPart(b));
+  }
   const stop = asString(record.stop_reason);
   if (stop !== undefined) {
     reply.rawStopReason = stop;

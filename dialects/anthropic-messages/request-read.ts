@@ -14,6 +14,7 @@ import type {
   Part,
   ReasoningConfig,
   ResponseFormat,
+  Sampling,
   Tool,
   ToolChoice,
 } from "../canonical.ts";
@@ -21,19 +22,24 @@ import { asBoolean, asNumber, asRecord, asString, type JsonRecord } from "../jso
 import {
   asRecords,
   asStringArray,
-  compact,
   FieldReader,
-  nonEmpty,
   onlyKeys,
+  otherKeys,
   readCacheMarker,
 } from "../request-fields.ts";
 
-/** Splits `cache_control` off a block: the rest of the block and the marker (undefined = none or odd). */
-function withCache(block: JsonRecord): { rest: JsonRecord; cache?: CacheMarker; ok: boolean } {
-  const { cache_control: cacheRaw, ...rest } = block;
-  if (cacheRaw === undefined) return { rest, ok: true };
-  const cache = readCacheMarker(cacheRaw);
-  return { rest, cache, ok: cache !== undefined };
+/**
+ * Canonical objects are built key by key in their canonical order, an optional key set only
+ * when it has a value (no literal with holes then compacted, no rest-destructuring): this
+ * reader runs for every side of every exchange judged (docs/dialects-requests.md,
+ * "Performance").
+ */
+
+/** `cache_control` of a block: absent (undefined), a marker, or `false` when it does not parse. */
+function blockCache(block: JsonRecord): CacheMarker | false | undefined {
+  const raw = block.cache_control;
+  if (raw === undefined) return undefined;
+  return readCacheMarker(raw) ?? false;
 }
 
 function readSource(raw: unknown): MediaSource | undefined {
@@ -45,8 +51,9 @@ function readSource(raw: unknown): MediaSource | undefined {
     onlyKeys(s, ["type", "media_type", "data"])
   ) {
     const mediaType = s.media_type;
-    if (mediaType !== undefined && typeof mediaType !== "string") return undefined;
-    return compact({ kind: "base64" as const, mediaType, data: s.data });
+    if (mediaType === undefined) return { kind: "base64", data: s.data };
+    if (typeof mediaType !== "string") return undefined;
+    return { kind: "base64", mediaType, data: s.data };
   }
   if (s.type === "url" && typeof s.url === "string" && onlyKeys(s, ["type", "url"])) {
     return { kind: "url", url: s.url };
@@ -57,134 +64,162 @@ function readSource(raw: unknown): MediaSource | undefined {
   return undefined;
 }
 
-/** One content block; a block with a type or key this reader does not know is kept whole. */
 /** Set when a block was read typed but carried keys its canonical part cannot hold. */
 export interface Lossy {
   lossy: boolean;
 }
 
+const TEXT_KEYS = ["type", "text", "cache_control"];
+
+/** One content block; a block with a type or key this reader does not know is kept whole. */
 export function readAnthropicBlock(raw: unknown, seen: Lossy = { lossy: false }): Part {
   const block = asRecord(raw);
   if (!block) return { type: "unknown", raw };
-  const { rest, cache, ok } = withCache(block);
-  if (!ok) return { type: "unknown", raw };
-  switch (rest.type) {
+  const cache = blockCache(block);
+  if (cache === false) return { type: "unknown", raw };
+  switch (block.type) {
     case "text":
-      if (typeof rest.text === "string") {
-        const { type: _t, text, ...extras } = rest;
-        return compact({
-          type: "text" as const,
-          text,
-          cache,
-          extras: Object.keys(extras).length > 0 ? extras : undefined,
-        });
+      if (typeof block.text === "string") {
+        const part: Part & { type: "text" } = { type: "text", text: block.text };
+        if (cache) part.cache = cache;
+        const extras = otherKeys(block, TEXT_KEYS);
+        if (extras) part.extras = extras;
+        return part;
       }
       break;
     case "image": {
-      const source = readSource(rest.source);
-      if (source && onlyKeys(rest, ["type", "source"]))
-        return compact({ type: "image" as const, source, cache });
+      const source = readSource(block.source);
+      if (source && onlyKeys(block, ["type", "source", "cache_control"])) {
+        const part: Part & { type: "image" } = { type: "image", source };
+        if (cache) part.cache = cache;
+        return part;
+      }
       break;
     }
     case "document": {
       // Text and content-block document sources have no canonical MediaSource: kept raw.
       // `context` and `citations` have no canonical field: the document stays typed and the
       // caller keeps the raw content list beside it (see Lossy).
-      const source = readSource(rest.source);
-      const title = rest.title;
+      const source = readSource(block.source);
+      const title = block.title;
       if (
         source &&
-        onlyKeys(rest, ["type", "source", "title", "context", "citations"]) &&
+        onlyKeys(block, ["type", "source", "title", "context", "citations", "cache_control"]) &&
         (title === undefined || typeof title === "string")
       ) {
-        if (rest.context !== undefined || rest.citations !== undefined) seen.lossy = true;
-        return compact({ type: "document" as const, source, title, cache });
+        if (block.context !== undefined || block.citations !== undefined) seen.lossy = true;
+        const part: Part & { type: "document" } = { type: "document", source };
+        if (title !== undefined) part.title = title;
+        if (cache) part.cache = cache;
+        return part;
       }
       break;
     }
     case "tool_use":
       if (
-        typeof rest.id === "string" &&
-        typeof rest.name === "string" &&
-        asRecord(rest.input) &&
-        onlyKeys(rest, ["type", "id", "name", "input"])
+        typeof block.id === "string" &&
+        typeof block.name === "string" &&
+        asRecord(block.input) &&
+        onlyKeys(block, ["type", "id", "name", "input", "cache_control"])
       ) {
-        return compact({
-          type: "tool-call" as const,
-          id: rest.id,
-          name: rest.name,
-          arguments: JSON.stringify(rest.input),
-          cache,
-        });
+        const part: Part & { type: "tool-call" } = {
+          type: "tool-call",
+          id: block.id,
+          name: block.name,
+          arguments: JSON.stringify(block.input),
+        };
+        if (cache) part.cache = cache;
+        return part;
       }
       break;
     case "tool_result": {
-      const content = readToolResultContent(rest.content, seen);
-      const isError = rest.is_error;
+      const content = readToolResultContent(block.content, seen);
+      const isError = block.is_error;
       if (
-        typeof rest.tool_use_id === "string" &&
+        typeof block.tool_use_id === "string" &&
         content &&
         (isError === undefined || typeof isError === "boolean") &&
-        onlyKeys(rest, ["type", "tool_use_id", "content", "is_error"])
+        onlyKeys(block, ["type", "tool_use_id", "content", "is_error", "cache_control"])
       ) {
-        return compact({
-          type: "tool-result" as const,
-          callId: rest.tool_use_id,
+        const part: Part & { type: "tool-result" } = {
+          type: "tool-result",
+          callId: block.tool_use_id,
           content,
-          isError,
-          cache,
-        });
+        };
+        if (isError !== undefined) part.isError = isError;
+        if (cache) part.cache = cache;
+        return part;
       }
       break;
     }
     case "thinking":
       if (
         cache === undefined &&
-        typeof rest.thinking === "string" &&
-        onlyKeys(rest, ["type", "thinking", "signature"]) &&
-        (rest.signature === undefined || typeof rest.signature === "string")
+        typeof block.thinking === "string" &&
+        onlyKeys(block, ["type", "thinking", "signature"]) &&
+        (block.signature === undefined || typeof block.signature === "string")
       ) {
-        return compact({
-          type: "thinking" as const,
-          text: rest.thinking,
-          signature: rest.signature,
-        });
+        return block.signature === undefined
+          ? { type: "thinking", text: block.thinking }
+          : { type: "thinking", text: block.thinking, signature: block.signature };
       }
       break;
     case "redacted_thinking":
       // The encrypted payload is opaque like a signature; the visible text is empty.
       if (
         cache === undefined &&
-        typeof rest.data === "string" &&
-        onlyKeys(rest, ["type", "data"])
+        typeof block.data === "string" &&
+        onlyKeys(block, ["type", "data"])
       ) {
-        return { type: "thinking", text: "", signature: rest.data, redacted: true };
+        return { type: "thinking", text: "", signature: block.data, redacted: true };
       }
       break;
   }
   return { type: "unknown", raw };
 }
 
+function readBlocks(list: unknown[], seen: Lossy): Part[] {
+  const parts: Part[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) parts[i] = readAnthropicBlock(list[i], seen);
+  return parts;
+}
+
 function readToolResultContent(value: unknown, seen: Lossy): Part[] | undefined {
   if (value === undefined) return [];
   if (typeof value === "string") return [{ type: "text", text: value }];
-  return Array.isArray(value) ? value.map((b) => readAnthropicBlock(b, seen)) : undefined;
+  return Array.isArray(value) ? readBlocks(value, seen) : undefined;
 }
 
 /** `content` or `system`: a string is one text part, an array is blocks. */
 function readContent(value: unknown, seen: Lossy): Part[] | undefined {
   if (typeof value === "string") return [{ type: "text", text: value }];
-  return Array.isArray(value) ? value.map((b) => readAnthropicBlock(b, seen)) : undefined;
+  return Array.isArray(value) ? readBlocks(value, seen) : undefined;
 }
 
+const MESSAGE_KEYS = ["role", "content"];
+
 function readMessage(raw: JsonRecord): Message {
+  // The usual message is {role, content} with a valid role: read without a FieldReader.
+  const role = raw.role;
+  if ((role === "user" || role === "assistant") && onlyKeys(raw, MESSAGE_KEYS)) {
+    const seen: Lossy = { lossy: false };
+    const content = raw.content;
+    if (content === undefined) return { role, parts: [] };
+    const parts = readContent(content, seen);
+    if (parts !== undefined && !seen.lossy) return { role, parts };
+  }
+  return readOddMessage(raw);
+}
+
+/** A message with other keys, an odd role or content, or lossy blocks. */
+function readOddMessage(raw: JsonRecord): Message {
   const f = new FieldReader(raw);
   const role = f.take("role", (v) => (v === "user" || v === "assistant" ? v : undefined)) ?? "user";
   const seen: Lossy = { lossy: false };
   const parts = f.take("content", (v) => readContent(v, seen)) ?? [];
   if (seen.lossy) f.keep("content", raw.content);
-  const extras = f.rest();
-  return compact({ role, parts, extras: Object.keys(extras).length > 0 ? extras : undefined });
+  const extras = f.leftover();
+  return extras === undefined ? { role, parts } : { role, parts, extras };
 }
 
 function readTool(raw: JsonRecord): Tool {
@@ -194,23 +229,28 @@ function readTool(raw: JsonRecord): Tool {
   const cache = f.take("cache_control", readCacheMarker);
   if (type === undefined && f.has("type")) {
     // A server tool (web_search_20250305, bash_20250124, ...): its own type, the rest raw.
-    const { type: kind, name: _n, cache_control: _c, ...rest } = raw;
-    return compact({ kind: String(kind), name, cache, extras: nonEmpty(rest) });
+    const server: Tool = { kind: String(raw.type), name };
+    if (cache !== undefined) server.cache = cache;
+    const extras = otherKeys(raw, SERVER_TOOL_KEYS);
+    if (extras !== undefined) server.extras = extras;
+    return server;
   }
-  const tool = compact({
-    kind: "function",
-    name,
-    description: f.take("description", asString),
-    schema: f.has("input_schema") ? f.take("input_schema", (v) => v) : undefined,
-    strict: f.take("strict", asBoolean),
-    cache,
-  });
+  const tool: Tool = { kind: "function", name };
+  const description = f.take("description", asString);
+  if (description !== undefined) tool.description = description;
+  const schema = f.raw("input_schema");
+  if (schema !== undefined) tool.schema = schema;
+  const strict = f.take("strict", asBoolean);
+  if (strict !== undefined) tool.strict = strict;
+  if (cache !== undefined) tool.cache = cache;
   // An explicit `type: "custom"` is kept so a same-dialect write repeats it.
   if (type !== undefined) f.keep("type", type);
-  // `tool` is compact already: a copy is needed only to add the extras.
-  const extras = nonEmpty(f.rest());
-  return extras ? { ...tool, extras } : tool;
+  const extras = f.leftover();
+  if (extras !== undefined) tool.extras = extras;
+  return tool;
 }
+
+const SERVER_TOOL_KEYS = ["type", "name", "cache_control"];
 
 function readToolChoice(f: FieldReader): { choice?: ToolChoice; parallel?: boolean } {
   return (
@@ -222,7 +262,8 @@ function readToolChoice(f: FieldReader): { choice?: ToolChoice; parallel?: boole
       if (type === "auto" || type === "none") choice = { mode: type };
       else if (type === "any") choice = { mode: "required" };
       else if (type === "tool" && name !== undefined) choice = { mode: "tool", name };
-      return choice && compact({ choice, parallel: disable === undefined ? undefined : !disable });
+      if (choice === undefined) return undefined;
+      return disable === undefined ? { choice } : { choice, parallel: !disable };
     }) ?? {}
   );
 }
@@ -232,8 +273,9 @@ function readThinking(f: FieldReader): ReasoningConfig | undefined {
     const type = g.take("type", (v): ReasoningConfig["mode"] =>
       v === "enabled" || v === "adaptive" || v === "disabled" ? v : undefined,
     );
+    if (type === undefined) return undefined;
     const budgetTokens = type === "enabled" ? g.take("budget_tokens", asNumber) : undefined;
-    return type && compact({ mode: type, budgetTokens });
+    return budgetTokens === undefined ? { mode: type } : { mode: type, budgetTokens };
   });
 }
 
@@ -241,9 +283,41 @@ function readThinking(f: FieldReader): ReasoningConfig | undefined {
 function readOutputFormat(value: unknown): ResponseFormat | undefined {
   const format = asRecord(value);
   if (format?.type === "json_schema" && onlyKeys(format, ["type", "schema"])) {
-    return compact({ type: "json_schema" as const, schema: format.schema });
+    return format.schema === undefined
+      ? { type: "json_schema" }
+      : { type: "json_schema", schema: format.schema };
   }
   return undefined;
+}
+
+function readOutputConfig(
+  g: FieldReader,
+): { effort?: string; format?: ResponseFormat } | undefined {
+  const effort = g.take("effort", asString);
+  const format = g.take("format", readOutputFormat);
+  if (effort === undefined) return format === undefined ? undefined : { format };
+  return format === undefined ? { effort } : { effort, format };
+}
+
+function readSampling(f: FieldReader): Sampling {
+  const sampling: Sampling = {};
+  const temperature = f.take("temperature", asNumber);
+  if (temperature !== undefined) sampling.temperature = temperature;
+  const topP = f.take("top_p", asNumber);
+  if (topP !== undefined) sampling.topP = topP;
+  const topK = f.take("top_k", asNumber);
+  if (topK !== undefined) sampling.topK = topK;
+  const maxTokens = f.take("max_tokens", asNumber);
+  if (maxTokens !== undefined) sampling.maxTokens = maxTokens;
+  const stop = f.take("stop_sequences", asStringArray);
+  if (stop !== undefined) sampling.stop = stop;
+  return sampling;
+}
+
+function readMessages(list: JsonRecord[]): Message[] {
+  const messages: Message[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) messages[i] = readMessage(list[i] as JsonRecord);
+  return messages;
 }
 
 export function readAnthropicRequest(body: JsonRecord): CanonicalRequest {
@@ -252,40 +326,36 @@ export function readAnthropicRequest(body: JsonRecord): CanonicalRequest {
   const seen: Lossy = { lossy: false };
   const system = f.take("system", (v) => readContent(v, seen)) ?? [];
   if (seen.lossy) f.keep("system", body.system);
-  const messages = f.take("messages", asRecords)?.map(readMessage) ?? [];
+  const messageList = f.take("messages", asRecords);
+  const messages = messageList === undefined ? [] : readMessages(messageList);
   const tools = f.take("tools", asRecords)?.map(readTool) ?? [];
   const { choice: toolChoice, parallel: parallelToolCalls } = readToolChoice(f);
-  const sampling = compact({
-    temperature: f.take("temperature", asNumber),
-    topP: f.take("top_p", asNumber),
-    topK: f.take("top_k", asNumber),
-    maxTokens: f.take("max_tokens", asNumber),
-    stop: f.take("stop_sequences", asStringArray),
-  });
+  const sampling = readSampling(f);
   let reasoning = readThinking(f);
-  const output = f.nested("output_config", (g) =>
-    nonEmpty({ effort: g.take("effort", asString), format: g.take("format", readOutputFormat) }),
-  );
+  const output = f.nested("output_config", readOutputConfig);
   if (output?.effort !== undefined) reasoning = { ...reasoning, effort: output.effort };
   let responseFormat = output?.format;
   // output_format is the older spelling; when both are sent the second stays raw in extras.
   if (responseFormat === undefined) responseFormat = f.take("output_format", readOutputFormat);
   const user = f.nested("metadata", (g) => g.take("user_id", asString));
-  return compact({
-    dialect: "anthropic-messages",
-    model,
-    system,
-    messages,
-    tools,
-    toolChoice,
-    parallelToolCalls,
-    sampling,
-    responseFormat,
-    reasoning,
-    user,
-    stream: f.take("stream", asBoolean),
-    serviceTier: f.take("service_tier", asString),
-    cache: f.take("cache_control", readCacheMarker),
-    extras: f.rest(),
-  });
+  // Built in the canonical key order (CanonicalRequest's), as the compacted literal had it.
+  const out = { dialect: "anthropic-messages" } as CanonicalRequest;
+  if (model !== undefined) out.model = model;
+  out.system = system;
+  out.messages = messages;
+  out.tools = tools;
+  if (toolChoice !== undefined) out.toolChoice = toolChoice;
+  if (parallelToolCalls !== undefined) out.parallelToolCalls = parallelToolCalls;
+  out.sampling = sampling;
+  if (responseFormat !== undefined) out.responseFormat = responseFormat;
+  if (reasoning !== undefined) out.reasoning = reasoning;
+  if (user !== undefined) out.user = user;
+  const stream = f.take("stream", asBoolean);
+  if (stream !== undefined) out.stream = stream;
+  const serviceTier = f.take("service_tier", asString);
+  if (serviceTier !== undefined) out.serviceTier = serviceTier;
+  const cache = f.take("cache_control", readCacheMarker);
+  if (cache !== undefined) out.cache = cache;
+  out.extras = f.rest();
+  return out;
 }

@@ -10,7 +10,6 @@
  */
 import type { Usage } from "../canonical.ts";
 import { asNumber, asRecord } from "../json.ts";
-import { dropUndefined } from "../openai-chat/usage.ts";
 
 export function readAnthropicUsage(value: unknown): Usage | undefined {
   const u = asRecord(value);
@@ -18,12 +17,14 @@ export function readAnthropicUsage(value: unknown): Usage | undefined {
   const input = asNumber(u.input_tokens);
   const cacheRead = asNumber(u.cache_read_input_tokens);
   const cacheWrite = asNumber(u.cache_creation_input_tokens);
-  return dropUndefined({
-    inputTokens: input === undefined ? undefined : input + (cacheRead ?? 0) + (cacheWrite ?? 0),
-    outputTokens: asNumber(u.output_tokens),
-    cacheReadTokens: cacheRead,
-    cacheWriteTokens: cacheWrite,
-  });
+  // Set key by key (absent stays absent), not a literal with holes dropped afterwards.
+  const usage: Usage = {};
+  if (input !== undefined) usage.inputTokens = input + (cacheRead ?? 0) + (cacheWrite ?? 0);
+  const output = asNumber(u.output_tokens);
+  if (output !== undefined) usage.outputTokens = output;
+  if (cacheRead !== undefined) usage.cacheReadTokens = cacheRead;
+  if (cacheWrite !== undefined) usage.cacheWriteTokens = cacheWrite;
+  return usage;
 }
 
 export function writeAnthropicUsage(usage: Usage): Record<string, unknown> {

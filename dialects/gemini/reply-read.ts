@@ -8,7 +8,7 @@
  * @see https://ai.google.dev/api/generate-content#generatecontentresponse
  */
 import type { CanonicalReply, Part } from "../canonical.ts";
-import { asArray, asRecord, asString, type JsonRecord, unknownKeys } from "../json.ts";
+import { asArray, asRecord, asString, isRecord, type JsonRecord, unknownKeys } from "../json.ts";
 import { readGeminiError } from "./error-body.ts";
 import { geminiStopFromWire } from "./stop-reason.ts";
 import { readGeminiUsage } from "./usage.ts";
@@ -60,18 +60,22 @@ export function readGeminiReply(body: unknown): CanonicalReply {
   const model = asString(record.modelVersion);
   if (model !== undefined) reply.model = model;
   const candidate = asRecord(asArray(record.candidates)?.[0]);
-  reply.parts = (asArray(asRecord(candidate?.content)?.parts) ?? []).flatMap((p) => {
-    const part = asRecord(p);
-    return part ? [geminiPartToCanonical(part)] : [];
-  });
+  // A loop, not flatMap: flatMap's callback and inner arrays cost more than the read itself.
+  const parts = asRecord(candidate?.content)?.parts;
+  let calls = false;
+  if (Array.isArray(parts)) {
+    for (const p of parts) {
+      if (!isRecord(p)) continue;
+      const part = geminiPartToCanonical(p);
+      if (part.type === "tool-call") calls = true;
+      reply.parts.push(part);
+    }
+  }
   const finish = asString(candidate?.finishReason);
   const blocked = asString(asRecord(record.promptFeedback)?.blockReason);
   if (finish !== undefined) {
     reply.rawStopReason = finish;
-    reply.stopReason = geminiStopFromWire(
-      finish,
-      reply.parts.some((p) => p.type === "tool-call"),
-    );
+    reply.stopReason = geminiStopFromWire(finish, calls);
   } else if (blocked !== undefined && !candidate) {
     reply.rawStopReason = blocked;
     reply.stopReason = "content_filter";

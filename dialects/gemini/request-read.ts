@@ -21,6 +21,7 @@ import type {
   Part,
   ReasoningConfig,
   ResponseFormat,
+  Sampling,
   Tool,
   ToolChoice,
 } from "../canonical.ts";
@@ -29,12 +30,12 @@ import {
   asRecords,
   asStringArray,
   camelKeys,
-  compact,
   FieldReader,
-  nonEmpty,
   onlyKeys,
+  otherKeys,
 } from "../request-fields.ts";
-import { dialectOfPath } from "../routes.ts";
+import { modelOfPath } from "./model-path.ts";
+import { camelContainers } from "./snake-case.ts";
 
 /** image/* is an image, audio/* audio, anything else (pdf, text, video) a document. */
 function mediaPart(source: MediaSource, mimeType: string | undefined): Part {
@@ -55,7 +56,7 @@ function readBlob(
   if (typeof data !== "string" || (mimeType !== undefined && typeof mimeType !== "string"))
     return undefined;
   if (!onlyKeys(blob, ["mimeType", uriKey])) return undefined;
-  return compact({ mimeType, value: data });
+  return mimeType === undefined ? { value: data } : { mimeType, value: data };
 }
 
 /** `{output: "x"}` and `{error: "x"}` are the documented shapes; any other object is its JSON. */
@@ -86,11 +87,18 @@ function readResponseMedia(value: unknown): Part[] | undefined {
     if (!part || !onlyKeys(part, ["inlineData"])) return undefined;
     const blob = readBlob(part.inlineData, "data");
     if (!blob) return undefined;
-    const source = compact({ kind: "base64" as const, mediaType: blob.mimeType, data: blob.value });
-    out.push(mediaPart(source, blob.mimeType));
+    out.push(mediaPart(base64Source(blob), blob.mimeType));
   }
   return out;
 }
+
+function base64Source(blob: { mimeType?: string; value: string }): MediaSource {
+  return blob.mimeType === undefined
+    ? { kind: "base64", data: blob.value }
+    : { kind: "base64", mediaType: blob.mimeType, data: blob.value };
+}
+
+const TEXT_KEY = ["text"];
 
 export function readGeminiPart(raw: unknown): Part {
   const original = asRecord(raw);
@@ -100,7 +108,9 @@ export function readGeminiPart(raw: unknown): Part {
   if (signature !== undefined && typeof signature !== "string") return { type: "unknown", raw };
   if (typeof part.text === "string") {
     if (part.thought === true && onlyKeys(part, ["text", "thought", "thoughtSignature"])) {
-      return compact({ type: "thinking" as const, text: part.text, signature });
+      return signature === undefined
+        ? { type: "thinking", text: part.text }
+        : { type: "thinking", text: part.text, signature };
     }
     // An empty text part whose only content is a thoughtSignature is reasoning state, not
     // text: Gemini returns signatures on such parts and wants them back verbatim (the reply
@@ -112,24 +122,24 @@ export function readGeminiPart(raw: unknown): Part {
     ) {
       return { type: "thinking", text: "", signature };
     }
-    const { text, ...extras } = part;
-    return compact({ type: "text" as const, text, extras: nonEmpty(extras) });
+    const extras = otherKeys(part, TEXT_KEY);
+    return extras === undefined
+      ? { type: "text", text: part.text }
+      : { type: "text", text: part.text, extras };
   }
   if (part.inlineData !== undefined && onlyKeys(part, ["inlineData"])) {
     const blob = readBlob(part.inlineData, "data");
-    if (blob)
-      return mediaPart(
-        compact({ kind: "base64" as const, mediaType: blob.mimeType, data: blob.value }),
-        blob.mimeType,
-      );
+    if (blob) return mediaPart(base64Source(blob), blob.mimeType);
   }
   if (part.fileData !== undefined && onlyKeys(part, ["fileData"])) {
     const blob = readBlob(part.fileData, "fileUri");
-    if (blob)
-      return mediaPart(
-        compact({ kind: "url" as const, url: blob.value, mediaType: blob.mimeType }),
-        blob.mimeType,
-      );
+    if (blob) {
+      const source: MediaSource =
+        blob.mimeType === undefined
+          ? { kind: "url", url: blob.value }
+          : { kind: "url", url: blob.value, mediaType: blob.mimeType };
+      return mediaPart(source, blob.mimeType);
+    }
   }
   const call = asRecord(part.functionCall);
   if (
@@ -143,13 +153,14 @@ export function readGeminiPart(raw: unknown): Part {
       (call.id === undefined || typeof call.id === "string") &&
       (args === undefined || isRecord(args))
     ) {
-      return compact({
-        type: "tool-call" as const,
+      const part: Part & { type: "tool-call" } = {
+        type: "tool-call",
         id: call.id ?? "",
         name: call.name,
         arguments: args === undefined ? "" : JSON.stringify(args),
-        signature,
-      });
+      };
+      if (signature !== undefined) part.signature = signature;
+      return part;
     }
   }
   const response = asRecord(part.functionResponse);
@@ -167,54 +178,80 @@ export function readGeminiPart(raw: unknown): Part {
       media
     ) {
       const { content, isError } = readFunctionResponse(body);
-      return compact({
-        type: "tool-result" as const,
+      for (const part of media) content.push(part);
+      const part: Part & { type: "tool-result" } = {
+        type: "tool-result",
         callId: response.id ?? "",
         name: response.name,
-        content: [...content, ...media],
-        isError,
-      });
+        content,
+      };
+      if (isError !== undefined) part.isError = isError;
+      return part;
     }
   }
   return { type: "unknown", raw };
 }
 
 function readParts(value: unknown): Part[] | undefined {
-  return asArray(value)?.map(readGeminiPart);
+  if (!Array.isArray(value)) return undefined;
+  const parts: Part[] = new Array(value.length);
+  for (let i = 0; i < value.length; i++) parts[i] = readGeminiPart(value[i]);
+  return parts;
 }
 
+const CONTENT_KEYS = ["role", "parts"];
+
 function readContent(raw: JsonRecord): Message {
+  // The usual content is {role, parts} in camelCase: read without a FieldReader.
+  const role = raw.role === "user" ? "user" : raw.role === "model" ? "assistant" : undefined;
+  if (role !== undefined && onlyKeys(raw, CONTENT_KEYS)) {
+    const parts = raw.parts === undefined ? [] : readParts(raw.parts);
+    if (parts !== undefined) return { role, parts };
+  }
   const f = new FieldReader(camelKeys(raw));
-  const role = f.take("role", (v) =>
+  const taken = f.take("role", (v) =>
     v === "user" ? "user" : v === "model" ? "assistant" : undefined,
   );
   const parts = f.take("parts", readParts) ?? [];
-  return compact({ role: role ?? "user", parts, extras: nonEmpty(f.rest()) });
+  const extras = f.leftover();
+  return extras === undefined
+    ? { role: taken ?? "user", parts }
+    : { role: taken ?? "user", parts, extras };
 }
 
 function readDeclaration(raw: JsonRecord): Tool {
   const f = new FieldReader(camelKeys(raw));
-  const name = f.take("name", asString) ?? "";
+  const tool: Tool = { kind: "function", name: f.take("name", asString) ?? "" };
   const description = f.take("description", asString);
+  if (description !== undefined) tool.description = description;
   // `parameters` (OpenAPI subset) and `parametersJsonSchema` are exclusive spellings of one schema.
   const key =
     f.has("parameters") || !f.has("parametersJsonSchema") ? "parameters" : "parametersJsonSchema";
-  const schema = f.has(key) ? f.take(key, (v) => v) : undefined;
-  return compact({ kind: "function", name, description, schema, extras: nonEmpty(f.rest()) });
+  const schema = f.raw(key);
+  if (schema !== undefined) tool.schema = schema;
+  const extras = f.leftover();
+  if (extras !== undefined) tool.extras = extras;
+  return tool;
 }
+
+const DECLARATIONS_KEY = ["functionDeclarations"];
 
 /** Each functionDeclaration is one tool; any other tool entry (googleSearch, codeExecution) is kept raw. */
 function readTools(value: unknown): Tool[] | undefined {
   const entries = asRecords(value);
   if (!entries) return undefined;
-  return entries.flatMap((entry) => {
+  const tools: Tool[] = [];
+  for (const entry of entries) {
     const tool = camelKeys(entry);
     const declarations = asRecords(tool.functionDeclarations);
-    if (declarations && onlyKeys(tool, ["functionDeclarations"]))
-      return declarations.map(readDeclaration);
-    const [kind] = Object.keys(tool);
-    return [{ kind: Object.keys(tool).length === 1 && kind ? kind : "", name: "", extras: tool }];
-  });
+    if (declarations && onlyKeys(tool, DECLARATIONS_KEY)) {
+      for (const declaration of declarations) tools.push(readDeclaration(declaration));
+      continue;
+    }
+    const keys = Object.keys(tool);
+    tools.push({ kind: keys.length === 1 ? (keys[0] as string) : "", name: "", extras: tool });
+  }
+  return tools;
 }
 
 function readToolConfig(g: FieldReader): ToolChoice | undefined {
@@ -267,53 +304,41 @@ function readThinking(g: FieldReader): ReasoningConfig | undefined {
           : budget < 0
             ? "adaptive"
             : "enabled";
-    return nonEmpty<ReasoningConfig>({
-      mode,
-      budgetTokens: budget,
-      effort: h.take("thinkingLevel", asString),
-    });
+    const effort = h.take("thinkingLevel", asString);
+    if (mode === undefined) return effort === undefined ? undefined : { effort };
+    return effort === undefined
+      ? { mode, budgetTokens: budget }
+      : { mode, budgetTokens: budget, effort };
   });
 }
 
-/** camelKeys on the body and on the fixed containers whose keys are field names (not data). */
-function camelContainers(body: JsonRecord): JsonRecord {
-  // Copies, never writes into the caller's objects (camelKeys may return its argument).
-  const out = { ...camelKeys(body) };
-  const nest = (record: JsonRecord, key: string, inner?: string) => {
-    const value = record[key];
-    if (!isRecord(value)) return;
-    const camel = { ...camelKeys(value) };
-    if (inner) nest(camel, inner);
-    record[key] = camel;
-  };
-  nest(out, "generationConfig", "thinkingConfig");
-  nest(out, "toolConfig", "functionCallingConfig");
-  nest(out, "systemInstruction");
-  return out;
+function readSampling(g: FieldReader): Sampling {
+  const sampling: Sampling = {};
+  const temperature = g.take("temperature", asNumber);
+  if (temperature !== undefined) sampling.temperature = temperature;
+  const topP = g.take("topP", asNumber);
+  if (topP !== undefined) sampling.topP = topP;
+  const topK = g.take("topK", asNumber);
+  if (topK !== undefined) sampling.topK = topK;
+  const maxTokens = g.take("maxOutputTokens", asNumber);
+  if (maxTokens !== undefined) sampling.maxTokens = maxTokens;
+  const stop = g.take("stopSequences", asStringArray);
+  if (stop !== undefined) sampling.stop = stop;
+  const seed = g.take("seed", asNumber);
+  if (seed !== undefined) sampling.seed = seed;
+  const presencePenalty = g.take("presencePenalty", asNumber);
+  if (presencePenalty !== undefined) sampling.presencePenalty = presencePenalty;
+  const frequencyPenalty = g.take("frequencyPenalty", asNumber);
+  if (frequencyPenalty !== undefined) sampling.frequencyPenalty = frequencyPenalty;
+  const n = g.take("candidateCount", asNumber);
+  if (n !== undefined) sampling.n = n;
+  return sampling;
 }
 
-/** Same tail as routes.ts GEMINI_GENERATE, found anywhere: a gateway's mount prefix or a doubled version segment still names the model. */
-const GENERATE_TAIL = /\/models\/([^/:?]+):(generateContent|streamGenerateContent)(?:\?|$)/;
-
-/**
- * The model and stream choice of a generate path. dialectOfPath knows the documented paths;
- * the looser tail match keeps the model readable when a gateway adds a prefix (the lens
- * judges the path itself elsewhere).
- */
-function modelOfPath(path: string): { model: string; stream: boolean } | undefined {
-  const route = dialectOfPath(path);
-  if (route?.dialect === "gemini" && route.kind === "generate" && route.model !== undefined) {
-    return { model: route.model, stream: route.stream === true };
-  }
-  const tail = GENERATE_TAIL.exec(path);
-  if (!tail) return undefined;
-  let model = tail[1] ?? "";
-  try {
-    model = decodeURIComponent(model);
-  } catch {
-    // A malformed escape stays as sent.
-  }
-  return { model, stream: tail[2] === "streamGenerateContent" };
+function readContents(list: JsonRecord[]): Message[] {
+  const messages: Message[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) messages[i] = readContent(list[i] as JsonRecord);
+  return messages;
 }
 
 export function readGeminiRequest(
@@ -322,7 +347,8 @@ export function readGeminiRequest(
 ): CanonicalRequest {
   const f = new FieldReader(camelContainers(body));
   const fromPath = context.path === undefined ? undefined : modelOfPath(context.path);
-  const messages = f.take("contents", asRecords)?.map(readContent) ?? [];
+  const contents = f.take("contents", asRecords);
+  const messages = contents === undefined ? [] : readContents(contents);
   const system = f.nested("systemInstruction", (g) => g.take("parts", readParts)) ?? [];
   const tools = f.take("tools", readTools) ?? [];
   const toolChoice = f.nested("toolConfig", readToolConfig);
@@ -332,29 +358,19 @@ export function readGeminiRequest(
     f.nested("generationConfig", (g) => {
       responseFormat = readFormat(g);
       reasoning = readThinking(g);
-      return compact({
-        temperature: g.take("temperature", asNumber),
-        topP: g.take("topP", asNumber),
-        topK: g.take("topK", asNumber),
-        maxTokens: g.take("maxOutputTokens", asNumber),
-        stop: g.take("stopSequences", asStringArray),
-        seed: g.take("seed", asNumber),
-        presencePenalty: g.take("presencePenalty", asNumber),
-        frequencyPenalty: g.take("frequencyPenalty", asNumber),
-        n: g.take("candidateCount", asNumber),
-      });
+      return readSampling(g);
     }) ?? {};
-  return compact({
-    dialect: "gemini",
-    model: fromPath?.model,
-    system,
-    messages,
-    tools,
-    toolChoice,
-    sampling,
-    responseFormat,
-    reasoning,
-    stream: fromPath?.stream,
-    extras: f.rest(),
-  });
+  // Built in the canonical key order (CanonicalRequest's), each optional key only when set.
+  const out = { dialect: "gemini" } as CanonicalRequest;
+  if (fromPath !== undefined) out.model = fromPath.model;
+  out.system = system;
+  out.messages = messages;
+  out.tools = tools;
+  if (toolChoice !== undefined) out.toolChoice = toolChoice;
+  out.sampling = sampling;
+  if (responseFormat !== undefined) out.responseFormat = responseFormat;
+  if (reasoning !== undefined) out.reasoning = reasoning;
+  if (fromPath !== undefined) out.stream = fromPath.stream;
+  out.extras = f.rest();
+  return out;
 }

@@ -9,23 +9,24 @@
  */
 import type { Usage } from "../canonical.ts";
 import { asNumber, asRecord } from "../json.ts";
-import { dropUndefined } from "../openai-chat/usage.ts";
 
 export function readGeminiUsage(value: unknown): Usage | undefined {
   const u = asRecord(value);
   if (!u) return undefined;
   const candidates = asNumber(u.candidatesTokenCount);
   const thoughts = asNumber(u.thoughtsTokenCount);
-  return dropUndefined({
-    inputTokens: asNumber(u.promptTokenCount),
-    outputTokens:
-      candidates === undefined && thoughts === undefined
-        ? undefined
-        : (candidates ?? 0) + (thoughts ?? 0),
-    totalTokens: asNumber(u.totalTokenCount),
-    cacheReadTokens: asNumber(u.cachedContentTokenCount),
-    reasoningTokens: thoughts,
-  });
+  // Set key by key (absent stays absent), not a literal with holes dropped afterwards.
+  const usage: Usage = {};
+  const input = asNumber(u.promptTokenCount);
+  if (input !== undefined) usage.inputTokens = input;
+  if (candidates !== undefined || thoughts !== undefined)
+    usage.outputTokens = (candidates ?? 0) + (thoughts ?? 0);
+  const total = asNumber(u.totalTokenCount);
+  if (total !== undefined) usage.totalTokens = total;
+  const cacheRead = asNumber(u.cachedContentTokenCount);
+  if (cacheRead !== undefined) usage.cacheReadTokens = cacheRead;
+  if (thoughts !== undefined) usage.reasoningTokens = thoughts;
+  return usage;
 }
 
 export function writeGeminiUsage(usage: Usage): Record<string, unknown> {

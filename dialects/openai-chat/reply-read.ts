@@ -13,6 +13,7 @@ import { chatStopFromWire } from "./stop-reason.ts";
 import { readChatUsage } from "./usage.ts";
 
 const KNOWN = ["id", "object", "model", "choices", "usage"];
+const KNOWN_OR_ERROR = [...KNOWN, "error"];
 
 /** Text of a content value: a string, or the text entries of an array of parts. */
 export function contentText(value: unknown): string | undefined {
@@ -31,7 +32,7 @@ export function readChatReply(body: unknown): CanonicalReply {
   }
   const error = readOpenAiError(record);
   if (error) reply.error = { ...error, raw: record.error };
-  reply.extras = unknownKeys(record, [...KNOWN, "error"]);
+  reply.extras = unknownKeys(record, KNOWN_OR_ERROR);
   const id = asString(record.id);
   if (id !== undefined) reply.id = id;
   const model = asString(record.model);

@@ -10,6 +10,7 @@ import type {
   Part,
   ResponseFormat,
   Role,
+  Sampling,
   Tool,
   ToolChoice,
 } from "../canonical.ts";
@@ -17,10 +18,9 @@ import { asArray, asBoolean, asNumber, asRecord, asString, type JsonRecord } fro
 import {
   asRecords,
   asStopList,
-  compact,
   FieldReader,
-  nonEmpty,
   onlyKeys,
+  otherKeys,
   parseDataUrl,
   readCacheMarker,
   readNested,
@@ -32,6 +32,8 @@ function asRole(value: unknown): Role | undefined {
   return (ROLES as readonly unknown[]).includes(value) ? (value as Role) : undefined;
 }
 
+const TEXT_KEYS = ["type", "text", "cache_control"];
+
 /** One content part of a Chat message; a shape this reader does not know is kept whole. */
 export function readChatPart(raw: unknown): Part {
   const part = asRecord(raw);
@@ -39,10 +41,17 @@ export function readChatPart(raw: unknown): Part {
   if (part.type === "text" && typeof part.text === "string") {
     // `cache_control` on a text part is the Anthropic marker that OpenAI-compatible gateways
     // (LiteLLM, OpenRouter) accept and forward; read as a cache marker so it compares as one.
-    const { type: _t, text, cache_control: cacheRaw, ...extras } = part;
+    const text: Part & { type: "text" } = { type: "text", text: part.text };
+    const cacheRaw = part.cache_control;
     const cache = cacheRaw === undefined ? undefined : readCacheMarker(cacheRaw);
-    if (cacheRaw !== undefined && cache === undefined) extras.cache_control = cacheRaw;
-    return compact({ type: "text" as const, text, cache, extras: nonEmpty(extras) });
+    if (cache !== undefined) text.cache = cache;
+    let extras = otherKeys(part, TEXT_KEYS);
+    if (cacheRaw !== undefined && cache === undefined) {
+      extras ??= {};
+      extras.cache_control = cacheRaw;
+    }
+    if (extras !== undefined) text.extras = extras;
+    return text;
   }
   if (
     part.type === "refusal" &&
@@ -60,7 +69,7 @@ export function readChatPart(raw: unknown): Part {
         const source = inline
           ? ({ kind: "base64", mediaType: inline.mediaType, data: inline.data } as const)
           : ({ kind: "url", url: image.url } as const);
-        return compact({ type: "image" as const, source, detail });
+        return detail === undefined ? { type: "image", source } : { type: "image", source, detail };
       }
     }
   }
@@ -88,18 +97,19 @@ function readFile(file: JsonRecord): Part | undefined {
   const { file_id: fileId, file_data: fileData, filename } = file;
   if (filename !== undefined && typeof filename !== "string") return undefined;
   if (typeof fileId === "string" && fileData === undefined) {
-    return compact({
-      type: "document" as const,
-      source: { kind: "file-id" as const, fileId },
-      title: filename,
-    });
+    const source = { kind: "file-id", fileId } as const;
+    return filename === undefined
+      ? { type: "document", source }
+      : { type: "document", source, title: filename };
   }
   if (typeof fileData === "string" && fileId === undefined) {
     const inline = parseDataUrl(fileData);
     const source = inline
       ? ({ kind: "base64", mediaType: inline.mediaType, data: inline.data } as const)
       : ({ kind: "base64", data: fileData } as const);
-    return compact({ type: "document" as const, source, title: filename });
+    return filename === undefined
+      ? { type: "document", source }
+      : { type: "document", source, title: filename };
   }
   return undefined;
 }
@@ -108,7 +118,10 @@ function readFile(file: JsonRecord): Part | undefined {
 export function readChatContent(value: unknown): Part[] | undefined {
   if (value === null) return [];
   if (typeof value === "string") return [{ type: "text", text: value }];
-  return asArray(value)?.map(readChatPart);
+  if (!Array.isArray(value)) return undefined;
+  const parts: Part[] = new Array(value.length);
+  for (let i = 0; i < value.length; i++) parts[i] = readChatPart(value[i]);
+  return parts;
 }
 
 /**
@@ -129,14 +142,15 @@ function readToolCall(raw: JsonRecord): { part: Part; exact: boolean } {
     const keys = signature?.exact
       ? ["id", "type", "function", "extra_content"]
       : ["id", "type", "function"];
+    const part: Part & { type: "tool-call" } = {
+      type: "tool-call",
+      id: raw.id,
+      name: fn.name,
+      arguments: fn.arguments,
+    };
+    if (signature !== undefined) part.signature = signature.value;
     return {
-      part: compact({
-        type: "tool-call" as const,
-        id: raw.id,
-        name: fn.name,
-        arguments: fn.arguments,
-        signature: signature?.value,
-      }),
+      part,
       exact: raw.type === "function" && onlyKeys(raw, keys) && onlyKeys(fn, ["name", "arguments"]),
     };
   }
@@ -160,7 +174,22 @@ function readThoughtSignature(value: unknown): { value: string; exact: boolean }
   };
 }
 
+const MESSAGE_KEYS = ["role", "content"];
+
 function readMessage(raw: JsonRecord): Message {
+  // The usual message is {role, content} (not a tool result): read without a FieldReader.
+  const role = asRole(raw.role);
+  if (role !== undefined && role !== "tool" && onlyKeys(raw, MESSAGE_KEYS)) {
+    const content = raw.content;
+    if (content === undefined) return { role, parts: [] };
+    const parts = readChatContent(content);
+    if (parts !== undefined) return { role, parts };
+  }
+  return readFullMessage(raw);
+}
+
+/** Any message: a tool result, other keys, an odd role or content. */
+function readFullMessage(raw: JsonRecord): Message {
   const f = new FieldReader(raw);
   const role = f.take("role", asRole) ?? "user";
   const name = f.take("name", asString);
@@ -173,9 +202,9 @@ function readMessage(raw: JsonRecord): Message {
   if (role === "tool") {
     const callId = f.take("tool_call_id", asString);
     if (callId !== undefined) parts.push({ type: "tool-result", callId, content: content ?? [] });
-    else parts.push(...(content ?? []));
-  } else {
-    parts.push(...(content ?? []));
+    else if (content !== undefined) for (const part of content) parts.push(part);
+  } else if (content !== undefined) {
+    for (const part of content) parts.push(part);
   }
   if (role === "assistant") {
     const refusal = f.take("refusal", asString);
@@ -185,16 +214,20 @@ function readMessage(raw: JsonRecord): Message {
       const list = asRecords(v);
       return list && list.length > 0 ? list.map(readToolCall) : undefined;
     });
-    for (const call of calls ?? []) parts.push(call.part);
-    if (calls?.some((c) => !c.exact)) f.keep("tool_calls", raw.tool_calls);
+    if (calls !== undefined) {
+      let exact = true;
+      for (const call of calls) {
+        parts.push(call.part);
+        if (!call.exact) exact = false;
+      }
+      if (!exact) f.keep("tool_calls", raw.tool_calls);
+    }
   }
-  const extras = f.rest();
-  return compact({
-    role,
-    parts,
-    name,
-    extras: Object.keys(extras).length > 0 ? extras : undefined,
-  });
+  const message: Message = { role, parts };
+  if (name !== undefined) message.name = name;
+  const extras = f.leftover();
+  if (extras !== undefined) message.extras = extras;
+  return message;
 }
 
 function readTool(raw: JsonRecord): Tool {
@@ -204,30 +237,28 @@ function readTool(raw: JsonRecord): Tool {
     const fn = readNested(raw.function, (g) => ({
       name: g.take("name", asString),
       description: g.take("description", asString),
-      schema: g.has("parameters") ? g.take("parameters", (v) => v) : undefined,
+      schema: g.raw("parameters"),
       strict: g.take("strict", asBoolean),
     }));
     if (fn && fn.value.name !== undefined) {
       f.keep("function", fn.leftover);
-      const extras = f.rest();
-      return compact({
-        kind,
-        name: fn.value.name,
-        description: fn.value.description,
-        schema: fn.value.schema,
-        strict: fn.value.strict,
-        extras: Object.keys(extras).length > 0 ? extras : undefined,
-      });
+      const tool: Tool = { kind, name: fn.value.name };
+      if (fn.value.description !== undefined) tool.description = fn.value.description;
+      if (fn.value.schema !== undefined) tool.schema = fn.value.schema;
+      if (fn.value.strict !== undefined) tool.strict = fn.value.strict;
+      const extras = f.leftover();
+      if (extras !== undefined) tool.extras = extras;
+      return tool;
     }
   }
   // Custom and future tool types keep everything but their type in extras.
-  const { type: _t, ...rest } = raw;
-  return compact({
-    kind: kind ?? "",
-    name: typeof raw.name === "string" ? raw.name : "",
-    extras: Object.keys(rest).length > 0 ? rest : undefined,
-  });
+  const tool: Tool = { kind: kind ?? "", name: typeof raw.name === "string" ? raw.name : "" };
+  const extras = otherKeys(raw, TYPE_KEY);
+  if (extras !== undefined) tool.extras = extras;
+  return tool;
 }
+
+const TYPE_KEY = ["type"];
 
 /**
  * `{type: "allowed_tools", allowed_tools: {mode, tools: [{type: "function", function: {name}}]}}`;
@@ -280,63 +311,90 @@ function readResponseFormat(f: FieldReader): ResponseFormat | undefined {
   if (raw?.type === "json_schema" && onlyKeys(raw, ["type", "json_schema"])) {
     const schema = readNested(raw.json_schema, (g) => ({
       name: g.take("name", asString),
-      schema: g.has("schema") ? g.take("schema", (v) => v) : undefined,
+      schema: g.raw("schema"),
       strict: g.take("strict", asBoolean),
     }));
     if (schema) {
       f.keep("response_format", schema.leftover && { json_schema: schema.leftover });
-      return compact({ type: "json_schema" as const, ...schema.value });
+      const format: ResponseFormat = { type: "json_schema" };
+      const { name, schema: jsonSchema, strict } = schema.value;
+      if (name !== undefined) format.name = name;
+      if (jsonSchema !== undefined) format.schema = jsonSchema;
+      if (strict !== undefined) format.strict = strict;
+      return format;
     }
   }
   return f.take("response_format", () => undefined);
 }
 
-export function readChatRequest(body: JsonRecord): CanonicalRequest {
-  const f = new FieldReader(body);
-  const model = f.take("model", asString);
-  const messages = f.take("messages", asRecords)?.map(readMessage) ?? [];
-  const tools = f.take("tools", asRecords)?.map(readTool) ?? [];
-  const toolChoice = f.take("tool_choice", readToolChoice);
-  const parallelToolCalls = f.take("parallel_tool_calls", asBoolean);
+function readSampling(f: FieldReader): Sampling {
+  const sampling: Sampling = {};
   // max_tokens and max_completion_tokens name the same limit; when both are sent the
   // second stays in extras so neither value is lost.
-  const maxTokens = f.take("max_tokens", asNumber);
-  const maxCompletion =
-    maxTokens === undefined
-      ? f.take("max_completion_tokens", asNumber)
-      : f.take("max_completion_tokens", () => undefined);
-  const sampling = compact({
-    temperature: f.take("temperature", asNumber),
-    topP: f.take("top_p", asNumber),
-    topK: f.take("top_k", asNumber),
-    maxTokens: maxTokens ?? maxCompletion,
-    stop: f.take("stop", asStopList),
-    seed: f.take("seed", asNumber),
-    presencePenalty: f.take("presence_penalty", asNumber),
-    frequencyPenalty: f.take("frequency_penalty", asNumber),
-    n: f.take("n", asNumber),
-  });
+  let maxTokens = f.take("max_tokens", asNumber);
+  if (maxTokens === undefined) maxTokens = f.take("max_completion_tokens", asNumber);
+  else f.take("max_completion_tokens", refuse);
+  const temperature = f.take("temperature", asNumber);
+  if (temperature !== undefined) sampling.temperature = temperature;
+  const topP = f.take("top_p", asNumber);
+  if (topP !== undefined) sampling.topP = topP;
+  const topK = f.take("top_k", asNumber);
+  if (topK !== undefined) sampling.topK = topK;
+  if (maxTokens !== undefined) sampling.maxTokens = maxTokens;
+  const stop = f.take("stop", asStopList);
+  if (stop !== undefined) sampling.stop = stop;
+  const seed = f.take("seed", asNumber);
+  if (seed !== undefined) sampling.seed = seed;
+  const presencePenalty = f.take("presence_penalty", asNumber);
+  if (presencePenalty !== undefined) sampling.presencePenalty = presencePenalty;
+  const frequencyPenalty = f.take("frequency_penalty", asNumber);
+  if (frequencyPenalty !== undefined) sampling.frequencyPenalty = frequencyPenalty;
+  const n = f.take("n", asNumber);
+  if (n !== undefined) sampling.n = n;
+  return sampling;
+}
+
+/** A parse that accepts nothing: the value is kept raw in extras. */
+const refuse = (): undefined => undefined;
+
+function readMessages(list: JsonRecord[]): Message[] {
+  const messages: Message[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) messages[i] = readMessage(list[i] as JsonRecord);
+  return messages;
+}
+
+export function readChatRequest(body: JsonRecord): CanonicalRequest {
+  const f = new FieldReader(body);
+  // Built in the canonical key order (CanonicalRequest's), each optional key only when set.
+  const out = { dialect: "openai-chat" } as CanonicalRequest;
+  const model = f.take("model", asString);
+  if (model !== undefined) out.model = model;
+  out.system = [];
+  const messageList = f.take("messages", asRecords);
+  out.messages = messageList === undefined ? [] : readMessages(messageList);
+  out.tools = f.take("tools", asRecords)?.map(readTool) ?? [];
+  const toolChoice = f.take("tool_choice", readToolChoice);
+  if (toolChoice !== undefined) out.toolChoice = toolChoice;
+  const parallelToolCalls = f.take("parallel_tool_calls", asBoolean);
+  if (parallelToolCalls !== undefined) out.parallelToolCalls = parallelToolCalls;
+  out.sampling = readSampling(f);
   const responseFormat = readResponseFormat(f);
+  if (responseFormat !== undefined) out.responseFormat = responseFormat;
   const effort = f.take("reasoning_effort", asString);
-  const streamOptions = f.nested("stream_options", (g) =>
-    compact({ includeUsage: g.take("include_usage", asBoolean) }),
-  );
-  return compact({
-    dialect: "openai-chat",
-    model,
-    system: [],
-    messages,
-    tools,
-    toolChoice,
-    parallelToolCalls,
-    sampling,
-    responseFormat,
-    reasoning: effort === undefined ? undefined : { effort },
-    metadata: f.take("metadata", asRecord),
-    user: f.take("user", asString),
-    stream: f.take("stream", asBoolean),
-    streamOptions,
-    serviceTier: f.take("service_tier", asString),
-    extras: f.rest(),
+  if (effort !== undefined) out.reasoning = { effort };
+  const streamOptions = f.nested("stream_options", (g) => {
+    const includeUsage = g.take("include_usage", asBoolean);
+    return includeUsage === undefined ? {} : { includeUsage };
   });
+  const metadata = f.take("metadata", asRecord);
+  if (metadata !== undefined) out.metadata = metadata;
+  const user = f.take("user", asString);
+  if (user !== undefined) out.user = user;
+  const stream = f.take("stream", asBoolean);
+  if (stream !== undefined) out.stream = stream;
+  if (streamOptions !== undefined) out.streamOptions = streamOptions;
+  const serviceTier = f.take("service_tier", asString);
+  if (serviceTier !== undefined) out.serviceTier = serviceTier;
+  out.extras = f.rest();
+  return out;
 }

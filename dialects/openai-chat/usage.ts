@@ -10,15 +10,19 @@ import { asNumber, asRecord } from "../json.ts";
 export function readChatUsage(value: unknown): Usage | undefined {
   const u = asRecord(value);
   if (!u) return undefined;
-  const prompt = asRecord(u.prompt_tokens_details);
-  const completion = asRecord(u.completion_tokens_details);
-  return dropUndefined({
-    inputTokens: asNumber(u.prompt_tokens),
-    outputTokens: asNumber(u.completion_tokens),
-    totalTokens: asNumber(u.total_tokens),
-    cacheReadTokens: asNumber(prompt?.cached_tokens),
-    reasoningTokens: asNumber(completion?.reasoning_tokens),
-  });
+  // Set key by key (absent stays absent), not a literal with holes dropped afterwards.
+  const usage: Usage = {};
+  const input = asNumber(u.prompt_tokens);
+  if (input !== undefined) usage.inputTokens = input;
+  const output = asNumber(u.completion_tokens);
+  if (output !== undefined) usage.outputTokens = output;
+  const total = asNumber(u.total_tokens);
+  if (total !== undefined) usage.totalTokens = total;
+  const cacheRead = asNumber(asRecord(u.prompt_tokens_details)?.cached_tokens);
+  if (cacheRead !== undefined) usage.cacheReadTokens = cacheRead;
+  const reasoning = asNumber(asRecord(u.completion_tokens_details)?.reasoning_tokens);
+  if (reasoning !== undefined) usage.reasoningTokens = reasoning;
+  return usage;
 }
 
 export function writeChatUsage(usage: Usage): Record<string, unknown> {
