@@ -3,6 +3,7 @@
  * sides, `stop_sequences: ["STOPPROBE"] → absent`, and stays one line.
  */
 import type { Verdict, VerdictKind } from "../verdict.ts";
+import { jsonHead, quote } from "./json-head.ts";
 
 const LIMIT = 60;
 
@@ -15,10 +16,12 @@ export function show(value: unknown): string {
   // A long string is clipped anyway: serialize only its head. Each character escapes to one
   // or more, so the first LIMIT characters decide the first LIMIT - 1 of the output, the same
   // bytes a whole-string JSON.stringify would give (the lens shows long texts often).
-  if (typeof value === "string" && value.length > LIMIT) {
-    return `${JSON.stringify(value.slice(0, LIMIT)).slice(0, LIMIT - 1)}…`;
+  if (typeof value === "string") {
+    if (value.length <= LIMIT - 2) return quote(value);
+    if (value.length > LIMIT) return `${quote(value.slice(0, LIMIT)).slice(0, LIMIT - 1)}…`;
   }
-  const text = JSON.stringify(value);
+  // Plain data is written only as far as the clip (json-head.ts); anything else whole.
+  const text = jsonHead(value, LIMIT) ?? JSON.stringify(value);
   if (text === undefined) return String(value);
   return text.length > LIMIT ? `${text.slice(0, LIMIT - 1)}…` : text;
 }

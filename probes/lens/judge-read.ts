@@ -30,7 +30,7 @@ import {
   carries,
   judgeAttribute,
   judgeInventions,
-  judgeRequest,
+  judgeRequestInto,
   judgeUnknownKey,
   type RequestPair,
   spelling,
@@ -39,6 +39,7 @@ import {
   clientCredentials,
   JUDGED_HEADERS,
   judgeCredential,
+  judgeDefaultHeaders,
   judgeHeader,
   judgePath,
 } from "./wire-judges.ts";
@@ -57,11 +58,28 @@ export interface ReadExchange {
   clientReply?: ReadSide<CanonicalReply>;
 }
 
+/**
+ * Whether recent forwarded paths are generate routes: a sweep forwards to the same few paths,
+ * and matching one (a split, the Gemini route regex, a result object) was 1.5% of a typical
+ * exchange's profile (docs/lens.md, Round 4). Bounded: paths come from traffic.
+ */
+const generatePaths = new Map<string, boolean>();
+
+function isGeneratePath(path: string): boolean {
+  let generate = generatePaths.get(path);
+  if (generate === undefined) {
+    // dialectOfPath leaves the query out itself.
+    generate = dialectOfPath(path)?.kind === "generate";
+    if (generatePaths.size >= 256) generatePaths.clear();
+    generatePaths.set(path, generate);
+  }
+  return generate;
+}
+
 /** The forwarded record judged as the probe: the first to a generate route, else the first. */
 export function scoredForward(exchange: Exchange): WireRequest | undefined {
-  // dialectOfPath leaves the query out itself.
-  const generate = exchange.forwarded.find((f) => dialectOfPath(f.path)?.kind === "generate");
-  return generate ?? exchange.forwarded[0];
+  for (const f of exchange.forwarded) if (isGeneratePath(f.path)) return f;
+  return exchange.forwarded[0];
 }
 
 /** Every client-request field name a verdict can be due for, in report order. */
@@ -147,7 +165,7 @@ function requestVerdicts(read: ReadExchange, only?: string): Verdict[] {
       forwarded: read.forwarded.value,
       clientBody: exchange.clientRequest.body,
     };
-    if (only === undefined) for (const v of judgeRequest(pair)) out.push(v);
+    if (only === undefined) judgeRequestInto(pair, out);
     else {
       const attribute = attributeOf(exchange.route.client, only);
       const v = attribute ? judgeAttribute(pair, attribute) : undefined;
@@ -159,10 +177,10 @@ function requestVerdicts(read: ReadExchange, only?: string): Verdict[] {
       out.push(...judgeInventions(pair).filter((inv) => inv.field === only));
     }
   }
-  const headerNames =
-    only === undefined ? JUDGED_HEADERS : only.startsWith("headers.") ? [only.slice(8)] : [];
-  for (const name of headerNames) {
-    const v = judgeHeader(name, exchange.clientRequest.headers, wire.headers, backend);
+  if (only === undefined) {
+    judgeDefaultHeaders(exchange.clientRequest.headers, wire.headers, backend, out);
+  } else if (only.startsWith("headers.")) {
+    const v = judgeHeader(only.slice(8), exchange.clientRequest.headers, wire.headers, backend);
     if (v) out.push(v);
   }
   for (const c of clientCredentials(exchange.clientRequest)) {

@@ -3,7 +3,7 @@
  * received. Status truth comes first: an upstream error relabelled 2xx is mangled, a
  * gateway's own error answering a good upstream reply is a loud refusal.
  */
-import type { CanonicalReply, Part } from "../../dialects/canonical.ts";
+import type { CanonicalReply } from "../../dialects/canonical.ts";
 import type { ClientDialect, Dialect, Mode } from "../../dialects/dialect.ts";
 import type { Verdict } from "../verdict.ts";
 import { sameValue, show, verdict } from "./describe.ts";
@@ -20,6 +20,7 @@ import {
   ok,
   upstreamError,
 } from "./reply-status.ts";
+import { type PartOf, replyPartsOf, replyVisibleText } from "./reply-view.ts";
 import { argumentsValue, normalizeText } from "./request-view.ts";
 import { expectedStopReason, safetyErased, stopReasonCause } from "./stop-reasons.ts";
 
@@ -33,17 +34,15 @@ export interface ReplyPair {
   clientStatus: number;
 }
 
-function partsOf<T extends Part["type"]>(
+function partsOf<T extends "text" | "tool-call" | "thinking" | "reasoning" | "refusal">(
   reply: CanonicalReply,
   type: T,
-): Extract<Part, { type: T }>[] {
-  return reply.parts.filter((p): p is Extract<Part, { type: T }> => p.type === type);
+): readonly PartOf<T>[] {
+  return replyPartsOf(reply, type);
 }
 
 function visibleText(reply: CanonicalReply): string {
-  return partsOf(reply, "text")
-    .map((p) => p.text)
-    .join("");
+  return replyVisibleText(reply);
 }
 
 /** The reply features the upstream reply carries, in REPLY_FEATURES order. */

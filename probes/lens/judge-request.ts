@@ -3,7 +3,7 @@
  * in the forwarded request. One verdict per attribute, named in the client's spelling, plus
  * one per unknown client key and one per invented item.
  */
-import type { CanonicalRequest, Part, ToolChoice } from "../../dialects/canonical.ts";
+import type { CanonicalRequest, ToolChoice } from "../../dialects/canonical.ts";
 import type { ClientDialect, Dialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
 import { toolChoiceMeaning } from "../../dialects/tool-choice.ts";
@@ -23,11 +23,12 @@ import { change, sameValue, show, verdict } from "./describe.ts";
 import { REQUEST_ATTRIBUTES, REQUEST_FIELD_NAMES, type RequestAttribute } from "./field-names.ts";
 import {
   expressibleValue,
+  type NoEquivalentRow,
   partNoEquivalent,
   requestNoEquivalent,
   valueSubject,
 } from "./no-equivalent.ts";
-import { findInventions, judgeOrder } from "./ordering.ts";
+import { findInventions, type Invention, judgeOrder } from "./ordering.ts";
 import { ATTRIBUTE_RULES, type AttributeRule, type ValueRule } from "./request-rules.ts";
 import { judgeCallIds, judgeResultIds, judgeToolResults, judgeToolSchemas } from "./tool-judges.ts";
 
@@ -57,7 +58,16 @@ interface AttributePlan {
   field: string;
   /** Top-level aliases a body may use in the field's place (only when the field is a plain key). */
   plainAliases: readonly string[];
+  /** Whether the field is a plain key (a gateway may pass it on as an unknown key). */
+  plainField: boolean;
+  /** The value brought to one form before comparing, where spellings of a meaning differ. */
+  meaning?: (value: unknown) => unknown;
 }
+
+/** Spellings of one meaning brought to one form before comparing (dialects/tool-choice.ts). */
+const MEANING: Partial<Record<RequestAttribute, (value: unknown) => unknown>> = {
+  "tool-choice": (v) => toolChoiceMeaning(v as ToolChoice),
+};
 
 function planOf(dialect: ClientDialect): AttributePlan[] {
   const out: AttributePlan[] = [];
@@ -65,7 +75,15 @@ function planOf(dialect: ClientDialect): AttributePlan[] {
     const row = REQUEST_FIELD_NAMES[dialect][attribute];
     if (!row) continue;
     const plainAliases = row.aliases && plain(row.field) ? row.aliases.filter(plain) : [];
-    out.push({ attribute, rule: ATTRIBUTE_RULES[attribute], field: row.field, plainAliases });
+    const meaning = MEANING[attribute];
+    out.push({
+      attribute,
+      rule: ATTRIBUTE_RULES[attribute],
+      field: row.field,
+      plainAliases,
+      plainField: plain(row.field),
+      ...(meaning ? { meaning } : {}),
+    });
   }
   return out;
 }
@@ -136,17 +154,27 @@ function customJudgement(attribute: RequestAttribute, pair: RequestPair): Judgem
 }
 
 /**
+ * Whether a tool result holds content the target has no place for. A loop, not a named
+ * closure: tsx's keepNames makes a named closure cost an `Object.defineProperty` per call.
+ */
+function resultHoldsExcused(client: CanonicalRequest, target: Dialect): boolean {
+  for (const m of client.messages) {
+    for (const p of m.parts) {
+      if (p.type !== "tool-result") continue;
+      for (const inner of p.content) if (partNoEquivalent(inner, target) !== undefined) return true;
+    }
+  }
+  return false;
+}
+
+/**
  * Tool results judged on what the backend can carry: media inside them that the
  * no-equivalent table says it has no place for (a PDF in an Ollama tool message) are set
  * aside and named; with everything else carried the verdict is no-equivalent.
  */
 function judgeCarriedResults(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
   const target = forwarded.dialect;
-  const cannot = (inner: Part) => partNoEquivalent(inner, target) !== undefined;
-  const any = client.messages.some((m) =>
-    m.parts.some((p) => p.type === "tool-result" && p.content.some(cannot)),
-  );
-  if (!any) return judgeToolResults(client, forwarded);
+  if (!resultHoldsExcused(client, target)) return judgeToolResults(client, forwarded);
   const excused: string[] = [];
   const messages = client.messages.map((m) => ({
     ...m,
@@ -165,11 +193,6 @@ function judgeCarriedResults(client: CanonicalRequest, forwarded: CanonicalReque
   return { kind: "no-equivalent", detail: `${j.detail}; ${excused.join("; ")}` };
 }
 
-/** Spellings of one meaning brought to one form before comparing (dialects/tool-choice.ts). */
-const MEANING: Partial<Record<RequestAttribute, (value: unknown) => unknown>> = {
-  "tool-choice": (v) => toolChoiceMeaning(v as ToolChoice),
-};
-
 /** Objects compared over the keys the client's value has. */
 function aligned(sent: unknown, got: unknown): unknown {
   if (!isRecord(sent) || !isRecord(got)) return got;
@@ -178,14 +201,16 @@ function aligned(sent: unknown, got: unknown): unknown {
   return out;
 }
 
+const NONE_EXCUSED: readonly NoEquivalentRow[] = [];
+
 function valueJudgement(
   rule: ValueRule,
   pair: RequestPair,
+  plan: AttributePlan,
   field: string,
-  attribute: RequestAttribute,
   asSent: unknown,
 ): Judgement {
-  const meaning = MEANING[attribute];
+  const { attribute, meaning } = plan;
   const sent = meaning ? meaning(asSent) : asSent;
   let got = rule.read(pair.forwarded);
   if (meaning && got !== undefined) got = meaning(got);
@@ -211,7 +236,9 @@ function valueJudgement(
       return { kind: "preserved", detail: how, cause: rule.carrier.cause };
     }
     // A gateway may pass a field the backend reader does not map as an unknown key.
-    if (/^[a-z_]+$/.test(field) && sameValue(pair.forwarded.extras[field], sent)) {
+    // The field as spelled: the plan's own, or one of its aliases (plain keys all).
+    const plainKey = field === plan.field ? plan.plainField : true;
+    if (plainKey && sameValue(pair.forwarded.extras[field], sent)) {
       return {
         kind: "preserved",
         detail: `${show(sent)} → ${show(sent)} as an unknown key`,
@@ -222,7 +249,11 @@ function valueJudgement(
     return { absent: true, detail: `${show(sent)} → absent`, ...(rowOf ? { rowOf } : {}) };
   }
   // Keys the backend has no place for (a schema's strict flag) are left out of the compare.
-  const { value: carriable, excused } = expressibleValue(attribute, sent, pair.backend);
+  // Only a response format has keys a backend may have no place for (expressibleValue).
+  const { value: carriable, excused } =
+    attribute === "response-format"
+      ? expressibleValue(attribute, sent, pair.backend)
+      : { value: sent, excused: NONE_EXCUSED };
   if (rule.alignKeys) got = aligned(carriable, got);
   if (sameValue(carriable, got)) {
     // Equal primitives render the same; structures may differ in key order, so both are shown.
@@ -263,7 +294,7 @@ function judgePlanned(pair: RequestPair, plan: AttributePlan): Verdict | undefin
   const sent = rule.read(pair.client);
   if (sent === undefined) return undefined;
   const field = plannedSpelling(plan, pair.clientBody);
-  return finish(pair, attribute, field, valueJudgement(rule, pair, field, attribute, sent));
+  return finish(pair, attribute, field, valueJudgement(rule, pair, plan, field, sent));
 }
 
 function finish(
@@ -303,21 +334,32 @@ const INVENTION_FALLBACK = {
   tools: "tools",
 } as const;
 
+function inventionVerdict(pair: RequestPair, inv: Invention): Verdict {
+  const field = spelling(pair, inv.attribute) ?? INVENTION_FALLBACK[inv.attribute];
+  return verdict("request", field, "invented", `${field}: ${inv.detail}`, inv.cause);
+}
+
 export function judgeInventions(pair: RequestPair): Verdict[] {
-  return findInventions(pair.client, pair.forwarded, pair.backend).map((inv) => {
-    const field = spelling(pair, inv.attribute) ?? INVENTION_FALLBACK[inv.attribute];
-    return verdict("request", field, "invented", `${field}: ${inv.detail}`, inv.cause);
-  });
+  return findInventions(pair.client, pair.forwarded, pair.backend).map((inv) =>
+    inventionVerdict(pair, inv),
+  );
 }
 
 /** Every request verdict for a read pair: attributes, unknown keys, inventions. */
 export function judgeRequest(pair: RequestPair): Verdict[] {
   const out: Verdict[] = [];
+  judgeRequestInto(pair, out);
+  return out;
+}
+
+/** judgeRequest's verdicts pushed onto `out` (the caller's list: no copy from list to list). */
+export function judgeRequestInto(pair: RequestPair, out: Verdict[]): void {
   for (const plan of PLANS[pair.clientDialect]) {
     const v = judgePlanned(pair, plan);
     if (v) out.push(v);
   }
-  for (const key of Object.keys(pair.client.extras)) out.push(judgeUnknownKey(pair, key));
-  out.push(...judgeInventions(pair));
-  return out;
+  for (const key in pair.client.extras) out.push(judgeUnknownKey(pair, key));
+  for (const inv of findInventions(pair.client, pair.forwarded, pair.backend)) {
+    out.push(inventionVerdict(pair, inv));
+  }
 }

@@ -5,7 +5,7 @@
  */
 import type { CanonicalRequest, Message } from "../../dialects/canonical.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
-import { cacheMarkers, type Judgement } from "./content-judges.ts";
+import type { Judgement } from "./content-judges.ts";
 import { partNoEquivalent, requestNoEquivalent } from "./no-equivalent.ts";
 import { allTexts, conversation, normalizeText } from "./request-view.ts";
 import { emptiedTurns, isEmptyMessage } from "./turns.ts";
@@ -195,7 +195,28 @@ function isPhantom(m: Message): boolean {
 }
 
 function phantomMessages(messages: readonly Message[]): number {
-  return messages.filter(isPhantom).length;
+  let n = 0;
+  for (const m of messages) if (isPhantom(m)) n++;
+  return n;
+}
+
+/** Cache markers anywhere in a request: content, tools and the top-level one. */
+function cacheMarkerCount(req: CanonicalRequest): number {
+  let n = req.cache ? 1 : 0;
+  for (const p of req.system) if ("cache" in p && p.cache) n++;
+  for (const m of req.messages) for (const p of m.parts) if ("cache" in p && p.cache) n++;
+  for (const t of req.tools) if (t.cache) n++;
+  return n;
+}
+
+/** Names of the forwarded tools the client never sent, in order. */
+function addedTools(client: CanonicalRequest, forwarded: CanonicalRequest): string[] {
+  const out: string[] = [];
+  if (forwarded.tools.length === 0) return out;
+  const sent = new Set<string>();
+  for (const t of client.tools) sent.add(t.name);
+  for (const t of forwarded.tools) if (!sent.has(t.name)) out.push(t.name);
+  return out;
 }
 
 /**
@@ -231,14 +252,9 @@ export function findInventions(
       });
     }
   }
-  const sentCache =
-    cacheMarkers(client).length +
-    client.tools.filter((t) => t.cache).length +
-    (client.cache ? 1 : 0);
-  const gotCache =
-    cacheMarkers(forwarded).length +
-    forwarded.tools.filter((t) => t.cache).length +
-    (forwarded.cache ? 1 : 0);
+  // Counted without building the markers (cacheMarkers): this runs for every exchange.
+  const sentCache = cacheMarkerCount(client);
+  const gotCache = cacheMarkerCount(forwarded);
   if (gotCache > sentCache) {
     out.push({
       attribute: "messages.cache",
@@ -246,8 +262,7 @@ export function findInventions(
       cause: "cache-added",
     });
   }
-  const sentTools = new Set(client.tools.map((t) => t.name));
-  const extraTools = forwarded.tools.filter((t) => !sentTools.has(t.name)).map((t) => t.name);
+  const extraTools = addedTools(client, forwarded);
   if (extraTools.length > 0) {
     out.push({
       attribute: "tools",

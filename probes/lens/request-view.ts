@@ -32,20 +32,28 @@ export type ToolCallPart = Extract<Part, { type: "tool-call" }>;
 export type ToolResultPart = Extract<Part, { type: "tool-result" }>;
 
 /**
- * Views are computed once per request: a judgement asks for them dozens of times. They ride
- * on the request under a non-enumerable symbol (invisible to JSON, keys and equality). A
- * WeakMap did the same but cost more in garbage collection than the judging itself, and so
- * did a small cache of recent requests by identity (measured: it keeps the requests of past
- * exchanges alive, so the young-generation collector copies them).
+ * Views are computed once per request: a judgement asks for them dozens of times. Judging
+ * asks about two requests at a time (the client's and the forwarded one), so the views of
+ * the last two requests asked about are kept, by identity, instead of on a non-enumerable
+ * symbol property of the request (its `Object.defineProperty` per request was ~2% of the
+ * judging profile; docs/lens.md, Round 4, counts this round's changes together). A
+ * WeakMap cost more in garbage collection than the judging itself, and so did a larger cache
+ * of recent requests (it keeps past exchanges' requests alive, so the young-generation
+ * collector copies them); two slots hold only the exchange being judged.
  */
-const VIEW = Symbol("view");
-type WithView = CanonicalRequest & { [VIEW]?: View };
+let lastRequest: CanonicalRequest | undefined;
+let lastView: View | undefined;
+let otherRequest: CanonicalRequest | undefined;
+let otherView: View | undefined;
 
 function view(req: CanonicalRequest): View {
-  let v = (req as WithView)[VIEW];
-  if (v) return v;
-  v = buildView(req);
-  if (Object.isExtensible(req)) Object.defineProperty(req, VIEW, { value: v, enumerable: false });
+  if (req === lastRequest) return lastView as View;
+  if (req === otherRequest) return otherView as View;
+  const v = buildView(req);
+  otherRequest = lastRequest;
+  otherView = lastView;
+  lastRequest = req;
+  lastView = v;
   return v;
 }
 

@@ -164,37 +164,66 @@ export interface SchemaDiff {
   changed: string[];
 }
 
-/** Paths where `after` differs from `before`: keys added, keys removed, values changed. */
-export function diffSchema(
-  before: unknown,
-  after: unknown,
-  path = "",
-  out?: SchemaDiff,
-): SchemaDiff {
-  const diff = out ?? { added: [], removed: [], changed: [] };
-  if (isRecord(before) && isRecord(after)) {
-    for (const key of Object.keys(after)) {
-      if (!(key in before)) diff.added.push(`${path}/${key}`);
-      else diffSchema(before[key], after[key], `${path}/${key}`, diff);
-    }
-    for (const key of Object.keys(before)) if (!(key in after)) diff.removed.push(`${path}/${key}`);
-  } else if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
-    for (let i = 0; i < before.length; i++) diffSchema(before[i], after[i], `${path}/${i}`, diff);
-  } else if (!sameValue(before, after)) {
-    diff.changed.push(path || "/");
-  }
-  return diff;
+/** A walk over two schemas: the diff so far and the keys down to where it stands. */
+interface SchemaWalk {
+  diff: SchemaDiff;
+  keys: string[];
+  /** Gemini's OpenAPI-subset schema spells types in upper case (`STRING`): same meaning. */
+  ignoreTypeCase: boolean;
 }
 
-/** Gemini's OpenAPI-subset schema spells types in upper case (`STRING`); same meaning. */
-function lowerTypes(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(lowerTypes);
-  if (!isRecord(schema)) return schema;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(schema)) {
-    out[k] = k === "type" && typeof v === "string" ? v.toLowerCase() : lowerTypes(v);
+/** The walk's path (`/properties/city`), with `key` below it: built only for a difference. */
+function pathOf(walk: SchemaWalk, key?: string): string {
+  let path = "";
+  for (const k of walk.keys) path += `/${k}`;
+  return key === undefined ? path : `${path}/${key}`;
+}
+
+function sameLeaf(before: unknown, after: unknown, typeValue: boolean, walk: SchemaWalk): boolean {
+  if (typeValue && walk.ignoreTypeCase && typeof before === "string" && typeof after === "string")
+    return before.toLowerCase() === after.toLowerCase();
+  return sameValue(before, after);
+}
+
+function walkSchema(walk: SchemaWalk, before: unknown, after: unknown, typeValue: boolean): void {
+  if (isRecord(before) && isRecord(after)) {
+    // for-in, not Object.keys: a schema is JSON data (own keys only), and this walks all of it.
+    for (const key in after) {
+      if (!(key in before)) walk.diff.added.push(pathOf(walk, key));
+      else {
+        walk.keys.push(key);
+        walkSchema(walk, before[key], after[key], key === "type");
+        walk.keys.pop();
+      }
+    }
+    for (const key in before) {
+      if (!(key in after)) walk.diff.removed.push(pathOf(walk, key));
+    }
+  } else if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
+    for (let i = 0; i < before.length; i++) {
+      walk.keys.push(String(i));
+      walkSchema(walk, before[i], after[i], false);
+      walk.keys.pop();
+    }
+  } else if (!sameLeaf(before, after, typeValue, walk)) {
+    walk.diff.changed.push(pathOf(walk) || "/");
   }
-  return out;
+}
+
+/**
+ * Paths where `after` differs from `before`: keys added, keys removed, values changed. With
+ * `ignoreTypeCase`, a `type` string compares without case (Gemini's `STRING` is `string`).
+ * Paths are spelled only where there is a difference, and no lower-cased copy of either
+ * schema is made: the compare runs for every tool of every exchange, differences are rare.
+ */
+export function diffSchema(before: unknown, after: unknown, ignoreTypeCase = false): SchemaDiff {
+  const walk: SchemaWalk = {
+    diff: { added: [], removed: [], changed: [] },
+    keys: [],
+    ignoreTypeCase,
+  };
+  walkSchema(walk, before, after, false);
+  return walk.diff;
 }
 
 /**
@@ -207,14 +236,13 @@ export function judgeToolSchemas(
   backend: Dialect,
 ): Judgement {
   const got = new Map(forwarded.tools.map((t) => [t.name, t.schema]));
-  const norm = backend === "gemini" ? lowerTypes : (s: unknown) => s;
   const added: string[] = [];
   for (const tool of client.tools) {
     if (tool.schema === undefined) continue;
     if (!got.has(tool.name) || got.get(tool.name) === undefined) {
       return { absent: true, detail: `${tool.name} ${show(tool.schema)} → absent` };
     }
-    const diff = diffSchema(norm(tool.schema), norm(got.get(tool.name)));
+    const diff = diffSchema(tool.schema, got.get(tool.name), backend === "gemini");
     const lost = [...diff.removed, ...diff.changed];
     if (lost.length > 0) {
       return {

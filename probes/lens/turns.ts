@@ -37,38 +37,64 @@ export interface EmptiedTurn {
 export function emptiedTurns(sent: readonly Message[], got: readonly Message[]): EmptiedTurn[] {
   const n = sent.length;
   const m = got.length;
-  const sentSpeakers = sent.map(speaker);
-  const gotSpeakers = got.map(speaker);
-  const sentEmpty = sent.map(isEmptyMessage);
-  const gotEmpty = got.map(isEmptyMessage);
-  const weight = (i: number, j: number): number => {
-    if (sentSpeakers[i] !== gotSpeakers[j]) return 0;
-    return gotEmpty[j] && !sentEmpty[i] ? 1 : 2;
+  const pairing: Pairing = {
+    sentSpeakers: sent.map(speaker),
+    gotSpeakers: got.map(speaker),
+    sentEmpty: sent.map(isEmptyMessage),
+    gotEmpty: got.map(isEmptyMessage),
+    width: m + 1,
+    // best[i * width + j]: the best score pairing sent[i..] with got[j..] (0 past either end).
+    best: new Array<number>((n + 1) * (m + 1)).fill(0),
   };
-  // best[i][j]: the best score pairing sent[i..] with got[j..].
-  const best: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  const score = (i: number, j: number): number => best[i]?.[j] ?? 0;
+  const { best, width } = pairing;
   for (let i = n - 1; i >= 0; i--) {
-    const row = best[i] as number[];
     for (let j = m - 1; j >= 0; j--) {
-      const w = weight(i, j);
-      row[j] = Math.max(score(i + 1, j), score(i, j + 1), w > 0 ? w + score(i + 1, j + 1) : 0);
+      const w = weight(pairing, i, j);
+      best[i * width + j] = Math.max(
+        score(pairing, i + 1, j),
+        score(pairing, i, j + 1),
+        w > 0 ? w + score(pairing, i + 1, j + 1) : 0,
+      );
     }
   }
   const out: EmptiedTurn[] = [];
   let i = 0;
   let j = 0;
   while (i < n && j < m) {
-    const w = weight(i, j);
-    if (w > 0 && score(i, j) === w + score(i + 1, j + 1)) {
+    const w = weight(pairing, i, j);
+    if (w > 0 && score(pairing, i, j) === w + score(pairing, i + 1, j + 1)) {
       if (w === 1) out.push({ sentIndex: i, sent: sent[i] as Message });
       i++;
       j++;
-    } else if (score(i, j) === score(i + 1, j)) {
+    } else if (score(pairing, i, j) === score(pairing, i + 1, j)) {
       i++;
     } else {
       j++;
     }
   }
   return out;
+}
+
+/**
+ * The pairing's inputs and score table. The helpers below take it as an argument rather than
+ * closing over it: tsx compiles with keepNames, so a named closure costs an
+ * `Object.defineProperty` each time the function that makes it runs (once per exchange here).
+ */
+interface Pairing {
+  sentSpeakers: Speaker[];
+  gotSpeakers: Speaker[];
+  sentEmpty: boolean[];
+  gotEmpty: boolean[];
+  width: number;
+  best: number[];
+}
+
+/** 2 for a pair of one speaker, 1 for an empty downstream message against content, else 0. */
+function weight(p: Pairing, i: number, j: number): number {
+  if (p.sentSpeakers[i] !== p.gotSpeakers[j]) return 0;
+  return p.gotEmpty[j] && !p.sentEmpty[i] ? 1 : 2;
+}
+
+function score(p: Pairing, i: number, j: number): number {
+  return p.best[i * p.width + j] ?? 0;
 }
