@@ -3,7 +3,7 @@
  * @hono/node-server the reply is written straight to the socket (exact write boundaries,
  * resets, hangs); through `app.request` it comes back as a web Response.
  */
-import type { RequestListener } from "node:http";
+import type { RequestListener, ServerResponse } from "node:http";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
@@ -11,11 +11,12 @@ import { createRecordThrough, installReplay, recordThroughRoute } from "./captur
 import { CONTROL_PREFIX, mountControlApi } from "./control-api.ts";
 import { MockError } from "./mock-error.ts";
 import { getPersona } from "./personas/index.ts";
-import { DEFAULT_BODY_LIMIT } from "./read-request.ts";
+import { DEFAULT_BODY_LIMIT, readNodeRequest } from "./read-request.ts";
 import { RecordThread } from "./record-thread.ts";
 import { Recorder, type RecorderLimits, type RecordStore } from "./recorder.ts";
 import { StageStore } from "./stage-store.ts";
-import { handleTraffic, type TrafficState } from "./traffic.ts";
+import { answerTraffic, arrive, handleTraffic, type TrafficState } from "./traffic.ts";
+import type { WireReply } from "./wire-plan.ts";
 import { toWebResponse, writeAtOnce, writeToNode } from "./wire-writer.ts";
 
 export interface MockAppOptions {
@@ -121,6 +122,20 @@ export function createMockApp(
  * socket itself). The control API, and every request when record-through forwards to an
  * upstream, still go through the Hono app, which answers exactly as under `app.request`.
  */
+/**
+ * A one-write reply goes out now; anything else (waits, frames) is written by writeToNode.
+ * A failure is the client going away, or a header Node refuses: the connection ends.
+ */
+function sendReply(outgoing: ServerResponse, wire: WireReply): void {
+  try {
+    if (writeAtOnce(outgoing, wire)) return;
+  } catch {
+    outgoing.destroy();
+    return;
+  }
+  writeToNode(outgoing, wire).catch(() => outgoing.destroy());
+}
+
 export function createMockListener(
   options: MockAppOptions = {},
   state = createMockState(options),
@@ -135,13 +150,22 @@ export function createMockListener(
       viaApp(incoming, outgoing);
       return;
     }
-    handleTraffic({ incoming }, state)
-      .then(({ wire }) => {
-        // A one-write reply goes out here; anything else (waits, frames) is written by
-        // writeToNode, whose promise this chain follows.
-        if (!writeAtOnce(outgoing, wire)) return writeToNode(outgoing, wire);
-      })
-      // As in the app's route: the client went away, or Node refused a header.
-      .catch(() => outgoing.destroy());
+    const arrival = arrive(state);
+    readNodeRequest(incoming, state.bodyLimit, (raw) => {
+      let wire: ReturnType<typeof answerTraffic>;
+      try {
+        wire = answerTraffic(raw, arrival, state);
+      } catch {
+        // As in the app's route: a request that cannot be answered ends its connection.
+        outgoing.destroy();
+        return;
+      }
+      if (wire instanceof Promise)
+        wire.then(
+          (w) => sendReply(outgoing, w),
+          () => outgoing.destroy(),
+        );
+      else sendReply(outgoing, wire);
+    });
   };
 }

@@ -29,18 +29,55 @@ class BodyCollector {
   }
 }
 
-/** Event-driven rather than `for await`: the async iterator costs more than the rest of a small request. */
-function readNodeBody(incoming: IncomingMessage, limit: number): Promise<BodyCollector> {
-  const collector = new BodyCollector(limit);
-  if (incoming.readableEnded) return Promise.resolve(collector);
-  return new Promise((resolve) => {
-    incoming.on("data", (chunk: Buffer) => collector.push(chunk));
-    incoming.once("end", () => resolve(collector));
-    // The client went away mid-body: keep what arrived; the record shows the byte count.
-    incoming.once("error", () => resolve(collector));
-    incoming.once("aborted", () => resolve(collector));
-  });
+/** One Node request being read: its head, the body so far, and who gets it once. */
+class NodeRequestRead {
+  readonly collector: BodyCollector;
+  #finished = false;
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly headers: [string, string][],
+    readonly limit: number,
+    readonly done: (raw: RawRequest) => void,
+  ) {
+    this.collector = new BodyCollector(limit);
+  }
+
+  finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.done(withBody(this.method, this.url, this.headers, this.collector, this.limit));
+  }
 }
+
+/**
+ * Reads a Node request's body and hands the request to `done`, once. Event-driven rather
+ * than `for await` or a promise: on a small request the async iterator cost more than the
+ * rest of the work, and this way the listener answers in the tick the body ends.
+ */
+export function readNodeRequest(
+  incoming: IncomingMessage,
+  limit: number,
+  done: (raw: RawRequest) => void,
+): void {
+  const method = incoming.method ?? "GET";
+  const url = incoming.url ?? "/";
+  const headers = pairsFromRawHeaders(incoming.rawHeaders);
+  if (method === "GET" || method === "HEAD" || incoming.readableEnded) {
+    done(withBody(method, url, headers, undefined, limit));
+    return;
+  }
+  const read = new NodeRequestRead(method, url, headers, limit, done);
+  incoming.on("data", (chunk: Buffer) => read.collector.push(chunk));
+  incoming.on("end", () => read.finish());
+  // The client went away mid-body: keep what arrived; the record shows the byte count.
+  // `close` also follows `end`, where it does nothing; an `error` is followed by `close`
+  // and is listened for only so that it is not thrown.
+  incoming.on("close", () => read.finish());
+  incoming.on("error", ignoreError);
+}
+
+function ignoreError(): void {}
 
 async function readWebBody(request: Request, limit: number): Promise<BodyCollector> {
   const collector = new BodyCollector(limit);
@@ -67,14 +104,7 @@ export type RequestSource = { incoming: IncomingMessage } | { request: Request }
 export async function readRequest(source: RequestSource, limit: number): Promise<RawRequest> {
   if ("incoming" in source) {
     const incoming = source.incoming;
-    const method = incoming.method ?? "GET";
-    return withBody(
-      method,
-      incoming.url ?? "/",
-      pairsFromRawHeaders(incoming.rawHeaders),
-      method !== "GET" && method !== "HEAD" ? await readNodeBody(incoming, limit) : undefined,
-      limit,
-    );
+    return new Promise((resolve) => readNodeRequest(incoming, limit, resolve));
   }
   const request = source.request;
   const url = new URL(request.url);

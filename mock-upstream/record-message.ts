@@ -9,12 +9,17 @@
  * writing them with one call is a native copy. The thread reads the parts back and renders the
  * very same line with the same function.
  *
- * A field is `~` (undefined) or `<length>:<text>`, the length in UTF-16 units, so any text
- * goes through unescaped; the batch travels as UTF-16, so every JavaScript string arrives
- * unchanged (UTF-8 would turn a lone surrogate into U+FFFD). Numbers and booleans travel
- * as their decimal text and `1`/`0`.
+ * A field is `~` (undefined), `=` (the same text as this field had in the record before), or
+ * `<length>:<text>`, the length in UTF-16 units, so any text goes through unescaped; the
+ * batch travels as UTF-16, so every JavaScript string arrives unchanged (UTF-8 would turn a
+ * lone surrogate into U+FFFD). Numbers and booleans travel as their decimal text and `1`/`0`.
+ * Most of a record repeats the one before it (method, path, most headers, dialect, model,
+ * the decision, the reply headers; a staged reply's whole body): sent as `=`, a field costs
+ * the main thread one comparison. Both sides see every record in order, batch after batch,
+ * and keep the last value of each field by its position in the record.
  */
 import type { RecordReply } from "./record.ts";
+import { ReplyBytes } from "./reply-bytes.ts";
 import type { TrafficLine } from "./traffic-record.ts";
 
 type Pairs = readonly (readonly [string, string])[];
@@ -27,6 +32,9 @@ export interface EncodedBatch {
 
 const INITIAL_BYTES = 256 * 1024;
 
+/** `<n>:` for the lengths most fields have, made once rather than per field. */
+const LENGTH_PREFIXES = Array.from({ length: 1024 }, (_, n) => `${n}:`);
+
 /**
  * The records not yet handed over. Each record's parts are joined and copied into the
  * batch's buffer at once, outside the JavaScript heap: parts kept until the batch is taken
@@ -37,13 +45,10 @@ export class RecordBatch {
   #parts: string[] = [];
   #bytes = Buffer.from(new ArrayBuffer(INITIAL_BYTES));
   #at = 0;
+  /** Each field's text in the record before, by position; kept from batch to batch. */
+  readonly #last: (string | undefined)[] = [];
+  #position = 0;
   records = 0;
-  /**
-   * The reply body JSON last written: most replies share one (a default reply, an
-   * "always" stage), so a repeat is written as `=`. The reader keeps the same memory;
-   * both see every record in order, batch after batch.
-   */
-  lastReplyBody: string | undefined;
 
   /** Bytes of the batch so far. */
   get size(): number {
@@ -51,8 +56,11 @@ export class RecordBatch {
   }
 
   field(text: string | undefined): void {
+    const position = this.#position++;
     if (text === undefined) this.#parts.push("~");
-    else this.#parts.push(`${text.length}:`, text);
+    else if (text === this.#last[position]) this.#parts.push("=");
+    else this.#parts.push(LENGTH_PREFIXES[text.length] ?? `${text.length}:`, text);
+    this.#last[position] = text;
   }
 
   pairs(list: Pairs): void {
@@ -67,6 +75,7 @@ export class RecordBatch {
   endRecord(): void {
     const text = this.#parts.join("");
     this.#parts = [];
+    this.#position = 0;
     const bytes = 2 * text.length;
     if (this.#at + bytes > this.#bytes.length) {
       const grown = Buffer.from(
@@ -110,47 +119,54 @@ export function encodeTrafficLine(line: TrafficLine, out: RecordBatch): void {
   out.field(line.stream ? "1" : "0");
   out.field(JSON.stringify(line.reply));
   out.pairs(line.replyHeaders);
-  out.field(line.replyBodyEncoding);
-  if (line.replyBodyJsonText === out.lastReplyBody) out.field("=");
-  else {
-    // Never "=" (it is the JSON text of a string: quoted), so the mark is free.
-    out.field(line.replyBodyJsonText);
-    out.lastReplyBody = line.replyBodyJsonText;
-  }
+  out.field(line.replyBytes.bodyEncoding);
+  out.field(line.replyBytes.body);
   out.endRecord();
 }
 
 /**
- * The reply body's JSON as bytes. A large one is spliced into lines as shared bytes, as on
- * the main thread, so the same reply (a staged 236 KB stream answering every request) is
- * encoded once and shared by the lines that carry it, not copied per record.
+ * The reply bodies of the records read, as one `ReplyBytes` per text in a row, so the same
+ * reply (a staged 236 KB stream answering every request) is JSON-escaped and encoded once
+ * and its bytes shared by the lines that carry it, as on the main thread.
  */
-export class ReplyBodyBytes {
-  #lastText = "";
-  #lastBytes = Buffer.alloc(0);
+export class ReplyBodies {
+  #last: ReplyBytes | undefined;
 
-  of(text: string): Buffer {
-    if (text !== this.#lastText) {
-      this.#lastText = text;
-      this.#lastBytes = Buffer.from(text);
-    }
-    return this.#lastBytes;
+  of(body: string, bodyEncoding: ReplyBytes["bodyEncoding"]): ReplyBytes {
+    const last = this.#last;
+    if (last && last.body === body && last.bodyEncoding === bodyEncoding) return last;
+    this.#last = new ReplyBytes(body, bodyEncoding);
+    return this.#last;
   }
 }
 
 /** Reads the fields of a batch in order; a malformed batch is a bug, and throws. */
 class FieldReader {
   #at = 0;
-  constructor(readonly text: string) {}
+  #position = 0;
+  constructor(
+    readonly text: string,
+    /** Each field's text in the record before, by position (see RecordBatch). */
+    readonly last: (string | undefined)[],
+  ) {}
 
   get done(): boolean {
     return this.#at >= this.text.length;
   }
 
+  /** The next record starts: positions count from its first field. */
+  nextRecord(): void {
+    this.#position = 0;
+  }
+
   maybe(): string | undefined {
-    if (this.text[this.#at] === "~") {
+    const position = this.#position++;
+    const mark = this.text[this.#at];
+    if (mark === "~" || mark === "=") {
       this.#at += 1;
-      return undefined;
+      const text = mark === "~" ? undefined : this.last[position];
+      this.last[position] = text;
+      return text;
     }
     const colon = this.text.indexOf(":", this.#at);
     const length = colon < 0 ? Number.NaN : Number(this.text.slice(this.#at, colon));
@@ -162,7 +178,9 @@ class FieldReader {
     if (this.#at > this.text.length) {
       throw new Error(`record batch: a field of ${length} runs past the end at offset ${start}`);
     }
-    return this.text.slice(start, this.#at);
+    const text = this.text.slice(start, this.#at);
+    this.last[position] = text;
+    return text;
   }
 
   string(): string {
@@ -187,10 +205,10 @@ class FieldReader {
   }
 }
 
-/** What a reader keeps from batch to batch (see RecordBatch.lastReplyBody). */
+/** What a reader keeps from batch to batch (see RecordBatch). */
 export class BatchReader {
-  readonly bodies = new ReplyBodyBytes();
-  lastReplyBody = "";
+  readonly bodies = new ReplyBodies();
+  readonly last: (string | undefined)[] = [];
 }
 
 export function decodeTrafficLines(
@@ -198,9 +216,13 @@ export function decodeTrafficLines(
   listener: string,
   memory: BatchReader,
 ): TrafficLine[] {
-  const read = new FieldReader(Buffer.from(batch.buffer, 0, batch.length).toString("utf16le"));
+  const read = new FieldReader(
+    Buffer.from(batch.buffer, 0, batch.length).toString("utf16le"),
+    memory.last,
+  );
   const lines: TrafficLine[] = [];
   while (!read.done) {
+    read.nextRecord();
     const seq = read.number();
     const receivedAt = read.string();
     const method = read.string();
@@ -219,10 +241,8 @@ export function decodeTrafficLines(
     const stream = read.flag();
     const reply = JSON.parse(read.string()) as RecordReply;
     const replyHeaders = read.pairs();
-    const replyBodyEncoding = read.string() as TrafficLine["replyBodyEncoding"];
-    let replyBodyJsonText = read.string();
-    if (replyBodyJsonText === "=") replyBodyJsonText = memory.lastReplyBody;
-    else memory.lastReplyBody = replyBodyJsonText;
+    const replyBodyEncoding = read.string() as ReplyBytes["bodyEncoding"];
+    const replyBody = read.string();
     lines.push({
       seq,
       receivedAt,
@@ -243,9 +263,7 @@ export function decodeTrafficLines(
       stream,
       reply,
       replyHeaders,
-      replyBodyEncoding,
-      replyBodyJsonText,
-      replyBodyJson: memory.bodies.of(replyBodyJsonText),
+      replyBytes: memory.bodies.of(replyBody, replyBodyEncoding),
     });
   }
   return lines;

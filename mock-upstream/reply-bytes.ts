@@ -9,13 +9,31 @@
 import { isUtf8 } from "node:buffer";
 import type { WireFrame } from "./wire-plan.ts";
 
-export interface ReplyBytes {
-  body: string;
-  bodyEncoding: "utf8" | "base64";
+/**
+ * A reply body as a record carries it. Its JSON text is made only when a line is rendered:
+ * with the recorder thread that happens there, so the answering thread only decodes the
+ * body (a default reply has a fresh id each time, so nothing is shared between requests).
+ */
+export class ReplyBytes {
+  #jsonText: string | undefined;
+  #json: Buffer | undefined;
+
+  constructor(
+    readonly body: string,
+    readonly bodyEncoding: "utf8" | "base64",
+  ) {}
+
   /** `JSON.stringify(body)`: what the record line carries for `reply.body`. */
-  bodyJsonText: string;
+  get bodyJsonText(): string {
+    this.#jsonText ??= JSON.stringify(this.body);
+    return this.#jsonText;
+  }
+
   /** The same, encoded as UTF-8 (a large body is spliced into the file line as these bytes). */
-  bodyJson: Buffer;
+  get bodyJson(): Buffer {
+    this.#json ??= Buffer.from(this.bodyJsonText);
+    return this.#json;
+  }
 }
 
 interface CacheEntry {
@@ -34,14 +52,7 @@ function sameBuffers(a: readonly Buffer[], b: readonly Buffer[]): boolean {
 function compute(buffers: readonly Buffer[]): ReplyBytes {
   const joined = buffers.length === 1 ? (buffers[0] as Buffer) : Buffer.concat(buffers);
   const utf8 = isUtf8(joined);
-  const body = joined.toString(utf8 ? "utf8" : "base64");
-  const bodyJsonText = JSON.stringify(body);
-  return {
-    body,
-    bodyEncoding: utf8 ? "utf8" : "base64",
-    bodyJsonText,
-    bodyJson: Buffer.from(bodyJsonText),
-  };
+  return new ReplyBytes(joined.toString(utf8 ? "utf8" : "base64"), utf8 ? "utf8" : "base64");
 }
 
 /**

@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -227,5 +228,31 @@ describe("personas", () => {
     });
     expect(second?.personaRule).toBeUndefined();
     await expect(startMock({ persona: "nope" })).rejects.toThrow(MockError);
+  });
+});
+
+describe("a client that goes away", () => {
+  it("mid-body: the request is still recorded, with the bytes that arrived", async () => {
+    const m = await mock();
+    const { port } = new URL(m.url);
+    const socket = connect(Number(port), "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    const part = '{"model":"gpt-4o-mini","messages":[';
+    socket.write(
+      `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n${part}`,
+    );
+    // Let the head and the first bytes reach the mock before the connection goes.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    for (let i = 0; i < 100 && m.records().length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const [record] = m.records();
+    expect(record).toMatchObject({
+      path: "/v1/chat/completions",
+      bodyBytes: part.length,
+      rawBody: part,
+    });
+    expect(record?.reply.reason).toBe("malformed-json");
   });
 });

@@ -112,11 +112,8 @@ export interface TrafficLine {
   stream: boolean;
   reply: RecordReply;
   replyHeaders: readonly (readonly [string, string])[];
-  replyBodyEncoding: "utf8" | "base64";
-  /** `JSON.stringify(reply.body)`. */
-  replyBodyJsonText: string;
-  /** The same encoded; a large one is spliced into the line as these shared bytes. */
-  replyBodyJson: Buffer;
+  /** The reply body; a large one's JSON is spliced into the line as shared bytes. */
+  replyBytes: ReplyBytes;
 }
 
 /**
@@ -153,9 +150,7 @@ export function trafficLine(input: TrafficRecordInput): TrafficLine {
     stream: input.stream,
     reply: input.reply,
     replyHeaders: input.replyHeaders,
-    replyBodyEncoding: bytes.bodyEncoding,
-    replyBodyJsonText: bytes.bodyJsonText,
-    replyBodyJson: bytes.bodyJson,
+    replyBytes: bytes,
   };
 }
 
@@ -197,9 +192,15 @@ export function renderTrafficLine(line: TrafficLine): RecordLine {
     `${head.slice(0, -1)}` +
     (line.jsonText === undefined ? "" : `,"json":${line.jsonText}`) +
     `,${tail.slice(1, -1)},"reply":${replyHead.slice(0, -1)},"body":`;
-  const after = `,"bodyEncoding":${JSON.stringify(line.replyBodyEncoding)}}}\n`;
-  if (line.replyBodyJson.length >= SPLICE_FROM_BYTES) return [before, line.replyBodyJson, after];
-  return before + line.replyBodyJsonText + after;
+  const reply = line.replyBytes;
+  const after = `,"bodyEncoding":${JSON.stringify(reply.bodyEncoding)}}}\n`;
+  // A UTF-16 unit is at most 6 bytes of JSON (`\u0000`): a body this short never needs
+  // its bytes made to know it is joined as text.
+  const mayBeLarge = reply.body.length * 6 + 2 >= SPLICE_FROM_BYTES;
+  if (mayBeLarge && reply.bodyJson.length >= SPLICE_FROM_BYTES) {
+    return [before, reply.bodyJson, after];
+  }
+  return before + reply.bodyJsonText + after;
 }
 
 /** The record's JSONL line, ending in `\n`. */

@@ -217,57 +217,112 @@ export interface TrafficOutcome {
   wire: WireReply;
 }
 
+/** When a request arrived: its sequence number and time, taken before its body is read. */
+export interface Arrival {
+  seq: number;
+  receivedAt: string;
+}
+
+export function arrive(state: TrafficState): Arrival {
+  return { seq: state.recorder.nextSeq(), receivedAt: isoNow() };
+}
+
 /** Read, judge, record, and plan the reply of one request. */
 export async function handleTraffic(
   source: RequestSource,
   state: TrafficState,
 ): Promise<TrafficOutcome> {
-  const seq = state.recorder.nextSeq();
-  const receivedAt = isoNow();
+  const arrival = arrive(state);
   const raw = await readRequest(source, state.bodyLimit);
+  return { wire: await answerTraffic(raw, arrival, state) };
+}
+
+/** What recording a request needs beside the decision and its wire plan. */
+interface Judged {
+  arrival: Arrival;
+  state: TrafficState;
+  raw: RawRequest;
+  route: RouteFacts;
+  facts: RequestFacts | undefined;
+  model: string | undefined;
+  stream: boolean;
+  ctx: ReplyContext;
+}
+
+function recordTraffic(judged: Judged, decision: Decision, wire: WireReply): WireReply {
+  const { arrival, state } = judged;
+  state.recorder.addTraffic(
+    trafficLine({
+      seq: arrival.seq,
+      receivedAt: arrival.receivedAt,
+      listener: state.listener,
+      raw: judged.raw,
+      route: judged.route,
+      facts: judged.facts,
+      model: judged.model,
+      stream: judged.stream,
+      reply: decision.reply,
+      replyHeaders: wire.headers,
+      replyBytes: replyBytes(wire.frames),
+    }),
+  );
+  return wire;
+}
+
+/**
+ * A staged reply that cannot be rendered (e.g. stream-plan chunks that do not join to the
+ * text) still answers, and the record says why.
+ */
+async function renderErrorReply(judged: Judged, error: unknown): Promise<WireReply> {
+  const decision = errorDecision(
+    500,
+    "mock-render-error",
+    `gatecheck mock: ${(error as Error).message}`,
+  );
+  return recordTraffic(judged, decision, await planReply(decision.spec, judged.ctx));
+}
+
+async function renderLater(judged: Judged, decision: Decision): Promise<WireReply> {
+  let wire: WireReply;
+  try {
+    wire = await planReply(decision.spec, judged.ctx, decision.body);
+  } catch (error) {
+    return renderErrorReply(judged, error);
+  }
+  return recordTraffic(judged, decision, wire);
+}
+
+/**
+ * Judge, record, and plan the reply of a request that has been read. The plan comes back
+ * at once when it needs no wait (a default or staged reply: almost every request), so the
+ * listener answers in the tick the body ended; a promise only when rendering needs one.
+ * Hoisted helpers, not closures: tsx names every closure with a call per request.
+ */
+export function answerTraffic(
+  raw: RawRequest,
+  arrival: Arrival,
+  state: TrafficState,
+): WireReply | Promise<WireReply> {
   const route = routeFacts(raw.path, state.prefix, raw.headers);
   const facts = raw.bodyTruncated ? undefined : bodyFacts(raw.body);
   // Past the body limit nothing was kept, so there is nothing to match a nonce in.
   const rawText = facts?.text ?? "";
   const model = requestModel(route, facts?.json);
   const stream = wantsStream(route, facts?.json);
-  const dialect = route.answerDialect;
   const ctx: ReplyContext = {
-    dialect,
+    dialect: route.answerDialect,
     stream,
     requestHeaders: raw.headers,
     defaultReply: { model, stream, includeUsage: includeUsage(facts?.json) },
   };
+  const judged: Judged = { arrival, state, raw, route, facts, model, stream, ctx };
   let decision: Decision;
-  let wire: WireReply;
+  let now: WireReply | undefined;
   try {
     decision = decide(raw, route, facts, rawText, model, state);
-    wire =
-      planReplyNow(decision.spec, ctx, decision.body) ??
-      (await planReply(decision.spec, ctx, decision.body));
+    now = planReplyNow(decision.spec, ctx, decision.body);
   } catch (error) {
-    // A staged reply that cannot be rendered (e.g. stream-plan chunks that do not join to
-    // the text) still answers, and the record says why.
-    decision = errorDecision(
-      500,
-      "mock-render-error",
-      `gatecheck mock: ${(error as Error).message}`,
-    );
-    wire = await planReply(decision.spec, ctx);
+    return renderErrorReply(judged, error);
   }
-  const line = trafficLine({
-    seq,
-    receivedAt,
-    listener: state.listener,
-    raw,
-    route,
-    facts,
-    model,
-    stream,
-    reply: decision.reply,
-    replyHeaders: wire.headers,
-    replyBytes: replyBytes(wire.frames),
-  });
-  state.recorder.addTraffic(line);
-  return { wire };
+  return now ? recordTraffic(judged, decision, now) : renderLater(judged, decision);
 }
