@@ -45,6 +45,20 @@ export class FieldReader {
     return parsed;
   }
 
+  /**
+   * `take`, setting `target[field]` only when the value parsed: canonical objects are built
+   * without holes (no literal-then-compact) in one line per field.
+   */
+  takeInto<T extends object, K extends keyof T>(
+    target: T,
+    field: K,
+    key: string,
+    parse: (value: unknown) => T[K] | undefined,
+  ): void {
+    const parsed = this.take(key, parse);
+    if (parsed !== undefined) target[field] = parsed;
+  }
+
   /** The value of `key` as it is (a schema, an opaque object), or undefined when absent. */
   raw(key: string): unknown {
     if (this.left === 0) return undefined;

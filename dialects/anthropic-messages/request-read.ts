@@ -236,12 +236,10 @@ function readTool(raw: JsonRecord): Tool {
     return server;
   }
   const tool: Tool = { kind: "function", name };
-  const description = f.take("description", asString);
-  if (description !== undefined) tool.description = description;
+  f.takeInto(tool, "description", "description", asString);
   const schema = f.raw("input_schema");
   if (schema !== undefined) tool.schema = schema;
-  const strict = f.take("strict", asBoolean);
-  if (strict !== undefined) tool.strict = strict;
+  f.takeInto(tool, "strict", "strict", asBoolean);
   if (cache !== undefined) tool.cache = cache;
   // An explicit `type: "custom"` is kept so a same-dialect write repeats it.
   if (type !== undefined) f.keep("type", type);
@@ -301,16 +299,11 @@ function readOutputConfig(
 
 function readSampling(f: FieldReader): Sampling {
   const sampling: Sampling = {};
-  const temperature = f.take("temperature", asNumber);
-  if (temperature !== undefined) sampling.temperature = temperature;
-  const topP = f.take("top_p", asNumber);
-  if (topP !== undefined) sampling.topP = topP;
-  const topK = f.take("top_k", asNumber);
-  if (topK !== undefined) sampling.topK = topK;
-  const maxTokens = f.take("max_tokens", asNumber);
-  if (maxTokens !== undefined) sampling.maxTokens = maxTokens;
-  const stop = f.take("stop_sequences", asStringArray);
-  if (stop !== undefined) sampling.stop = stop;
+  f.takeInto(sampling, "temperature", "temperature", asNumber);
+  f.takeInto(sampling, "topP", "top_p", asNumber);
+  f.takeInto(sampling, "topK", "top_k", asNumber);
+  f.takeInto(sampling, "maxTokens", "max_tokens", asNumber);
+  f.takeInto(sampling, "stop", "stop_sequences", asStringArray);
   return sampling;
 }
 
@@ -350,12 +343,9 @@ export function readAnthropicRequest(body: JsonRecord): CanonicalRequest {
   if (responseFormat !== undefined) out.responseFormat = responseFormat;
   if (reasoning !== undefined) out.reasoning = reasoning;
   if (user !== undefined) out.user = user;
-  const stream = f.take("stream", asBoolean);
-  if (stream !== undefined) out.stream = stream;
-  const serviceTier = f.take("service_tier", asString);
-  if (serviceTier !== undefined) out.serviceTier = serviceTier;
-  const cache = f.take("cache_control", readCacheMarker);
-  if (cache !== undefined) out.cache = cache;
+  f.takeInto(out, "stream", "stream", asBoolean);
+  f.takeInto(out, "serviceTier", "service_tier", asString);
+  f.takeInto(out, "cache", "cache_control", readCacheMarker);
   out.extras = f.rest();
   return out;
 }

@@ -222,8 +222,7 @@ function readContent(raw: JsonRecord): Message {
 function readDeclaration(raw: JsonRecord): Tool {
   const f = new FieldReader(camelKeys(raw));
   const tool: Tool = { kind: "function", name: f.take("name", asString) ?? "" };
-  const description = f.take("description", asString);
-  if (description !== undefined) tool.description = description;
+  f.takeInto(tool, "description", "description", asString);
   // `parameters` (OpenAPI subset) and `parametersJsonSchema` are exclusive spellings of one schema.
   const key =
     f.has("parameters") || !f.has("parametersJsonSchema") ? "parameters" : "parametersJsonSchema";
@@ -314,24 +313,15 @@ function readThinking(g: FieldReader): ReasoningConfig | undefined {
 
 function readSampling(g: FieldReader): Sampling {
   const sampling: Sampling = {};
-  const temperature = g.take("temperature", asNumber);
-  if (temperature !== undefined) sampling.temperature = temperature;
-  const topP = g.take("topP", asNumber);
-  if (topP !== undefined) sampling.topP = topP;
-  const topK = g.take("topK", asNumber);
-  if (topK !== undefined) sampling.topK = topK;
-  const maxTokens = g.take("maxOutputTokens", asNumber);
-  if (maxTokens !== undefined) sampling.maxTokens = maxTokens;
-  const stop = g.take("stopSequences", asStringArray);
-  if (stop !== undefined) sampling.stop = stop;
-  const seed = g.take("seed", asNumber);
-  if (seed !== undefined) sampling.seed = seed;
-  const presencePenalty = g.take("presencePenalty", asNumber);
-  if (presencePenalty !== undefined) sampling.presencePenalty = presencePenalty;
-  const frequencyPenalty = g.take("frequencyPenalty", asNumber);
-  if (frequencyPenalty !== undefined) sampling.frequencyPenalty = frequencyPenalty;
-  const n = g.take("candidateCount", asNumber);
-  if (n !== undefined) sampling.n = n;
+  g.takeInto(sampling, "temperature", "temperature", asNumber);
+  g.takeInto(sampling, "topP", "topP", asNumber);
+  g.takeInto(sampling, "topK", "topK", asNumber);
+  g.takeInto(sampling, "maxTokens", "maxOutputTokens", asNumber);
+  g.takeInto(sampling, "stop", "stopSequences", asStringArray);
+  g.takeInto(sampling, "seed", "seed", asNumber);
+  g.takeInto(sampling, "presencePenalty", "presencePenalty", asNumber);
+  g.takeInto(sampling, "frequencyPenalty", "frequencyPenalty", asNumber);
+  g.takeInto(sampling, "n", "candidateCount", asNumber);
   return sampling;
 }
 

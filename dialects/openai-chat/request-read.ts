@@ -334,23 +334,15 @@ function readSampling(f: FieldReader): Sampling {
   let maxTokens = f.take("max_tokens", asNumber);
   if (maxTokens === undefined) maxTokens = f.take("max_completion_tokens", asNumber);
   else f.take("max_completion_tokens", refuse);
-  const temperature = f.take("temperature", asNumber);
-  if (temperature !== undefined) sampling.temperature = temperature;
-  const topP = f.take("top_p", asNumber);
-  if (topP !== undefined) sampling.topP = topP;
-  const topK = f.take("top_k", asNumber);
-  if (topK !== undefined) sampling.topK = topK;
+  f.takeInto(sampling, "temperature", "temperature", asNumber);
+  f.takeInto(sampling, "topP", "top_p", asNumber);
+  f.takeInto(sampling, "topK", "top_k", asNumber);
   if (maxTokens !== undefined) sampling.maxTokens = maxTokens;
-  const stop = f.take("stop", asStopList);
-  if (stop !== undefined) sampling.stop = stop;
-  const seed = f.take("seed", asNumber);
-  if (seed !== undefined) sampling.seed = seed;
-  const presencePenalty = f.take("presence_penalty", asNumber);
-  if (presencePenalty !== undefined) sampling.presencePenalty = presencePenalty;
-  const frequencyPenalty = f.take("frequency_penalty", asNumber);
-  if (frequencyPenalty !== undefined) sampling.frequencyPenalty = frequencyPenalty;
-  const n = f.take("n", asNumber);
-  if (n !== undefined) sampling.n = n;
+  f.takeInto(sampling, "stop", "stop", asStopList);
+  f.takeInto(sampling, "seed", "seed", asNumber);
+  f.takeInto(sampling, "presencePenalty", "presence_penalty", asNumber);
+  f.takeInto(sampling, "frequencyPenalty", "frequency_penalty", asNumber);
+  f.takeInto(sampling, "n", "n", asNumber);
   return sampling;
 }
 
@@ -367,16 +359,13 @@ export function readChatRequest(body: JsonRecord): CanonicalRequest {
   const f = new FieldReader(body);
   // Built in the canonical key order (CanonicalRequest's), each optional key only when set.
   const out = { dialect: "openai-chat" } as CanonicalRequest;
-  const model = f.take("model", asString);
-  if (model !== undefined) out.model = model;
+  f.takeInto(out, "model", "model", asString);
   out.system = [];
   const messageList = f.take("messages", asRecords);
   out.messages = messageList === undefined ? [] : readMessages(messageList);
   out.tools = f.take("tools", asRecords)?.map(readTool) ?? [];
-  const toolChoice = f.take("tool_choice", readToolChoice);
-  if (toolChoice !== undefined) out.toolChoice = toolChoice;
-  const parallelToolCalls = f.take("parallel_tool_calls", asBoolean);
-  if (parallelToolCalls !== undefined) out.parallelToolCalls = parallelToolCalls;
+  f.takeInto(out, "toolChoice", "tool_choice", readToolChoice);
+  f.takeInto(out, "parallelToolCalls", "parallel_tool_calls", asBoolean);
   out.sampling = readSampling(f);
   const responseFormat = readResponseFormat(f);
   if (responseFormat !== undefined) out.responseFormat = responseFormat;
@@ -386,15 +375,11 @@ export function readChatRequest(body: JsonRecord): CanonicalRequest {
     const includeUsage = g.take("include_usage", asBoolean);
     return includeUsage === undefined ? {} : { includeUsage };
   });
-  const metadata = f.take("metadata", asRecord);
-  if (metadata !== undefined) out.metadata = metadata;
-  const user = f.take("user", asString);
-  if (user !== undefined) out.user = user;
-  const stream = f.take("stream", asBoolean);
-  if (stream !== undefined) out.stream = stream;
+  f.takeInto(out, "metadata", "metadata", asRecord);
+  f.takeInto(out, "user", "user", asString);
+  f.takeInto(out, "stream", "stream", asBoolean);
   if (streamOptions !== undefined) out.streamOptions = streamOptions;
-  const serviceTier = f.take("service_tier", asString);
-  if (serviceTier !== undefined) out.serviceTier = serviceTier;
+  f.takeInto(out, "serviceTier", "service_tier", asString);
   out.extras = f.rest();
   return out;
 }
