@@ -4,7 +4,9 @@
  * and each ask filtered the parts again (docs/lens.md, Round 4). Read-only: callers never
  * change the lists they are given.
  */
+
 import type { CanonicalReply, Part } from "../../dialects/canonical.ts";
+import { RecentByIdentity } from "./recent-by-identity.ts";
 
 type ViewedType = "text" | "tool-call" | "thinking" | "reasoning" | "refusal";
 export type PartOf<T extends Part["type"]> = Extract<Part, { type: T }>;
@@ -53,35 +55,18 @@ function buildView(reply: CanonicalReply): ReplyView {
   return v;
 }
 
-/**
- * The views of the last two replies asked about, by identity: an exchange has two (upstream
- * and client). As with request views (request-view.ts), two slots keep no past exchange alive.
- */
-let lastReply: CanonicalReply | undefined;
-let lastView: ReplyView | undefined;
-let otherReply: CanonicalReply | undefined;
-let otherView: ReplyView | undefined;
-
-function view(reply: CanonicalReply): ReplyView {
-  if (reply === lastReply) return lastView as ReplyView;
-  if (reply === otherReply) return otherView as ReplyView;
-  const v = buildView(reply);
-  otherReply = lastReply;
-  otherView = lastView;
-  lastReply = reply;
-  lastView = v;
-  return v;
-}
+/** An exchange has two replies (upstream and client): see recent-by-identity.ts. */
+const views = new RecentByIdentity(buildView);
 
 /** The reply's parts of one kind, in order. */
 export function replyPartsOf<T extends ViewedType>(
   reply: CanonicalReply,
   type: T,
 ): readonly PartOf<T>[] {
-  return view(reply)[type] as PartOf<T>[];
+  return views.get(reply)[type] as PartOf<T>[];
 }
 
 /** The reply's text parts joined. */
 export function replyVisibleText(reply: CanonicalReply): string {
-  return view(reply).visible;
+  return views.get(reply).visible;
 }

@@ -3,7 +3,9 @@
  * prompt however the dialect carried it, the conversation after it, and every part at any
  * depth (tool-result content included).
  */
+
 import type { CanonicalRequest, Message, Part } from "../../dialects/canonical.ts";
+import { RecentByIdentity } from "./recent-by-identity.ts";
 
 function isSystemRole(message: Message): boolean {
   return message.role === "system" || message.role === "developer";
@@ -32,30 +34,10 @@ export type ToolCallPart = Extract<Part, { type: "tool-call" }>;
 export type ToolResultPart = Extract<Part, { type: "tool-result" }>;
 
 /**
- * Views are computed once per request: a judgement asks for them dozens of times. Judging
- * asks about two requests at a time (the client's and the forwarded one), so the views of
- * the last two requests asked about are kept, by identity, instead of on a non-enumerable
- * symbol property of the request (its `Object.defineProperty` per request was ~2% of the
- * judging profile; docs/lens.md, Round 4, counts this round's changes together). A
- * WeakMap cost more in garbage collection than the judging itself, and so did a larger cache
- * of recent requests (it keeps past exchanges' requests alive, so the young-generation
- * collector copies them); two slots hold only the exchange being judged.
+ * Views are computed once per request: a judgement asks for them dozens of times, about two
+ * requests at a time (the client's and the forwarded one); see recent-by-identity.ts.
  */
-let lastRequest: CanonicalRequest | undefined;
-let lastView: View | undefined;
-let otherRequest: CanonicalRequest | undefined;
-let otherView: View | undefined;
-
-function view(req: CanonicalRequest): View {
-  if (req === lastRequest) return lastView as View;
-  if (req === otherRequest) return otherView as View;
-  const v = buildView(req);
-  otherRequest = lastRequest;
-  otherView = lastView;
-  lastRequest = req;
-  lastView = v;
-  return v;
-}
+const views = new RecentByIdentity(buildView);
 
 function buildView(req: CanonicalRequest): View {
   const skip = leadingSystemCount(req);
@@ -84,26 +66,26 @@ function buildView(req: CanonicalRequest): View {
 
 /** The conversation: every message after the leading system ones. */
 export function conversation(req: CanonicalRequest): Message[] {
-  return view(req).conversation;
+  return views.get(req).conversation;
 }
 
 /** System prompt parts: top-level `system` plus leading system/developer messages. */
 export function systemParts(req: CanonicalRequest): Part[] {
-  return view(req).system;
+  return views.get(req).system;
 }
 
 /** Every conversation part, descending into tool results, in order. */
 export function flatParts(req: CanonicalRequest): readonly Part[] {
-  return view(req).flat;
+  return views.get(req).flat;
 }
 
 export function hasPartType(req: CanonicalRequest, type: Part["type"]): boolean {
-  return view(req).types.has(type);
+  return views.get(req).types.has(type);
 }
 
 /** Tool-call parts of the conversation (top level only), in order. */
 export function toolCallParts(req: CanonicalRequest): readonly ToolCallPart[] {
-  const v = view(req);
+  const v = views.get(req);
   if (v.calls) return v.calls;
   const out: ToolCallPart[] = [];
   for (const m of v.conversation) for (const p of m.parts) if (p.type === "tool-call") out.push(p);
@@ -113,7 +95,7 @@ export function toolCallParts(req: CanonicalRequest): readonly ToolCallPart[] {
 
 /** Tool-result parts of the conversation (top level only), in order. */
 export function toolResultParts(req: CanonicalRequest): readonly ToolResultPart[] {
-  const v = view(req);
+  const v = views.get(req);
   if (v.results) return v.results;
   const out: ToolResultPart[] = [];
   for (const m of v.conversation)
@@ -124,14 +106,14 @@ export function toolResultParts(req: CanonicalRequest): readonly ToolResultPart[
 
 /** Each tool call's arguments by meaning (argumentsValue), in order; parsed once per request. */
 export function toolCallArguments(req: CanonicalRequest): readonly unknown[] {
-  const v = view(req);
+  const v = views.get(req);
   v.callArguments ??= toolCallParts(req).map((c) => argumentsValue(c.arguments));
   return v.callArguments;
 }
 
 /** Every string a reader could see as text: system, message text, tool-result text, refusals. */
 export function allTexts(req: CanonicalRequest): string[] {
-  const v = view(req);
+  const v = views.get(req);
   if (v.texts) return v.texts;
   const out: string[] = [];
   for (const part of v.system) if (part.type === "text") out.push(part.text);

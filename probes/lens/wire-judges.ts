@@ -3,6 +3,7 @@
  * the forwarded path against the backend's documented route, and client credentials found
  * anywhere in the forwarded request (by value or by the redaction tag of the value).
  */
+
 import {
   CREDENTIAL_BODY_KEYS,
   CREDENTIAL_QUERY_PARAMS,
@@ -18,6 +19,7 @@ import type { Verdict } from "../verdict.ts";
 import { show, verdict } from "./describe.ts";
 import { type CredentialPlace, credentialField, headerField, PATH_FIELD } from "./field-names.ts";
 import { noEquivalent } from "./no-equivalent.ts";
+import { RecentByIdentity } from "./recent-by-identity.ts";
 
 /** Headers judged by default when the client sent them (any header can be asked for by field). */
 export const JUDGED_HEADERS = [
@@ -209,17 +211,17 @@ function bodyCredentials(value: unknown, path: string, out: ClientCredential[]):
   }
 }
 
-/**
- * The last request's credentials, by identity: `judgeReadAll` asks once for the full pass and
- * again for the probe's field. One slot instead of a non-enumerable property on the request
- * (its `Object.defineProperty` per exchange was 0.6% of the whole profile).
- */
-let lastRequest: WireRequest | undefined;
-let lastFound: ClientCredential[] = [];
-
-/** Every credential the client request carries: credential headers, query keys, body keys. */
 export function clientCredentials(request: WireRequest): ClientCredential[] {
-  if (request === lastRequest) return lastFound;
+  return credentials.get(request);
+}
+
+/**
+ * `judgeReadAll` asks once for the full pass and again for the probe's field: kept by
+ * identity (recent-by-identity.ts).
+ */
+const credentials = new RecentByIdentity(findClientCredentials);
+
+function findClientCredentials(request: WireRequest): ClientCredential[] {
   const out: ClientCredential[] = [];
   for (const [name, value] of request.headers) {
     if (isCredentialHeader(name) && value !== "") {
@@ -238,8 +240,6 @@ export function clientCredentials(request: WireRequest): ClientCredential[] {
     }
   }
   bodyCredentials(request.body, "", out);
-  lastRequest = request;
-  lastFound = out;
   return out;
 }
 
