@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { show } from "./describe.ts";
+import { fixtureJsonFiles } from "./fixture-values.ts";
 
 /** The rendering `show` promises: JSON, clipped to 60 characters with an ellipsis. */
 function reference(value: unknown): string {
@@ -60,14 +59,7 @@ describe("show", () => {
         for (const inner of Object.values(value)) visit(inner);
       }
     };
-    const walk = (dir: string): void => {
-      for (const name of readdirSync(dir)) {
-        const path = join(dir, name);
-        if (statSync(path).isDirectory()) walk(path);
-        else if (name.endsWith(".json")) visit(JSON.parse(readFileSync(path, "utf8")));
-      }
-    };
-    walk(join(import.meta.dirname, "fixtures"));
+    for (const file of fixtureJsonFiles()) visit(file);
     expect(values).toBeGreaterThan(1000);
   });
 });

@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { fixtureJsonFiles } from "./fixture-values.ts";
 import { jsonHead, quote } from "./json-head.ts";
 
 /** What jsonHead promises against JSON.stringify: the whole text, or an exact longer head. */
@@ -92,14 +91,7 @@ describe("jsonHead", () => {
         for (const inner of Object.values(value)) visit(inner);
       } else if (typeof value === "string") expectHead(value, 60);
     };
-    const walk = (dir: string): void => {
-      for (const name of readdirSync(dir)) {
-        const path = join(dir, name);
-        if (statSync(path).isDirectory()) walk(path);
-        else if (name.endsWith(".json")) visit(JSON.parse(readFileSync(path, "utf8")));
-      }
-    };
-    walk(join(import.meta.dirname, "fixtures"));
+    for (const file of fixtureJsonFiles()) visit(file);
     expect(values).toBeGreaterThan(1000);
   });
 });
