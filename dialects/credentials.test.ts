@@ -115,6 +115,17 @@ describe("bodies", () => {
     expect(JSON.parse(out).api_key).toBe(redactionTag("password-123"));
   });
 
+  it("catches a key-shaped string spelled with escapes, and keeps escaped text without one", () => {
+    const hidden = `s\\u006b${OPENAI.slice(2)}`; // "sk-..." with its k escaped
+    const raw = `{"model":"m","content":"key ${hidden} here"}`;
+    const out = redactBody(raw);
+    expect(JSON.stringify(JSON.parse(out))).not.toContain(OPENAI);
+    expect(JSON.parse(out).content).toBe(`key ${redactionTag(OPENAI)} here`);
+    // Escapes alone change nothing: Python's json.dumps escapes every non-ASCII character.
+    const python = '{"content":"caf\\u00e9 task-list pk-"}';
+    expect(redactBody(python)).toBe(python);
+  });
+
   it("never throws when a secret also occurs inside a number", () => {
     const raw = '{"api_key":"123456","n":1234567}';
     const out = redactBody(raw);

@@ -95,16 +95,32 @@ export function isCredentialHeader(name: string): boolean {
 }
 
 /**
+ * Body keys already judged: a body's keys repeat from request to request (`model`,
+ * `messages`, `role`, `content`), and the mock judges every key of every body it records.
+ * Bounded in count and key length, since keys come from traffic.
+ */
+const credentialKeys = new Map<string, boolean>();
+const CREDENTIAL_KEY_CACHE_LIMIT = 4096;
+const CACHED_KEY_MAX_LENGTH = 64;
+
+/**
  * A JSON key whose string value is a credential: a body key, a credential header's name,
  * or `bearer` / `token`. Runs for every key of every recorded body, so the regex only sees
  * keys of the right length.
  */
 function isCredentialKey(key: string): boolean {
-  return (
-    CREDENTIAL_BODY_KEYS.includes(key) ||
-    isCredentialHeader(key) ||
-    ((key.length === 5 || key.length === 6) && /^(bearer|token)$/i.test(key))
-  );
+  let known = credentialKeys.get(key);
+  if (known === undefined) {
+    known =
+      CREDENTIAL_BODY_KEYS.includes(key) ||
+      isCredentialHeader(key) ||
+      ((key.length === 5 || key.length === 6) && /^(bearer|token)$/i.test(key));
+    if (key.length <= CACHED_KEY_MAX_LENGTH) {
+      if (credentialKeys.size >= CREDENTIAL_KEY_CACHE_LIMIT) credentialKeys.clear();
+      credentialKeys.set(key, known);
+    }
+  }
+  return known;
 }
 
 /** Headers as ordered pairs, names and order kept, credential values redacted. */
@@ -200,19 +216,34 @@ export function redactParsedBody(
   parsed: unknown,
   extraSecrets: readonly string[] = [],
 ): string {
-  const secrets = [...credentialValuesInJson(parsed), ...extraSecrets];
+  const found = credentialValuesInJson(parsed);
+  const secrets = extraSecrets.length === 0 ? found : [...found, ...extraSecrets];
   const out = redactText(raw, secrets);
   // The in-place text can stop being JSON when a secret also stood outside a string
   // (inside a number, a key spelled with escapes): then re-serialize from the structure.
-  if (out === raw && secrets.length === 0) return raw;
+  if (out === raw && secrets.length === 0 && !hidesKeyShape(raw, parsed)) return raw;
   let reparsed: unknown;
   try {
     reparsed = JSON.parse(out);
   } catch {
     return JSON.stringify(redactJson(parsed, secrets));
   }
-  const leftover = secrets.some((s) => s.length >= 6 && JSON.stringify(reparsed).includes(s));
+  const leftover =
+    secrets.some((s) => s.length >= 6 && JSON.stringify(reparsed).includes(s)) ||
+    hidesKeyShape(out, reparsed);
   return leftover ? JSON.stringify(redactJson(reparsed, extraSecrets)) : out;
+}
+
+/**
+ * A key-shaped string that the text spells with `\u` escapes (`"s\u006b-proj-..."`, as
+ * Python's `json.dumps` writes non-ASCII, or anyone hiding a key): the text scan cannot see
+ * it, but a reader of the stored JSON gets the key. Only text with an escape pays for the
+ * check, which serializes the parsed value (no escapes for ASCII) and scans that.
+ */
+function hidesKeyShape(text: string, parsed: unknown): boolean {
+  if (!text.includes("\\u")) return false;
+  const plain = JSON.stringify(parsed);
+  return redactText(plain) !== plain;
 }
 
 /** A request target (`/path?query`) with its query's credentials redacted; the path is kept. */

@@ -22,7 +22,10 @@ class BodyCollector {
       this.chunks.length = 0;
       return;
     }
-    this.chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
+    // Node's chunks are Buffers already; a web body's are plain Uint8Arrays.
+    this.chunks.push(
+      chunk instanceof Buffer ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length),
+    );
   }
   body(): Buffer {
     return this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks);
@@ -70,14 +73,12 @@ export function readNodeRequest(
   const read = new NodeRequestRead(method, url, headers, limit, done);
   incoming.on("data", (chunk: Buffer) => read.collector.push(chunk));
   incoming.on("end", () => read.finish());
-  // The client went away mid-body: keep what arrived; the record shows the byte count.
-  // `close` also follows `end`, where it does nothing; an `error` is followed by `close`
-  // and is listened for only so that it is not thrown.
-  incoming.on("close", () => read.finish());
-  incoming.on("error", ignoreError);
+  // The client went away mid-body: Node destroys the request with an `aborted` error,
+  // which is emitted because a listener is here. Keep what arrived; the record shows the
+  // byte count. An error after `end` finds the request already handed on. (`close`
+  // would do as well, but every listener is paid for on every request.)
+  incoming.on("error", () => read.finish());
 }
-
-function ignoreError(): void {}
 
 async function readWebBody(request: Request, limit: number): Promise<BodyCollector> {
   const collector = new BodyCollector(limit);

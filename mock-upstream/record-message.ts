@@ -10,7 +10,9 @@
  * very same line with the same function.
  *
  * A field is `~` (undefined), `=` (the same text as this field had in the record before), or
- * `<length>:<text>`, the length in UTF-16 units, so any text goes through unescaped; the
+ * `<length>:<text>`, the length in UTF-16 units, so any text goes through unescaped. A list
+ * of pairs (headers) is `^` (the same list as the record before had there) or `<count>;`
+ * and each name and value as `<length>:<text>`. The
  * batch travels as UTF-16, so every JavaScript string arrives unchanged (UTF-8 would turn a
  * lone surrogate into U+FFFD). Numbers and booleans travel as their decimal text and `1`/`0`.
  * Most of a record repeats the one before it (method, path, most headers, dialect, model,
@@ -47,6 +49,8 @@ export class RecordBatch {
   #at = 0;
   /** Each field's text in the record before, by position; kept from batch to batch. */
   readonly #last: (string | undefined)[] = [];
+  /** Each list's pairs in the record before, by position (see `pairs`). */
+  readonly #lastLists: (Pairs | undefined)[] = [];
   #position = 0;
   records = 0;
 
@@ -63,12 +67,40 @@ export class RecordBatch {
     this.#last[position] = text;
   }
 
+  /**
+   * A list of pairs: `^` when it is the list before, name for name and value for value
+   * (a client sends the same headers all run long, and a cached plan the same reply
+   * headers), else its length and each name and value as fields. The positions after a
+   * list do not depend on its length, so a `^` list keeps the fields after it in step.
+   */
   pairs(list: Pairs): void {
-    this.field(String(list.length));
-    for (const [name, value] of list) {
-      this.field(name);
-      this.field(value);
+    const slot = this.#position++;
+    const last = this.#lastLists[slot];
+    this.#lastLists[slot] = list;
+    if (last !== undefined && samePairs(list, last)) {
+      this.#parts.push("^");
+      return;
     }
+    this.#parts.push(String(list.length), ";");
+    for (const [name, value] of list) {
+      this.#parts.push(LENGTH_PREFIXES[name.length] ?? `${name.length}:`, name);
+      this.#parts.push(LENGTH_PREFIXES[value.length] ?? `${value.length}:`, value);
+    }
+  }
+
+  #lastReply: RecordReply | undefined;
+  #lastReplyJson = "";
+
+  /**
+   * A record's `reply` as JSON. Most requests share one reply object (traffic.ts's default
+   * decision), known by identity: it is serialized once, not per record.
+   */
+  replyJson(reply: RecordReply): string {
+    if (reply !== this.#lastReply) {
+      this.#lastReply = reply;
+      this.#lastReplyJson = JSON.stringify(reply);
+    }
+    return this.#lastReplyJson;
   }
 
   /** Copy the parts given since the last call into the buffer, as one record. */
@@ -98,6 +130,17 @@ export class RecordBatch {
   }
 }
 
+function samePairs(a: Pairs, b: Pairs): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as readonly [string, string];
+    const y = b[i] as readonly [string, string];
+    if (x[0] !== y[0] || x[1] !== y[1]) return false;
+  }
+  return true;
+}
+
 /** Append one record's parts to a batch. */
 export function encodeTrafficLine(line: TrafficLine, out: RecordBatch): void {
   out.field(String(line.seq));
@@ -117,7 +160,7 @@ export function encodeTrafficLine(line: TrafficLine, out: RecordBatch): void {
   out.field(line.nonce);
   out.field(line.model);
   out.field(line.stream ? "1" : "0");
-  out.field(JSON.stringify(line.reply));
+  out.field(out.replyJson(line.reply));
   out.pairs(line.replyHeaders);
   out.field(line.replyBytes.bodyEncoding);
   out.field(line.replyBytes.body);
@@ -148,6 +191,8 @@ class FieldReader {
     readonly text: string,
     /** Each field's text in the record before, by position (see RecordBatch). */
     readonly last: (string | undefined)[],
+    /** Each list's pairs in the record before, by position (see RecordBatch.pairs). */
+    readonly lastLists: ([string, string][] | undefined)[],
   ) {}
 
   get done(): boolean {
@@ -168,6 +213,13 @@ class FieldReader {
       this.last[position] = text;
       return text;
     }
+    const text = this.#prefixed();
+    this.last[position] = text;
+    return text;
+  }
+
+  /** `<length>:<text>` at the current offset. */
+  #prefixed(): string {
     const colon = this.text.indexOf(":", this.#at);
     const length = colon < 0 ? Number.NaN : Number(this.text.slice(this.#at, colon));
     if (!Number.isInteger(length) || colon === this.#at) {
@@ -178,9 +230,7 @@ class FieldReader {
     if (this.#at > this.text.length) {
       throw new Error(`record batch: a field of ${length} runs past the end at offset ${start}`);
     }
-    const text = this.text.slice(start, this.#at);
-    this.last[position] = text;
-    return text;
+    return this.text.slice(start, this.#at);
   }
 
   string(): string {
@@ -197,10 +247,24 @@ class FieldReader {
     return this.string() === "1";
   }
 
+  /** A list of pairs (RecordBatch.pairs): `^` for the list before, else `<count>;` and its texts. */
   pairs(): [string, string][] {
-    const count = this.number();
+    const slot = this.#position++;
+    if (this.text[this.#at] === "^") {
+      this.#at += 1;
+      const last = this.lastLists[slot];
+      if (!last) throw new Error(`record batch: a repeated list with none before at ${this.#at}`);
+      return last;
+    }
+    const semicolon = this.text.indexOf(";", this.#at);
+    const count = semicolon < 0 ? Number.NaN : Number(this.text.slice(this.#at, semicolon));
+    if (!Number.isInteger(count) || semicolon === this.#at) {
+      throw new Error(`record batch: no list at offset ${this.#at}`);
+    }
+    this.#at = semicolon + 1;
     const out: [string, string][] = [];
-    for (let i = 0; i < count; i++) out.push([this.string(), this.string()]);
+    for (let i = 0; i < count; i++) out.push([this.#prefixed(), this.#prefixed()]);
+    this.lastLists[slot] = out;
     return out;
   }
 }
@@ -209,6 +273,7 @@ class FieldReader {
 export class BatchReader {
   readonly bodies = new ReplyBodies();
   readonly last: (string | undefined)[] = [];
+  readonly lastLists: ([string, string][] | undefined)[] = [];
 }
 
 export function decodeTrafficLines(
@@ -219,6 +284,7 @@ export function decodeTrafficLines(
   const read = new FieldReader(
     Buffer.from(batch.buffer, 0, batch.length).toString("utf16le"),
     memory.last,
+    memory.lastLists,
   );
   const lines: TrafficLine[] = [];
   while (!read.done) {

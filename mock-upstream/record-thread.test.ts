@@ -146,6 +146,59 @@ describe("a record's trip to the thread", () => {
     );
   });
 
+  it("repeats a header list as `^` only when every pair is the same, across batches", () => {
+    const base = trafficLine(input('{"model":"m"}', Buffer.from("{}"), "/v1/x"));
+    const a: [string, string][] = [
+      ["host", "h"],
+      ["x-n", "1"],
+    ];
+    const lists: [string, string][][] = [
+      a,
+      a.map(([k, v]) => [k, v]), // equal, another array
+      [["host", "h"]], // shorter
+      [["host", "h"]],
+      [
+        ["host", "h"],
+        ["x-n", "2"],
+      ], // one value differs
+      [], // empty
+      [],
+      [["^", "^"]], // the mark itself as text
+      a,
+    ];
+    const shared = { status: 200, staged: false };
+    const batch = new RecordBatch();
+    const reader = new BatchReader();
+    const back: TrafficLine[] = [];
+    for (const [n, headers] of lists.entries()) {
+      // The same reply object for the first five records, then a new one with other content.
+      const reply = n < 5 ? shared : { status: 500 + n, staged: true, stagedId: `s${n}` };
+      encodeTrafficLine({ ...base, seq: n, headers, replyHeaders: headers, reply }, batch);
+      if (n % 4 === 1) back.push(...decodeTrafficLines(batch.take(), "gw", reader));
+    }
+    back.push(...decodeTrafficLines(batch.take(), "gw", reader));
+    expect(back.map((line) => line.headers)).toEqual(lists);
+    expect(back.map((line) => line.replyHeaders)).toEqual(lists);
+    expect(back.map((line) => line.reply.status)).toEqual([
+      200, 200, 200, 200, 200, 505, 506, 507, 508,
+    ]);
+    const again = new RecordBatch();
+    encodeTrafficLine({ ...base, headers: a }, again);
+    const first = again.size;
+    encodeTrafficLine({ ...base, headers: a.map(([k, v]) => [k, v]) }, again);
+    // The second record's headers cost one character, not their texts.
+    expect(again.size - first).toBeLessThan(first - 2 * "hosth1x-n".length);
+  });
+
+  it("refuses a repeated list with none before it", () => {
+    // seq, receivedAt, method, path and query, then the headers as `^`.
+    const text = Buffer.from("1:11:t1:M1:/0:^", "utf16le");
+    const bad = { buffer: new Uint8Array(text).buffer, length: text.length };
+    expect(() => decodeTrafficLines(bad, "gw", new BatchReader())).toThrow(
+      /record batch: a repeated list with none before/,
+    );
+  });
+
   it("carries any string unchanged, lone surrogates too", () => {
     const odd = trafficLine(input('{"model":"m"}', BIG_SSE, "/v1/x"));
     const strange = { ...odd, model: "\ud800x", query: "a=\u{1f600}&b=é" };

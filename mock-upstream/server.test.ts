@@ -65,6 +65,21 @@ describe("recording over real HTTP", () => {
     expect(record.json.messages[0].content).toBe(`key ${redactionTag(secret)} ok`);
   });
 
+  it("keeps a key spelled with JSON escapes out of the record, read back or not", async () => {
+    const file = join(dir, "escaped.jsonl");
+    const m = await mock({ recordFile: file });
+    const secret = "sk-proj-abcdefghijklmnopqrstuvwxyz012345";
+    const escaped = `s\\u006b${secret.slice(2)}`;
+    const body = `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"${escaped}"}]}`;
+    const res = await rawRequest(m.url, { path: "/v1/chat/completions", headers: {}, body });
+    expect(res.status).toBe(200);
+    await m.close();
+    const record = JSON.parse(readFileSync(file, "utf8").trimEnd());
+    expect(JSON.stringify(record)).not.toContain(secret);
+    expect(JSON.stringify(JSON.parse(record.rawBody))).not.toContain(secret);
+    expect(record.json.messages[0].content).toBe(redactionTag(secret));
+  });
+
   it("2,000 concurrent requests give exactly 2,000 parseable lines", async () => {
     const file = join(dir, "load.jsonl");
     const m = await mock({ recordFile: file });

@@ -195,10 +195,20 @@ function decide(
     }
   }
   const taken = takeStaged(state, raw, route, rawText, model);
-  const persona = state.persona ? { persona: state.persona.name } : {};
-  if (taken) return { ...taken, reply: { ...taken.reply, ...persona } };
-  return { spec: { status: 200 }, reply: { status: 200, staged: false, ...persona } };
+  if (!state.persona) return taken ?? DEFAULT_DECISION;
+  const persona = state.persona.name;
+  if (taken) return { ...taken, reply: { ...taken.reply, persona } };
+  return { spec: { status: 200 }, reply: { status: 200, staged: false, persona } };
 }
+
+/**
+ * The decision of almost every request: the dialect's default reply. One shared object,
+ * never written to, so the record's encoder knows its reply by identity (record-message.ts).
+ */
+const DEFAULT_DECISION: Decision = Object.freeze({
+  spec: Object.freeze({ status: 200 }),
+  reply: Object.freeze({ status: 200, staged: false }),
+});
 
 let clockMs = -1;
 let clockIso = "";

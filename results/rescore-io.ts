@@ -11,49 +11,56 @@
  * `bulkWriteSettings` raises the cache for the rescore's connection (the reads are
  * large), and the caller commits every few thousand rows (see sweep/rescore.ts).
  */
-import type { Mode } from "../dialects/dialect.ts";
-import type { AttemptPhase, CellKey } from "./records.ts";
+import { type AttemptPhase, type CellKey, cellKeyString } from "./records.ts";
 import type { Db } from "./schema.ts";
 import type { ResultsStore } from "./store.ts";
 import { verdictListInterner } from "./verdict-lists.ts";
 
-/** One attempt of the run being rescored: its place, and the ids of what it stored. */
+/** One attempt of the run being rescored, in a cell of that run. */
 export interface RescoreAttempt {
   /** The judgement's rowid (the attempt's `attempt_id`): the order a run was written in. */
   rowid: number;
-  /** The recorded bytes this attempt judged; the new judgement points at the same row. */
-  exchangeId: number;
-  /** The verdict list the attempt had: an unchanged list is not stored again. */
-  verdictsId: number;
-  key: CellKey;
+  /** The rowid of the attempt's cell (`cellRowids`). */
+  cell: number;
   phase: AttemptPhase;
   attemptNo: number;
 }
 
 /** The raw row a page holds; the column order of PAGE_SQL. */
-type PageRow = [
-  rowid: number,
-  column: string,
-  routeId: string,
-  probeId: string,
-  mode: string,
-  phase: string,
-  attemptNo: number,
-  exchangeId: number,
-  verdictsId: number,
-];
+type PageRow = [rowid: number, cell: number, phase: AttemptPhase, attemptNo: number];
+
+/** The attempt belongs to a cell of its run (an attempt outside every cell is not rescored). */
+const IN_A_CELL = `c.run_id = j.run_id AND c."column" = j."column" AND c.route_id = j.route_id
+       AND c.probe_id = j.probe_id AND c.mode = j.mode`;
 
 // NOT INDEXED: rowid order is the order attempts were written; the run_id index would sort
-// by it anyway but read the table in index order, page by page, at random. The bytes are
-// not read here: whoever judges an attempt reads them (storedTextsReader), in a worker
-// thread when there are workers, so this thread never holds or copies them.
-const PAGE_SQL = `SELECT rowid, "column", route_id, probe_id, mode, phase, attempt_no,
-       exchange_id, verdicts_id
-  FROM judgements NOT INDEXED WHERE rowid > ? AND run_id = ? ORDER BY rowid LIMIT ?`;
+// by it anyway but read the table in index order, page by page, at random. CROSS JOIN keeps
+// the judgements the outer loop (each finds its cell through the cells' unique index). Only
+// numbers cross into JavaScript: the cell's rowid stands for its key (reading the four key
+// strings of every attempt, and building its key string, cost more than the join). The
+// bytes are not read here: whoever judges an attempt reads them (storedTextsReader), in a
+// worker thread when there are workers, so this thread never holds or copies them.
+const PAGE_SQL = `SELECT j.rowid, c.rowid, j.phase, j.attempt_no
+  FROM judgements j NOT INDEXED CROSS JOIN cells c ON ${IN_A_CELL}
+  WHERE j.rowid > ? AND j.run_id = ? ORDER BY j.rowid LIMIT ?`;
+
+/** The rowids of a run's cells, by cell key (`cellKeyString`). */
+export function cellRowids(store: ResultsStore, runId: string): Map<string, number> {
+  const rows = store.db
+    .prepare('SELECT rowid, "column", route_id, probe_id, mode FROM cells WHERE run_id = ?')
+    .raw(true)
+    .all(runId) as [number, string, string, string, CellKey["mode"]][];
+  return new Map(
+    rows.map(([rowid, column, routeId, probeId, mode]) => [
+      cellKeyString({ column, routeId, probeId, mode }),
+      rowid,
+    ]),
+  );
+}
 
 /**
  * What an attempt stored, as the stored texts (JSON, parsed by whoever judges them), with
- * the rowid of its judgement.
+ * the rowid of its judgement and the id of its verdict list.
  */
 export interface StoredAttemptRow {
   rowid: number;
@@ -61,38 +68,53 @@ export interface StoredAttemptRow {
   forwarded: string;
   clientResponse: string;
   timings: string;
-  /** The verdict list the attempt was given. */
-  verdicts: string;
+  /** The verdict list the attempt was given (its text: `StoredTextsReader.lists`). */
+  verdictsId: number;
 }
 
 /**
- * A reader of the stored texts of a run's attempts whose rowids lie in [from, to], in rowid
- * order. One sequential read per batch: reading attempt by attempt cost twice as much CPU
- * (the per-statement overhead alone was ~9 µs an attempt on the shared machine).
+ * Reads the stored texts a rescore judges, in one sequential read per batch: reading
+ * attempt by attempt cost twice as much CPU (the per-statement overhead alone was ~9 µs an
+ * attempt on the shared machine).
  */
-export type StoredTextsReader = (runId: string, from: number, to: number) => StoredAttemptRow[];
+export interface StoredTextsReader {
+  /** The texts of a run's attempts whose rowids lie in [from, to], in rowid order. */
+  attempts(runId: string, from: number, to: number): StoredAttemptRow[];
+  /**
+   * The texts of verdict lists, by id. Read apart from the attempts, each distinct list once
+   * a batch: the repeats of a cell share lists, and joining the 2 KB list to every attempt's
+   * row doubled the read (20 µs of CPU an attempt against 10, at load 12).
+   */
+  lists(ids: readonly number[]): Map<number, string>;
+}
 
 export function storedTextsReader(db: Db): StoredTextsReader {
-  const stmt = db
+  const attempts = db
     .prepare(
-      `SELECT j.rowid, e.client_request, e.forwarded, e.client_response, e.timings, v.verdicts
+      `SELECT j.rowid, e.client_request, e.forwarded, e.client_response, e.timings, j.verdicts_id
        FROM judgements j
        JOIN exchanges e ON e.id = j.exchange_id
-       JOIN verdict_lists v ON v.id = j.verdicts_id
        WHERE j.rowid BETWEEN ? AND ? AND j.run_id = ? ORDER BY j.rowid`,
     )
     .raw(true);
-  return (runId, from, to) =>
-    (stmt.all(from, to, runId) as [number, string, string, string, string, string][]).map(
-      (row) => ({
-        rowid: row[0],
-        clientRequest: row[1],
-        forwarded: row[2],
-        clientResponse: row[3],
-        timings: row[4],
-        verdicts: row[5],
-      }),
-    );
+  const lists = db
+    .prepare("SELECT id, verdicts FROM verdict_lists WHERE id IN (SELECT value FROM json_each(?))")
+    .raw(true);
+  return {
+    attempts: (runId, from, to) =>
+      (attempts.all(from, to, runId) as [number, string, string, string, string, number][]).map(
+        (row) => ({
+          rowid: row[0],
+          clientRequest: row[1],
+          forwarded: row[2],
+          clientResponse: row[3],
+          timings: row[4],
+          verdictsId: row[5],
+        }),
+      ),
+    lists: (ids) =>
+      new Map(ids.length === 0 ? [] : (lists.all(JSON.stringify(ids)) as [number, string][])),
+  };
 }
 
 /** A reader of a run's attempts, one page (rowid order) per call; an empty page is the end. */
@@ -110,49 +132,54 @@ export function attemptPageReader(
     if (rows.length < pageSize) done = true;
     const last = rows.at(-1);
     if (last) after = last[0];
-    return rows.map(fromRow);
-  };
-}
-
-function fromRow(row: PageRow): RescoreAttempt {
-  return {
-    rowid: row[0],
-    key: { column: row[1], routeId: row[2], probeId: row[3], mode: row[4] as Mode },
-    phase: row[5] as AttemptPhase,
-    attemptNo: row[6],
-    exchangeId: row[7],
-    verdictsId: row[8],
+    return rows.map((row) => ({ rowid: row[0], cell: row[1], phase: row[2], attemptNo: row[3] }));
   };
 }
 
 /**
- * A function that stores `attempt`'s new judgement under `toRun`, on the same exchange, and
- * on the same verdict list when the lens gave the same text (`changedVerdicts` undefined).
+ * Stores a rescore's judgements under `toRun`, each on its source attempt's exchange, in
+ * the order they are given (rowid order).
  */
+export interface JudgementWriter {
+  /**
+   * The judgements of `fromRun`'s attempts (in a cell) whose rowids lie in [from, to], each
+   * on its source's verdict list: one statement for a run of attempts whose lists the lens
+   * gave again. Writing attempt by attempt cost 60,000 instructions an attempt against
+   * 23,000 (cachegrind, 9,182 attempts): the statement's overhead, and the key strings
+   * bound from JavaScript instead of copied inside SQLite.
+   */
+  same(from: number, to: number): void;
+  /** The judgement of attempt `rowid`, whose list the lens changed, on list `verdicts`. */
+  changed(rowid: number, verdicts: string): void;
+}
+
 export function judgementWriter(
   store: ResultsStore,
+  fromRun: string,
   toRun: string,
-): (attempt: RescoreAttempt, changedVerdicts: string | undefined) => void {
-  const stmt = store.db.prepare(
-    `INSERT INTO judgements (run_id, "column", route_id, probe_id, mode, phase, attempt_no,
-       verdicts_id, exchange_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const verdictLists = verdictListInterner(store.db);
-  return (attempt, changedVerdicts) => {
-    const { key } = attempt;
-    const verdictsId =
-      changedVerdicts === undefined ? attempt.verdictsId : verdictLists.idOf(changedVerdicts);
-    stmt.run(
-      toRun,
-      key.column,
-      key.routeId,
-      key.probeId,
-      key.mode,
-      attempt.phase,
-      attempt.attemptNo,
-      verdictsId,
-      attempt.exchangeId,
+): JudgementWriter {
+  const copy = (where: string, verdictsId: string) =>
+    store.db.prepare(
+      `INSERT INTO judgements (run_id, "column", route_id, probe_id, mode, phase, attempt_no,
+         verdicts_id, exchange_id)
+       SELECT @toRun, j."column", j.route_id, j.probe_id, j.mode, j.phase, j.attempt_no,
+         ${verdictsId}, j.exchange_id
+       FROM judgements j NOT INDEXED WHERE ${where}`,
     );
+  const copyRange = copy(
+    `j.rowid BETWEEN @from AND @to AND j.run_id = @fromRun
+       AND EXISTS (SELECT 1 FROM cells c WHERE ${IN_A_CELL}) ORDER BY j.rowid`,
+    "j.verdicts_id",
+  );
+  const copyOne = copy("j.rowid = @rowid", "@verdictsId");
+  const verdictLists = verdictListInterner(store.db);
+  return {
+    same(from, to) {
+      copyRange.run({ toRun, fromRun, from, to });
+    },
+    changed(rowid, verdicts) {
+      copyOne.run({ toRun, rowid, verdictsId: verdictLists.idOf(verdicts) });
+    },
   };
 }
 

@@ -75,8 +75,12 @@ function lower(headers: readonly [string, string][]): HeaderPairs {
   return out ?? (headers as HeaderPairs);
 }
 
+/** A header's value by its lower-case `name` (ASCII: a name of another length never matches). */
 function header(headers: readonly [string, string][], name: string): string | undefined {
-  return headers.find(([n]) => n.toLowerCase() === name)?.[1];
+  for (const [n, value] of headers) {
+    if (n.length === name.length && n.toLowerCase() === name) return value;
+  }
+  return undefined;
 }
 
 /**
@@ -138,42 +142,56 @@ function replyText(
   return bodyText(Buffer.from(body, encoding === "base64" ? "base64" : "utf8"), headers);
 }
 
-/** Arrival offsets and answers of the forwarded records, when every record has its time. */
+/**
+ * Arrival offsets and answers of the forwarded records, when every record has its time. One
+ * pass and no spread objects: it runs for every rescored attempt.
+ */
 function timingOf(sides: WireSides): ExchangeTiming | undefined {
-  const times = sides.forwarded.map((r) => (r.receivedAt ? Date.parse(r.receivedAt) : Number.NaN));
-  if (times.some((t) => Number.isNaN(t))) {
-    return sides.timings ? { forwarded: [], clientTotalMs: sides.timings.totalMs } : undefined;
+  const records = sides.forwarded;
+  const times: number[] = [];
+  let first = Number.POSITIVE_INFINITY;
+  for (const r of records) {
+    const time = r.receivedAt ? Date.parse(r.receivedAt) : Number.NaN;
+    if (Number.isNaN(time)) {
+      return sides.timings ? { forwarded: [], clientTotalMs: sides.timings.totalMs } : undefined;
+    }
+    times.push(time);
+    if (time < first) first = time;
   }
-  const first = Math.min(...times);
-  const forwarded = sides.forwarded.map((r, i) => {
+  const forwarded: ExchangeTiming["forwarded"] = [];
+  records.forEach((r, i) => {
+    const entry: ExchangeTiming["forwarded"][number] = { atMs: (times[i] as number) - first };
+    if (r.reply) entry.status = r.reply.status;
     const retryAfter = r.reply?.headers ? header(r.reply.headers, "retry-after") : undefined;
-    return {
-      atMs: (times[i] ?? first) - first,
-      ...(r.reply ? { status: r.reply.status } : {}),
-      ...(retryAfter === undefined ? {} : { retryAfter }),
-    };
+    if (retryAfter !== undefined) entry.retryAfter = retryAfter;
+    forwarded.push(entry);
   });
   return sides.timings ? { forwarded, clientTotalMs: sides.timings.totalMs } : { forwarded };
 }
 
+/** The client body's text, serialized when read (the lens reads forwarded bodies' text only). */
+function rawBodyOfBody(this: { body: unknown }): string {
+  return JSON.stringify(this.body);
+}
+
+/** One descriptor for every client request: enumerable, so JSON.stringify and spreads see it. */
+const RAW_BODY: PropertyDescriptor = { get: rawBodyOfBody, enumerable: true, configurable: true };
+
 /**
- * The client request as the lens reads it. Its text is serialized on first read only (the
- * lens reads the text of forwarded bodies, never the client's): a getter in the field's
- * place, enumerable like it, so JSON.stringify and spreading see the same text.
+ * The client request as the lens reads it. Its text is a getter in the field's place, one
+ * shared accessor: an object literal with its own getter is built in dictionary mode, slow
+ * to build and slow for the lens to read `body`, `headers` and `path` from (the same change
+ * in probes/exchange.ts, docs/lens.md Round 4).
  */
 function clientWireRequest(request: StoredClientRequest): WireRequest {
-  let raw: string | undefined;
-  const body = request.body;
-  return {
+  const wire = {
     method: request.method,
     path: request.path,
     headers: lower(request.headers),
-    body,
-    get rawBody() {
-      raw ??= JSON.stringify(body);
-      return raw;
-    },
+    body: request.body,
   };
+  Object.defineProperty(wire, "rawBody", RAW_BODY);
+  return wire as WireRequest;
 }
 
 export function exchangeFromWire(sides: WireSides): Exchange {

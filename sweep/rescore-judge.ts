@@ -10,7 +10,7 @@ import type { ClientDialect, Dialect, Mode } from "../dialects/dialect.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import type { Verdict } from "../probes/verdict.ts";
 import type { AttemptPhase } from "../results/records.ts";
-import type { StoredAttemptRow, StoredTextsReader } from "../results/rescore-io.ts";
+import type { StoredTextsReader } from "../results/rescore-io.ts";
 import {
   exchangeFromWire,
   type ForwardedRecord,
@@ -35,10 +35,20 @@ export interface RescoreJob {
   timings?: { totalMs: number };
 }
 
-/** An attempt to judge again, by the rowid of its judgement (rescore-io.ts). */
+/**
+ * An attempt to judge again, by the rowid of its judgement (rescore-io.ts), with what names
+ * it in errors (`storedRef`; built only when one is raised).
+ */
 export interface StoredJob
-  extends Omit<RescoreJob, "clientRequest" | "forwarded" | "clientResponse" | "timings"> {
+  extends Omit<RescoreJob, "ref" | "clientRequest" | "forwarded" | "clientResponse" | "timings"> {
   rowid: number;
+  probeId: string;
+  attemptNo: number;
+}
+
+/** How an error names a stored attempt: `attempt 12 (oc-seed stream main #1) of run R`. */
+export function storedRef(runId: string, job: StoredJob): string {
+  return `attempt ${job.rowid} (${job.probeId} ${job.mode} ${job.phase} #${job.attemptNo}) of run ${runId}`;
 }
 
 /** A stored attempt's new judgement, as the thread that stores it needs it. */
@@ -75,21 +85,37 @@ const COLUMN_TEXT = {
 } as const;
 
 /** A stored JSON column, or an error naming the attempt and the column. */
-function parseStored<T>(job: RescoreJob, column: keyof typeof COLUMN_TEXT): T {
+function parseStored<T>(ref: () => string, column: keyof typeof COLUMN_TEXT, text: string): T {
   try {
-    return JSON.parse(job[COLUMN_TEXT[column]]) as T;
+    return JSON.parse(text) as T;
   } catch (error) {
     throw new RescoreError(
       "bad-stored-attempt",
-      `${job.ref}: column ${column} is not valid JSON (${(error as Error).message})`,
+      `${ref()}: column ${column} is not valid JSON (${(error as Error).message})`,
     );
   }
 }
 
-export function judgeStoredAttempt(job: RescoreJob): RescoreJudgement {
-  const clientRequest = parseStored<StoredClientRequest>(job, "client_request");
-  const clientResponse = parseStored<StoredResponse>(job, "client_response");
-  const forwarded = parseStored<ForwardedRecord[]>(job, "forwarded");
+/** The lens's verdicts on one stored attempt, before they are written as text. */
+interface JudgedVerdicts {
+  verdicts: Verdict[];
+  verdict: Verdict;
+  lensMs: number;
+}
+
+function judgeStored(
+  job: Omit<StoredJob, "rowid" | "probeId" | "attemptNo">,
+  texts: Pick<RescoreJob, "clientRequest" | "forwarded" | "clientResponse">,
+  timings: { totalMs: number } | undefined,
+  ref: () => string,
+): JudgedVerdicts {
+  const clientRequest = parseStored<StoredClientRequest>(
+    ref,
+    "client_request",
+    texts.clientRequest,
+  );
+  const clientResponse = parseStored<StoredResponse>(ref, "client_response", texts.clientResponse);
+  const forwarded = parseStored<ForwardedRecord[]>(ref, "forwarded", texts.forwarded);
   const { client, backend, field } = storedAttemptRoute(
     { phase: job.phase, path: clientRequest.path },
     job,
@@ -102,17 +128,26 @@ export function judgeStoredAttempt(job: RescoreJob): RescoreJudgement {
     forwarded,
     clientResponse,
     secrets: CANARY_VALUES,
-    ...(job.timings ? { timings: job.timings } : {}),
+    ...(timings ? { timings } : {}),
   });
   const lensStarted = performance.now();
   const judged = judgeAttempt(exchange, field, clientResponse);
   const lensMs = performance.now() - lensStarted;
-  return { verdictsJson: JSON.stringify(judged.verdicts), verdict: judged.verdict, lensMs };
+  return { verdicts: judged.verdicts, verdict: judged.verdict, lensMs };
+}
+
+export function judgeStoredAttempt(job: RescoreJob): RescoreJudgement {
+  const judged = judgeStored(job, job, job.timings, () => job.ref);
+  return {
+    verdictsJson: JSON.stringify(judged.verdicts),
+    verdict: judged.verdict,
+    lensMs: judged.lensMs,
+  };
 }
 
 /**
  * Judge a batch of `runId`'s attempts (in rowid order), reading their stored texts in one
- * pass through `read`.
+ * pass through `read`, and the texts of their verdict lists in one more.
  */
 export function judgeStoredJobs(
   runId: string,
@@ -122,40 +157,36 @@ export function judgeStoredJobs(
   const first = jobs[0];
   const last = jobs.at(-1);
   if (!first || !last) return [];
-  const rows = read(runId, first.rowid, last.rowid);
+  const rows = read.attempts(runId, first.rowid, last.rowid);
+  // Each distinct list once: repeats of a cell, and the grown runs of sweep-bench, share them.
+  const texts = read.lists([...new Set(rows.map((row) => row.verdictsId))]);
   let next = 0;
   return jobs.map((job) => {
     // Both in rowid order; rows of attempts outside the run's cells are passed over.
     while (next < rows.length && (rows[next]?.rowid ?? 0) < job.rowid) next += 1;
     const row = rows[next];
     if (row?.rowid !== job.rowid) {
-      throw new RescoreError("bad-stored-attempt", `${job.ref}: its stored bytes are missing`);
+      throw new RescoreError(
+        "bad-stored-attempt",
+        `${storedRef(runId, job)}: its stored bytes are missing`,
+      );
     }
-    return judgeStoredRow(job, row);
+    const { verdicts, verdict, lensMs } = judgeStored(job, row, totalMsOf(row.timings), () =>
+      storedRef(runId, job),
+    );
+    const text = JSON.stringify(verdicts);
+    return text === texts.get(row.verdictsId)
+      ? { verdict, lensMs }
+      : { changedVerdicts: text, verdict, lensMs };
   });
-}
-
-function judgeStoredRow(job: StoredJob, text: StoredAttemptRow): StoredJudgement {
-  const judged = judgeStoredAttempt({
-    ...job,
-    clientRequest: text.clientRequest,
-    forwarded: text.forwarded,
-    clientResponse: text.clientResponse,
-    ...totalMsOf(text.timings),
-  });
-  return {
-    ...(judged.verdictsJson === text.verdicts ? {} : { changedVerdicts: judged.verdictsJson }),
-    verdict: judged.verdict,
-    lensMs: judged.lensMs,
-  };
 }
 
 /** The client's total wait from the stored timings (failure probes judge it). */
-function totalMsOf(text: string): { timings?: { totalMs: number } } {
+function totalMsOf(text: string): { totalMs: number } | undefined {
   try {
     const timings = JSON.parse(text) as { totalMs?: unknown } | null;
-    return typeof timings?.totalMs === "number" ? { timings: { totalMs: timings.totalMs } } : {};
+    return typeof timings?.totalMs === "number" ? { totalMs: timings.totalMs } : undefined;
   } catch {
-    return {};
+    return undefined;
   }
 }

@@ -9,7 +9,7 @@ describe("rescoreWorkerBundle", () => {
     expect(rescoreWorkerBundle()).toBe(file);
     const text = readFileSync(file, "utf8");
     // Our modules are inside; no import reaches back into TypeScript sources or a client SDK.
-    expect(text).toContain("judgeStoredAttempt");
+    expect(text).toContain("judgeStoredJobs");
     expect(text).not.toMatch(/from "[^"]*\.ts"/);
     expect(text).not.toMatch(/from "(openai|@anthropic-ai\/sdk)"/);
   });

@@ -76,6 +76,20 @@ function cellRows(id: string): unknown[] {
   return store.cells(id).map(({ runId: _run, ...cell }) => cell);
 }
 
+/** A copy of the sweep's database, for a test that changes it. */
+function copyOfStore(name: string): ResultsStore {
+  const file = join(dir, name);
+  store.db.exec(`VACUUM INTO '${file}'`);
+  return openStore(file);
+}
+
+/** As if an older lens had given another verdict list for the attempts on this one. */
+function makeListStale(copy: ResultsStore, listId: number): void {
+  copy.db
+    .prepare("UPDATE verdict_lists SET verdicts = '[]', digest = ? WHERE id = ?")
+    .run(verdictsDigest("[]"), listId);
+}
+
 describe("rescore", () => {
   it("gives back every stored verdict when the lens is unchanged", () => {
     const listsBefore = store.db.prepare("SELECT count(*) FROM verdict_lists").pluck().get();
@@ -118,18 +132,13 @@ describe("rescore", () => {
   }, 60_000);
 
   it("stores a verdict list the lens now gives differently, and reuses the others", async () => {
-    const copyDb = join(dir, "stale.db");
-    store.db.exec(`VACUUM INTO '${copyDb}'`);
-    const stale = openStore(copyDb);
+    const stale = copyOfStore("stale.db");
     try {
-      // As if an older lens had said something else for one list's attempts.
       const listId = stale.db
         .prepare("SELECT max(verdicts_id) FROM judgements WHERE run_id = ?")
         .pluck()
         .get(runId) as number;
-      stale.db
-        .prepare("UPDATE verdict_lists SET verdicts = '[]', digest = ? WHERE id = ?")
-        .run(verdictsDigest("[]"), listId);
+      makeListStale(stale, listId);
       const listsBefore = stale.db.prepare("SELECT count(*) FROM verdict_lists").pluck().get();
       const rescored = await rescoreRunParallel(stale, runId, {
         pool,
@@ -155,10 +164,47 @@ describe("rescore", () => {
     }
   }, 60_000);
 
+  it("in this thread too: rescores only attempts in a cell, and stores a changed list", () => {
+    const copy = copyOfStore("orphan.db");
+    try {
+      // An attempt of the run whose cell is not in the run, between two that are.
+      const middle = copy.db
+        .prepare("SELECT rowid FROM judgements WHERE run_id = ? ORDER BY rowid LIMIT 1 OFFSET 3")
+        .pluck()
+        .get(runId) as number;
+      copy.db
+        .prepare(`UPDATE judgements SET probe_id = 'no-such-probe' WHERE rowid = ?`)
+        .run(middle);
+      // And a list an older lens wrote differently, for the attempt after it.
+      const listId = copy.db
+        .prepare("SELECT verdicts_id FROM judgements WHERE rowid > ? ORDER BY rowid LIMIT 1")
+        .pluck()
+        .get(middle) as number;
+      makeListStale(copy, listId);
+      const rescored = rescoreRun(copy, runId, { batchSize: 4 });
+      const inCells = (db: typeof store.db, id: string, probe: string) =>
+        db
+          .prepare(
+            `SELECT "column", route_id, probe_id, mode, phase, attempt_no, exchange_id, verdicts
+             FROM attempts WHERE run_id = ? AND probe_id <> ? ORDER BY attempt_id`,
+          )
+          .raw(true)
+          .all(id, probe);
+      expect(rescored.attempts).toBe(store.countAttempts(runId) - 1);
+      expect(inCells(copy.db, rescored.runId, "")).toEqual(
+        inCells(copy.db, runId, "no-such-probe").map((row, i) => {
+          // Today's lens gives the list the untouched database has.
+          const fresh = inCells(store.db, runId, "")[i < 3 ? i : i + 1] as unknown[];
+          return [...(row as unknown[]).slice(0, 7), fresh[7]];
+        }),
+      );
+    } finally {
+      copy.close();
+    }
+  });
+
   it("names a corrupt attempt and leaves no half-made run, in either thread", async () => {
-    const copyDb = join(dir, "corrupt.db");
-    store.db.exec(`VACUUM INTO '${copyDb}'`);
-    const corrupt = openStore(copyDb);
+    const corrupt = copyOfStore("corrupt.db");
     try {
       const rowid = corrupt.db
         .prepare("SELECT max(attempt_id) FROM attempts WHERE run_id = ?")

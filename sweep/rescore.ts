@@ -16,14 +16,15 @@
  * the new run; until the end the new run's status is `running`.
  */
 import { availableParallelism } from "node:os";
-import type { Mode } from "../dialects/dialect.ts";
 import type { Verdict, VerdictKind } from "../probes/verdict.ts";
 import { type CellRecord, cellKeyString } from "../results/records.ts";
 import {
   attemptPageReader,
   bulkWriteSettings,
+  cellRowids,
   copyGatewayRuns,
   deleteRun,
+  type JudgementWriter,
   judgementWriter,
   type RescoreAttempt,
   storedTextsReader,
@@ -82,11 +83,10 @@ class Rescore {
   readonly started = performance.now();
   readonly runId: string;
   readonly cells = new Map<string, CellTally>();
+  /** The same tallies by the rowid of their cell (what a page of attempts names). */
+  private readonly byRowid = new Map<number, CellTally>();
   private readonly fields: Map<string, string>;
-  private readonly writeJudgement: (
-    attempt: RescoreAttempt,
-    changedVerdicts: string | undefined,
-  ) => void;
+  private readonly writer: JudgementWriter;
   private readonly restoreSettings: () => void;
   private uncommitted = 0;
   private lensMs = 0;
@@ -100,8 +100,14 @@ class Rescore {
     const source = store.requireRun(fromRun);
     const now = options.now ?? new Date();
     this.runId = newRunId(now);
-    for (const cell of store.cells(fromRun))
-      this.cells.set(cellKeyString(cell), { old: cell, verdicts: [] });
+    const rowids = cellRowids(store, fromRun);
+    for (const cell of store.cells(fromRun)) {
+      const key = cellKeyString(cell);
+      const tally: CellTally = { old: cell, verdicts: [] };
+      this.cells.set(key, tally);
+      const rowid = rowids.get(key);
+      if (rowid !== undefined) this.byRowid.set(rowid, tally);
+    }
     this.fields = new Map(
       store.probesOfRun(fromRun).map((p) => [`${p.probeId}|${p.definitionHash}`, p.field]),
     );
@@ -117,7 +123,7 @@ class Rescore {
         ...(source.shard ? { shard: source.shard } : {}),
       });
       copyGatewayRuns(store, fromRun, this.runId);
-      this.writeJudgement = judgementWriter(store, this.runId);
+      this.writer = judgementWriter(store, fromRun, this.runId);
     } catch (error) {
       store.db.exec("ROLLBACK");
       this.restoreSettings();
@@ -131,17 +137,18 @@ class Rescore {
     if (rows.length === 0) return undefined;
     const page: Page = { attempts: [], tallies: [], jobs: [] };
     for (const attempt of rows) {
-      const tally = this.cells.get(cellKeyString(attempt.key));
+      const tally = this.byRowid.get(attempt.cell);
       if (!tally) continue;
       const { old } = tally;
       page.attempts.push(attempt);
       page.tallies.push(tally);
       page.jobs.push({
         rowid: attempt.rowid,
-        ref: `attempt ${attempt.rowid} (${attempt.key.probeId} ${attempt.key.mode} ${attempt.phase} #${attempt.attemptNo}) of run ${this.fromRun}`,
+        probeId: old.probeId,
+        attemptNo: attempt.attemptNo,
         client: old.clientDialect,
         backend: old.backendDialect,
-        mode: attempt.key.mode as Mode,
+        mode: old.mode,
         phase: attempt.phase,
         field: this.fields.get(`${old.probeId}|${old.definitionHash}`) ?? "",
       });
@@ -149,18 +156,31 @@ class Rescore {
     return page;
   }
 
-  /** Store a page's judgements in the order of its attempts. */
+  /**
+   * Store a page's judgements in the order of its attempts: each run of attempts whose
+   * verdict lists the lens gave again in one statement, a changed one by itself.
+   */
   record(page: Page, judgements: readonly StoredJudgement[]): void {
+    let sameFrom: number | undefined;
+    let sameTo = 0;
     page.attempts.forEach((attempt, i) => {
       const judged = judgements[i];
       const tally = page.tallies[i];
       if (!judged || !tally)
         throw new Error(`rescore lost the judgement of attempt ${attempt.rowid}`);
-      this.writeJudgement(attempt, judged.changedVerdicts);
+      if (judged.changedVerdicts === undefined) {
+        sameFrom ??= attempt.rowid;
+        sameTo = attempt.rowid;
+      } else {
+        if (sameFrom !== undefined) this.writer.same(sameFrom, sameTo);
+        sameFrom = undefined;
+        this.writer.changed(attempt.rowid, judged.changedVerdicts);
+      }
       if (attempt.phase === "control") tally.control = judged.verdict.verdict;
       else tally.verdicts.push(judged.verdict);
       this.lensMs += judged.lensMs;
     });
+    if (sameFrom !== undefined) this.writer.same(sameFrom, sameTo);
     this.attempts += page.attempts.length;
     this.uncommitted += page.attempts.length;
     if (this.uncommitted >= (this.options.commitEvery ?? 5000)) {
@@ -259,7 +279,11 @@ export async function rescoreRunParallel(
       while (!exhausted && inFlight.length < 2 * pool.size) {
         const page = rescore.nextPage(read);
         if (!page) exhausted = true;
-        else inFlight.push({ page, judged: pool.judge(store.path, fromRun, page.jobs) });
+        else
+          inFlight.push({
+            page,
+            judged: pool.judge(store.path, fromRun, page.jobs),
+          });
       }
       const head = inFlight.shift();
       if (!head) break;

@@ -5,7 +5,7 @@
  */
 import type { CacheMarker, CanonicalRequest, MediaSource, Part } from "../../dialects/canonical.ts";
 import type { VerdictKind } from "../verdict.ts";
-import { show } from "./describe.ts";
+import { show, showChange } from "./describe.ts";
 import { type NoEquivalentRow, partNoEquivalent } from "./no-equivalent.ts";
 import {
   allTexts,
@@ -52,11 +52,11 @@ export function judgeSystem(client: CanonicalRequest, forwarded: CanonicalReques
       return { kind: "mangled", detail: `${show(sent)} → moved into a message`, cause: "moved" };
     return { absent: true, detail: `${show(sent)} → absent` };
   }
-  if (got !== sent) return { kind: "mangled", detail: `${show(sent)} → ${show(got)}` };
+  if (got !== sent) return { kind: "mangled", detail: showChange(sent, got) };
   if (developerLost(client, forwarded)) {
     return { kind: "mangled", detail: `developer ${show(sent)} → system`, cause: "role-changed" };
   }
-  return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
+  return { kind: "preserved", detail: showChange(sent, got) };
 }
 
 /** Dialects with a developer role of their own (a different instruction tier from system). */
@@ -77,7 +77,9 @@ function developerLost(client: CanonicalRequest, forwarded: CanonicalRequest): b
 
 function conversationTexts(req: CanonicalRequest): string[] {
   const out: string[] = [];
-  for (const m of conversation(req)) out.push(...textsOf(m.parts));
+  // Pushed part by part: a list per message, spread into this one, was built for nothing.
+  for (const m of conversation(req))
+    for (const p of m.parts) if (p.type === "text" && p.text.trim() !== "") out.push(p.text);
   return out;
 }
 
@@ -266,7 +268,7 @@ export function judgeReasoning(
       if (kind !== type) absent.rowOf = "messages.reasoning";
       return absent;
     }
-    return { kind: "mangled", detail: `${type} ${show(text)} → ${show(privateGot)}` };
+    return { kind: "mangled", detail: `${type} ${showChange(text, privateGot)}` };
   }
   const redacted =
     type === "thinking" && client.dialect !== "openai-responses" ? redactedPayloads(client) : [];
@@ -317,6 +319,6 @@ export function judgeCache(client: CanonicalRequest, forwarded: CanonicalRequest
   if (got.length === 0) return { absent: true, detail: `${show(sent)} → absent` };
   const same = JSON.stringify(sent) === JSON.stringify(got);
   return same
-    ? { kind: "preserved", detail: `${show(sent)} → ${show(got)}` }
-    : { kind: "mangled", detail: `${show(sent)} → ${show(got)}` };
+    ? { kind: "preserved", detail: showChange(sent, got) }
+    : { kind: "mangled", detail: showChange(sent, got) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { show } from "./describe.ts";
+import { sameRendering, show, showChange } from "./describe.ts";
 import { fixtureJsonFiles } from "./fixture-values.ts";
 
 /** The rendering `show` promises: JSON, clipped to 60 characters with an ellipsis. */
@@ -61,5 +61,76 @@ describe("show", () => {
     };
     for (const file of fixtureJsonFiles()) visit(file);
     expect(values).toBeGreaterThan(1000);
+  });
+});
+
+/** A deep copy where one can be made (functions cannot), else the value itself. */
+function copy(value: unknown): unknown {
+  try {
+    return typeof value === "object" && value !== null ? structuredClone(value) : value;
+  } catch {
+    return value;
+  }
+}
+
+describe("sameRendering and showChange", () => {
+  it("says two values render alike only where show gives the same text", () => {
+    const values: unknown[] = [
+      undefined,
+      null,
+      0,
+      -0,
+      1,
+      Number.NaN,
+      "a",
+      "",
+      true,
+      [],
+      {},
+      ["a", 1],
+      ["a", 1, undefined],
+      { a: 1, b: [2] },
+      { b: [2], a: 1 },
+      { a: 1, b: [2], c: undefined },
+      { a: new Date(0) },
+      { toJSON: () => "x" },
+      Object.assign(Object.create(null), { a: 1, b: [2] }),
+      new Map([[1, 2]]),
+    ];
+    for (const a of values) {
+      for (const b of values) {
+        for (const [x, y] of [
+          [a, b],
+          [a, copy(b)],
+        ]) {
+          if (sameRendering(x, y)) expect(show(x), `${show(x)} / ${show(y)}`).toBe(show(y));
+          expect(showChange(x, y)).toBe(`${show(x)} → ${show(y)}`);
+        }
+      }
+    }
+    expect(sameRendering({ a: 1, b: [2] }, { a: 1, b: [2] })).toBe(true);
+    expect(sameRendering({ a: 1, b: [2] }, { b: [2], a: 1 })).toBe(false);
+  });
+
+  it("agrees with showing both sides for every pair of values inside the lens's fixtures", () => {
+    const values: unknown[] = [];
+    const visit = (value: unknown): void => {
+      values.push(value);
+      if (typeof value === "object" && value !== null)
+        for (const v of Object.values(value)) visit(v);
+    };
+    for (const file of fixtureJsonFiles()) visit(file);
+    let same = 0;
+    for (let i = 1; i < values.length; i++) {
+      const [a, b] = [values[i - 1], values[i]];
+      for (const [x, y] of [
+        [a, b],
+        [b, structuredClone(b)],
+      ]) {
+        expect(showChange(x, y)).toBe(`${show(x)} → ${show(y)}`);
+        if (sameRendering(x, y)) same += 1;
+      }
+    }
+    expect(same).toBeGreaterThan(1000);
   });
 });

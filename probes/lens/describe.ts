@@ -26,9 +26,56 @@ export function show(value: unknown): string {
   return text.length > LIMIT ? `${text.slice(0, LIMIT - 1)}…` : text;
 }
 
+/**
+ * Whether two values render to the same JSON text: equal primitives, or plain lists and
+ * objects with the same keys in the same order and such values. A no is always safe (the
+ * caller then renders both); it says yes only where `show` must give the same text.
+ */
+export function sameRendering(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    if (Object.getPrototypeOf(a) !== Array.prototype) return false;
+    if (Object.getPrototypeOf(b) !== Array.prototype) return false;
+    if ((a as { toJSON?: unknown }).toJSON !== undefined) return false;
+    if ((b as { toJSON?: unknown }).toJSON !== undefined) return false;
+    for (let i = 0; i < a.length; i++) if (!sameRendering(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || !isPlainRecord(a) || !isPlainRecord(b)) return false;
+  const keys = Object.keys(a);
+  const other = Object.keys(b);
+  if (keys.length !== other.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (key !== other[i] || !sameRendering(a[key], b[key])) return false;
+  }
+  return true;
+}
+
+/** A plain or null-prototype object with no `toJSON` (which would render it otherwise). */
+function isPlainRecord(value: object): value is Record<string, unknown> {
+  const proto = Object.getPrototypeOf(value);
+  return (
+    (proto === Object.prototype || proto === null) &&
+    (value as { toJSON?: unknown }).toJSON === undefined
+  );
+}
+
+/**
+ * `before → after`, rendering `after` only when it can differ from `before`: most verdicts
+ * show a value that arrived as it was sent, and `show` was 13% of judging's profile, the
+ * largest single cost (docs/lens.md, Round 5).
+ */
+export function showChange(before: unknown, after: unknown): string {
+  const shown = show(before);
+  return `${shown} → ${sameRendering(before, after) ? shown : show(after)}`;
+}
+
 /** `field: before → after`. */
 export function change(field: string, before: unknown, after: unknown, note?: string): string {
-  return `${field}: ${show(before)} → ${show(after)}${note ? ` (${note})` : ""}`;
+  return `${field}: ${showChange(before, after)}${note ? ` (${note})` : ""}`;
 }
 
 /** Equality by value: numbers, strings, and JSON structures with key order ignored. */

@@ -17,6 +17,7 @@ import {
   isReplyFeature,
   PATH_FIELD,
   REQUEST_ATTRIBUTES,
+  type ReplyFeature,
 } from "./field-names.ts";
 import {
   errorMessage,
@@ -192,6 +193,20 @@ function requestVerdicts(read: ReadExchange, only?: string): Verdict[] {
   return out;
 }
 
+/**
+ * The upstream reply's features, or only the one asked for. Worked out where a branch needs
+ * them: judgeReply lists them itself, so the full pass listed them twice.
+ */
+function askedFeatures(
+  upstream: CanonicalReply,
+  status: number,
+  mode: Exchange["mode"],
+  only: string | undefined,
+): ReplyFeature[] {
+  const features = replyFeaturesOf(upstream, status, mode);
+  return only === undefined ? features : features.filter((f) => f === only);
+}
+
 function replyVerdicts(read: ReadExchange, only?: string): Verdict[] {
   const { exchange } = read;
   const up = read.upstream;
@@ -203,18 +218,15 @@ function replyVerdicts(read: ReadExchange, only?: string): Verdict[] {
       verdict("reply", field, "error", `${field}: upstream reply → unreadable (${up.error})`),
     ];
   }
-  const features = replyFeaturesOf(up.value, upWire.status, exchange.mode).filter(
-    (f) => only === undefined || f === only,
-  );
   const down = read.clientReply;
   const downWire = exchange.clientResponse;
   if (!down || !downWire) {
-    return features.map((f) =>
+    return askedFeatures(up.value, upWire.status, exchange.mode, only).map((f) =>
       verdict("reply", f, "error", `${f}: carried upstream → no client response recorded`),
     );
   }
   if (!down.ok) {
-    return features.map((f) =>
+    return askedFeatures(up.value, upWire.status, exchange.mode, only).map((f) =>
       verdict(
         "reply",
         f,
@@ -235,7 +247,9 @@ function replyVerdicts(read: ReadExchange, only?: string): Verdict[] {
   };
   if (only === undefined) return judgeReply(pair);
   return [
-    ...features.map((f) => judgeReplyFeature(pair, f)),
+    ...askedFeatures(up.value, upWire.status, exchange.mode, only).map((f) =>
+      judgeReplyFeature(pair, f),
+    ),
     ...replyInventions(pair).filter((v) => v.field === only),
   ];
 }

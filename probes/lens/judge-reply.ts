@@ -6,7 +6,7 @@
 import type { CanonicalReply } from "../../dialects/canonical.ts";
 import type { ClientDialect, Dialect, Mode } from "../../dialects/dialect.ts";
 import type { Verdict } from "../verdict.ts";
-import { sameValue, show, verdict } from "./describe.ts";
+import { sameValue, show, showChange, verdict } from "./describe.ts";
 import type { ReplyFeature } from "./field-names.ts";
 import { noEquivalent } from "./no-equivalent.ts";
 import {
@@ -90,10 +90,10 @@ function compareCount(sent: number | undefined, got: number | undefined): Outcom
 }
 
 function compareSame(sent: unknown, got: unknown, cause?: string): Outcome {
-  if (sameValue(sent, got)) return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
+  if (sameValue(sent, got)) return { kind: "preserved", detail: showChange(sent, got) };
   return cause === undefined
-    ? { kind: "mangled", detail: `${show(sent)} → ${show(got)}` }
-    : { kind: "mangled", detail: `${show(sent)} → ${show(got)}`, cause };
+    ? { kind: "mangled", detail: showChange(sent, got) }
+    : { kind: "mangled", detail: showChange(sent, got), cause };
 }
 
 /** Private reasoning must arrive as private reasoning, not in the visible text. */
@@ -108,12 +108,12 @@ function judgePrivate(pair: ReplyPair, type: "thinking" | "reasoning"): Outcome 
       .map((p) => p.text)
       .join("\n"),
   );
-  if (got.includes(sent)) return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
+  if (got.includes(sent)) return { kind: "preserved", detail: showChange(sent, got) };
   if (normalizeText(visibleText(pair.client)).includes(sent)) {
     return { kind: "mangled", detail: `${show(sent)} → visible text`, cause: "reasoning-as-text" };
   }
   if (got === "") return { absent: true, detail: `${show(sent)} → absent` };
-  return { kind: "mangled", detail: `${show(sent)} → ${show(got)}` };
+  return { kind: "mangled", detail: showChange(sent, got) };
 }
 
 function raw(r: CanonicalReply): string {
@@ -166,7 +166,7 @@ function featureOutcome(pair: ReplyPair, feature: ReplyFeature): Outcome {
       if (down.id !== undefined && down.id !== up.id && pair.backend !== pair.clientDialect) {
         return {
           kind: "preserved",
-          detail: `${show(up.id)} → ${show(down.id)}`,
+          detail: showChange(up.id, down.id),
           cause: "reissued",
         };
       }
@@ -273,17 +273,22 @@ export function replyInventions(pair: ReplyPair): Verdict[] {
   if (!ok(pair.upstreamStatus) || upstreamError(pair) || !ok(pair.clientStatus)) return [];
   const out: Verdict[] = [];
   const { upstream: up, client: down } = pair;
-  invented(out, "text", texts(up), texts(down));
-  invented(out, "tool_calls[].id", ids(up), ids(down));
-  invented(out, "thinking", privateTexts(up), privateTexts(down));
-  invented(out, "refusal", refusals(up), refusals(down));
+  // Each list is built only when the upstream has none and the client some: most replies
+  // invent nothing, and eight lists per exchange were built to say so.
+  if (visibleText(up) === "" && visibleText(down) !== "") invented(out, "text", texts(down));
+  if (calls(up).length === 0 && calls(down).length > 0) invented(out, "tool_calls[].id", ids(down));
+  if (!hasPrivateText(up) && hasPrivateText(down)) invented(out, "thinking", privateTexts(down));
+  if (partsOf(up, "refusal").length === 0 && partsOf(down, "refusal").length > 0)
+    invented(out, "refusal", refusals(down));
   return out;
 }
 
-function invented(out: Verdict[], feature: ReplyFeature, up: unknown[], down: unknown[]): void {
-  if (up.length === 0 && down.length > 0) {
-    out.push(verdict("reply", feature, "invented", `${feature}: absent → ${show(down)}`));
-  }
+function invented(out: Verdict[], feature: ReplyFeature, down: unknown[]): void {
+  out.push(verdict("reply", feature, "invented", `${feature}: absent → ${show(down)}`));
+}
+
+function hasPrivateText(r: CanonicalReply): boolean {
+  return partsOf(r, "thinking").length > 0 || partsOf(r, "reasoning").length > 0;
 }
 
 function texts(r: CanonicalReply): string[] {
@@ -306,6 +311,9 @@ function refusals(r: CanonicalReply): string[] {
 export { errorMessage };
 
 export function judgeReply(pair: ReplyPair): Verdict[] {
-  const features = replyFeaturesOf(pair.upstream, pair.upstreamStatus, pair.mode);
-  return [...features.map((f) => judgeReplyFeature(pair, f)), ...replyInventions(pair)];
+  const out: Verdict[] = [];
+  for (const f of replyFeaturesOf(pair.upstream, pair.upstreamStatus, pair.mode))
+    out.push(judgeReplyFeature(pair, f));
+  for (const v of replyInventions(pair)) out.push(v);
+  return out;
 }

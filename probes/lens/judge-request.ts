@@ -19,7 +19,7 @@ import {
   judgeSystem,
   judgeText,
 } from "./content-judges.ts";
-import { change, sameValue, show, verdict } from "./describe.ts";
+import { change, sameRendering, sameValue, show, showChange, verdict } from "./describe.ts";
 import { REQUEST_ATTRIBUTES, REQUEST_FIELD_NAMES, type RequestAttribute } from "./field-names.ts";
 import {
   expressibleValue,
@@ -241,7 +241,7 @@ function valueJudgement(
     if (plainKey && sameValue(pair.forwarded.extras[field], sent)) {
       return {
         kind: "preserved",
-        detail: `${show(sent)} → ${show(sent)} as an unknown key`,
+        detail: `${showChange(sent, sent)} as an unknown key`,
         cause: "unknown-key",
       };
     }
@@ -258,15 +258,16 @@ function valueJudgement(
   if (sameValue(carriable, got)) {
     // Equal primitives render the same; structures may differ in key order, so both are shown.
     const shown = show(sent);
-    const gotShown = typeof got === "object" && got !== null ? show(got) : shown;
+    const gotShown =
+      typeof got === "object" && got !== null && !sameRendering(sent, got) ? show(got) : shown;
     if (excused.length === 0) return { kind: "preserved", detail: `${shown} → ${gotShown}` };
     const why = excused.map((row) => `${row.subject}: ${row.reason}`).join("; ");
     return { kind: "no-equivalent", detail: `${shown} → ${gotShown} (${pair.backend}: ${why})` };
   }
   if (field === "model") {
-    return { kind: "preserved", detail: `${show(sent)} → ${show(got)}`, cause: "routed" };
+    return { kind: "preserved", detail: showChange(sent, got), cause: "routed" };
   }
-  return { kind: "mangled", detail: `${show(sent)} → ${show(got)}` };
+  return { kind: "mangled", detail: showChange(sent, got) };
 }
 
 /** Whether the client request carries the attribute. */

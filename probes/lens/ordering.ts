@@ -29,6 +29,59 @@ function tokens(messages: readonly Message[]): string[] {
   return out;
 }
 
+/**
+ * The tokens of `tokens`, each written in two halves (what goes before its colon, and what
+ * after; `result` has no after) from index 0 on; answers how many. Equal halves make equal
+ * tokens, without building the token strings and flattening them to compare (judgeOrder).
+ * Written by index into lists kept from call to call: emptying a list by setting its length
+ * is a runtime call that cost more than the strings it saved.
+ */
+function tokenHalves(messages: readonly Message[], heads: string[], tails: string[]): number {
+  let n = 0;
+  for (const m of messages) {
+    const role = m.role === "developer" ? "system" : m.role;
+    for (const p of m.parts) {
+      if (p.type === "text") {
+        const t = normalizeText(p.text);
+        if (t === "") continue;
+        heads[n] = role;
+        tails[n++] = t;
+      } else if (p.type === "tool-call") {
+        heads[n] = "call";
+        tails[n++] = p.name;
+      } else if (p.type === "tool-result") {
+        heads[n] = "result";
+        tails[n++] = "";
+      } else if (p.type === "image" || p.type === "document" || p.type === "audio") {
+        heads[n] = role;
+        tails[n++] = p.type;
+      }
+    }
+  }
+  return n;
+}
+
+/** Scratch lists for tokenHalves, reused by every judgeOrder (which never re-enters itself). */
+const sentHeads: string[] = [];
+const sentTails: string[] = [];
+const gotHeads: string[] = [];
+const gotTails: string[] = [];
+
+/**
+ * How many tokens the client sent when both sides' token lists are equal (the usual case),
+ * else undefined. Equal halves always mean equal tokens; where only the tokens are equal
+ * (which no canonical role makes possible) the answer is undefined and judgeOrder compares
+ * the tokens themselves, so its verdict never depends on this shortcut.
+ */
+function sameTokenCount(client: CanonicalRequest, forwarded: CanonicalRequest): number | undefined {
+  const n = tokenHalves(conversation(client), sentHeads, sentTails);
+  if (n === 0 || tokenHalves(conversation(forwarded), gotHeads, gotTails) !== n) return undefined;
+  for (let i = 0; i < n; i++) {
+    if (sentHeads[i] !== gotHeads[i] || sentTails[i] !== gotTails[i]) return undefined;
+  }
+  return n;
+}
+
 /** Role-tagged text tokens: `user:TURNPROBE-1 first question`. */
 const TEXT_TOKEN = /^(system|user|assistant|tool):(.*)$/s;
 
@@ -104,6 +157,15 @@ function window(list: string[], at: number): string {
  * and its result does not.
  */
 export function judgeOrder(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
+  // The common case, every item arrived in its place, told without building the tokens:
+  // 1,700 fewer instructions a call, by the count of a driver of judgeOrder alone (docs/lens.md,
+  // Round 5).
+  const count = sameTokenCount(client, forwarded);
+  if (count !== undefined) {
+    const emptied = lostTurnContent(client, forwarded);
+    if (emptied) return { kind: "dropped", detail: emptied, cause: "turn-emptied" };
+    return { kind: "preserved", detail: `${count} item(s) → same order` };
+  }
   const sentAll = tokens(conversation(client));
   const gotAll = tokens(conversation(forwarded));
   if (gotAll.length === 0) return { absent: true, detail: `${sentAll.length} item(s) → absent` };

@@ -5,7 +5,7 @@
  */
 import type { CanonicalReply, ReplyError } from "../../dialects/canonical.ts";
 import type { VerdictKind } from "../verdict.ts";
-import { show } from "./describe.ts";
+import { show, showChange } from "./describe.ts";
 import { errorFamily } from "./error-types.ts";
 import type { ReplyPair } from "./judge-reply.ts";
 import { normalizeText } from "./request-view.ts";
@@ -38,9 +38,9 @@ export function judgeErrorMessage(pair: ReplyPair): Outcome {
   const got = clientError(pair)?.message;
   if (got === undefined) return { absent: true, detail: `${show(sent)} → absent` };
   if (normalizeText(got).includes(normalizeText(sent))) {
-    return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
+    return { kind: "preserved", detail: showChange(sent, got) };
   }
-  return { kind: "mangled", detail: `${show(sent)} → ${show(got)}` };
+  return { kind: "mangled", detail: showChange(sent, got) };
 }
 
 export function judgeErrorType(pair: ReplyPair): Outcome {
@@ -48,11 +48,11 @@ export function judgeErrorType(pair: ReplyPair): Outcome {
   const got = clientError(pair)?.type;
   if (got === undefined) return { absent: true, detail: `${show(sent)} → absent` };
   if (got === sent || errorFamily(got) === errorFamily(sent)) {
-    return { kind: "preserved", detail: `${show(sent)} → ${show(got)}` };
+    return { kind: "preserved", detail: showChange(sent, got) };
   }
   return {
     kind: "mangled",
-    detail: `${show(sent)} → ${show(got)} (${errorFamily(sent)} → ${errorFamily(got)})`,
+    detail: `${showChange(sent, got)} (${errorFamily(sent)} → ${errorFamily(got)})`,
   };
 }
 

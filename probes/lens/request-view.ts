@@ -142,9 +142,28 @@ export function normalizeText(text: string): string {
   return out;
 }
 
+/**
+ * Recent tool-call arguments by their text: the same call is read from the client request,
+ * the forwarded one and both replies, and a sweep sends the same few calls again and again.
+ * The parsed values are only compared and shown, never changed, so one may serve every
+ * request that carries the same text. Bounded: texts up to 4 KB, cleared when full.
+ */
+const parsedArguments = new Map<string, unknown>();
+
 /** Tool-call arguments by meaning: parsed JSON when it parses, else the raw string. */
 export function argumentsValue(raw: string): unknown {
   if (raw === "") return raw;
+  if (raw.length > 4096) return parseArguments(raw);
+  let value = parsedArguments.get(raw);
+  if (value === undefined) {
+    value = parseArguments(raw);
+    if (parsedArguments.size >= 1024) parsedArguments.clear();
+    parsedArguments.set(raw, value);
+  }
+  return value;
+}
+
+function parseArguments(raw: string): unknown {
   try {
     return JSON.parse(raw);
   } catch {

@@ -7,8 +7,8 @@ import type { Dialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
 import type { Judgement } from "./content-judges.ts";
 import { mediaKey } from "./content-judges.ts";
-import { sameValue, show } from "./describe.ts";
-import { conversation, normalizeText } from "./request-view.ts";
+import { sameValue, show, showChange } from "./describe.ts";
+import { conversation, normalizeText, toolResultParts } from "./request-view.ts";
 
 interface ToolTurns {
   callIds: string[];
@@ -60,7 +60,7 @@ function resultsFollow(sent: ToolTurns, got: ToolTurns, rename: Map<string, stri
 export function judgeCallIds(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
   const sent = toolTurns(client);
   const got = toolTurns(forwarded);
-  const detail = `${show(sent.callIds)} → ${show(got.callIds)}`;
+  const detail = showChange(sent.callIds, got.callIds);
   if (got.callIds.length === 0) return { absent: true, detail: `${show(sent.callIds)} → absent` };
   if (sameValue(sent.callIds, got.callIds)) return { kind: "preserved", detail };
   const rename = renaming(sent, got);
@@ -79,7 +79,7 @@ export function judgeCallIds(client: CanonicalRequest, forwarded: CanonicalReque
 export function judgeResultIds(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
   const sent = toolTurns(client);
   const got = toolTurns(forwarded);
-  const detail = `${show(sent.resultIds)} → ${show(got.resultIds)}`;
+  const detail = showChange(sent.resultIds, got.resultIds);
   if (got.resultIds.length === 0) {
     return { absent: true, detail: `${show(sent.resultIds)} → absent` };
   }
@@ -94,18 +94,13 @@ export function judgeResultIds(client: CanonicalRequest, forwarded: CanonicalReq
 function resultMeaning(part: Extract<Part, { type: "tool-result" }>): string {
   const bits: string[] = [];
   for (const inner of part.content) {
-    if (inner.type === "text") bits.push(normalizeText(inner.text));
-    else if (inner.type === "image" || inner.type === "document")
+    if (inner.type === "text") {
+      const text = normalizeText(inner.text);
+      if (text !== "") bits.push(text);
+    } else if (inner.type === "image" || inner.type === "document")
       bits.push(`<${mediaKey(inner.source)}>`);
   }
-  return bits.filter((b) => b !== "").join(" ");
-}
-
-function results(req: CanonicalRequest): Extract<Part, { type: "tool-result" }>[] {
-  const out: Extract<Part, { type: "tool-result" }>[] = [];
-  for (const m of conversation(req))
-    for (const p of m.parts) if (p.type === "tool-result") out.push(p);
-  return out;
+  return bits.join(" ");
 }
 
 /**
@@ -134,8 +129,9 @@ function wrappedText(part: Extract<Part, { type: "tool-result" }>): string | und
 
 /** Each result's content arrives in order with the same text and media. */
 export function judgeToolResults(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
-  const sent = results(client).map(resultMeaning);
-  const gotParts = results(forwarded);
+  // The request views' lists (the same parts, in order), not a new one per side.
+  const sent = toolResultParts(client).map(resultMeaning);
+  const gotParts = toolResultParts(forwarded);
   const got = gotParts.map(resultMeaning);
   if (got.length === 0) return { absent: true, detail: `${show(sent)} → absent` };
   let wrapped = 0;
@@ -227,6 +223,20 @@ export function diffSchema(before: unknown, after: unknown, ignoreTypeCase = fal
 }
 
 /**
+ * The schema of the forwarded tool of that name (the last of that name, as a Map built from
+ * the list would hold), or undefined. A scan: a request has a few tools, and a Map of them
+ * was built for every exchange.
+ */
+function schemaNamed(req: CanonicalRequest, name: string): unknown {
+  const tools = req.tools;
+  for (let i = tools.length - 1; i >= 0; i--) {
+    const tool = tools[i] as CanonicalRequest["tools"][number];
+    if (tool.name === name) return tool.schema;
+  }
+  return undefined;
+}
+
+/**
  * Tool schemas compared per tool name. Only additions (`required: []`, `$defs`) are
  * `invented`; a removed or changed key is `mangled` (a lost constraint changes the meaning).
  */
@@ -235,16 +245,16 @@ export function judgeToolSchemas(
   forwarded: CanonicalRequest,
   backend: Dialect,
 ): Judgement {
-  const got = new Map(forwarded.tools.map((t) => [t.name, t.schema]));
   const added: string[] = [];
   for (const tool of client.tools) {
     if (tool.schema === undefined) continue;
-    if (!got.has(tool.name) || got.get(tool.name) === undefined) {
+    const gotSchema = schemaNamed(forwarded, tool.name);
+    if (gotSchema === undefined) {
       return { absent: true, detail: `${tool.name} ${show(tool.schema)} → absent` };
     }
-    const diff = diffSchema(tool.schema, got.get(tool.name), backend === "gemini");
-    const lost = [...diff.removed, ...diff.changed];
-    if (lost.length > 0) {
+    const diff = diffSchema(tool.schema, gotSchema, backend === "gemini");
+    if (diff.removed.length > 0 || diff.changed.length > 0) {
+      const lost = [...diff.removed, ...diff.changed];
       return {
         kind: "mangled",
         detail: `${tool.name}: ${lost.slice(0, 3).join(", ")} removed or changed`,

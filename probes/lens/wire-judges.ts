@@ -16,7 +16,7 @@ import { isRecord } from "../../dialects/json.ts";
 import { DIALECT_ROUTES, dialectOfPath } from "../../dialects/routes.ts";
 import { type HeaderPairs, headerValue, type WireRequest } from "../exchange.ts";
 import type { Verdict } from "../verdict.ts";
-import { show, verdict } from "./describe.ts";
+import { show, showChange, verdict } from "./describe.ts";
 import { type CredentialPlace, credentialField, headerField, PATH_FIELD } from "./field-names.ts";
 import { noEquivalent } from "./no-equivalent.ts";
 import { RecentByIdentity } from "./recent-by-identity.ts";
@@ -90,7 +90,7 @@ function judgeSentHeader(
 ): Verdict {
   const field = headerField(lower);
   const got = headerValue(forwarded, lower);
-  const detail = `${field}: ${show(sent)} → ${show(got)}`;
+  const detail = `${field}: ${showChange(sent, got)}`;
   if (got === undefined) {
     const row = noEquivalent("request", field, backend);
     return row
@@ -161,7 +161,7 @@ function knownPathOutcome(forwardedPath: string, backend: Dialect): PathOutcome 
  */
 export function judgePath(clientPath: string, forwarded: WireRequest, backend: Dialect): Verdict {
   const outcome = knownPathOutcome(forwarded.path, backend);
-  const reason = `${PATH_FIELD}: ${show(clientPath)} → ${show(forwarded.path)} (${outcome.note})`;
+  const reason = `${PATH_FIELD}: ${showChange(clientPath, forwarded.path)} (${outcome.note})`;
   return verdict("request", PATH_FIELD, outcome.kind, reason, outcome.cause);
 }
 
@@ -192,9 +192,21 @@ function isCredentialKey(key: string): boolean {
   return named;
 }
 
-function bodyCredentials(value: unknown, path: string, out: ClientCredential[]): void {
+/** `a.b.` for the keys `a`, `b` above a body value: spelled only for a credential found. */
+function bodyPath(keys: readonly string[]): string {
+  let path = "";
+  for (const key of keys) path += `${key}.`;
+  return path;
+}
+
+/**
+ * `keys` are the object keys down to `value` (arrays add none), kept on one stack rather
+ * than a path string built for every nested object of every client body (430 instructions
+ * per typical exchange; docs/lens.md, Round 5).
+ */
+function bodyCredentials(value: unknown, keys: string[], out: ClientCredential[]): void {
   if (Array.isArray(value)) {
-    for (const item of value) bodyCredentials(item, path, out);
+    for (const item of value) bodyCredentials(item, keys, out);
     return;
   }
   if (!isRecord(value)) return;
@@ -203,10 +215,12 @@ function bodyCredentials(value: unknown, path: string, out: ClientCredential[]):
     const v = value[key];
     if (typeof v === "string") {
       if (v !== "" && isCredentialKey(key)) {
-        out.push({ place: "body", name: path + key, value: v.replace(SCHEME, "") });
+        out.push({ place: "body", name: bodyPath(keys) + key, value: v.replace(SCHEME, "") });
       }
     } else if (typeof v === "object" && v !== null) {
-      bodyCredentials(v, `${path}${key}.`, out);
+      keys.push(key);
+      bodyCredentials(v, keys, out);
+      keys.pop();
     }
   }
 }
@@ -239,7 +253,7 @@ function findClientCredentials(request: WireRequest): ClientCredential[] {
       }
     }
   }
-  bodyCredentials(request.body, "", out);
+  bodyCredentials(request.body, [], out);
   return out;
 }
 
