@@ -6,6 +6,11 @@
 import type { CacheMarker } from "./canonical.ts";
 import { asArray, asRecord, isRecord, type JsonRecord } from "./json.ts";
 
+/** One row of a reader's spelling table: `[canonical field, wire key, parse]`. */
+export type Spelling<T> = {
+  [K in keyof T]-?: readonly [K, string, (value: unknown) => T[K] | undefined];
+}[keyof T];
+
 /**
  * Reads a wire object key by key. A key that is taken but whose value does not parse,
  * and every key never taken, end up in `rest()`: nothing the wire carried is discarded.
@@ -57,6 +62,12 @@ export class FieldReader {
   ): void {
     const parsed = this.take(key, parse);
     if (parsed !== undefined) target[field] = parsed;
+  }
+
+  /** `takeInto` for each row of a spelling table, in the table's order (the canonical key order). */
+  takeSpellings<T extends object>(target: T, table: readonly Spelling<T>[]): T {
+    for (const [field, key, parse] of table) this.takeInto(target, field, key, parse);
+    return target;
   }
 
   /** The value of `key` as it is (a schema, an opaque object), or undefined when absent. */

@@ -26,6 +26,7 @@ import {
   onlyKeys,
   otherKeys,
   readCacheMarker,
+  type Spelling,
 } from "../request-fields.ts";
 
 /**
@@ -297,14 +298,16 @@ function readOutputConfig(
   return format === undefined ? { effort } : { effort, format };
 }
 
+const SAMPLING: readonly Spelling<Sampling>[] = [
+  ["temperature", "temperature", asNumber],
+  ["topP", "top_p", asNumber],
+  ["topK", "top_k", asNumber],
+  ["maxTokens", "max_tokens", asNumber],
+  ["stop", "stop_sequences", asStringArray],
+];
+
 function readSampling(f: FieldReader): Sampling {
-  const sampling: Sampling = {};
-  f.takeInto(sampling, "temperature", "temperature", asNumber);
-  f.takeInto(sampling, "topP", "top_p", asNumber);
-  f.takeInto(sampling, "topK", "top_k", asNumber);
-  f.takeInto(sampling, "maxTokens", "max_tokens", asNumber);
-  f.takeInto(sampling, "stop", "stop_sequences", asStringArray);
-  return sampling;
+  return f.takeSpellings<Sampling>({}, SAMPLING);
 }
 
 function readMessages(list: JsonRecord[]): Message[] {

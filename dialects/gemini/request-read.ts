@@ -33,6 +33,7 @@ import {
   FieldReader,
   onlyKeys,
   otherKeys,
+  type Spelling,
 } from "../request-fields.ts";
 import { modelOfPath } from "./model-path.ts";
 import { camelContainers } from "./snake-case.ts";
@@ -311,18 +312,20 @@ function readThinking(g: FieldReader): ReasoningConfig | undefined {
   });
 }
 
+const SAMPLING: readonly Spelling<Sampling>[] = [
+  ["temperature", "temperature", asNumber],
+  ["topP", "topP", asNumber],
+  ["topK", "topK", asNumber],
+  ["maxTokens", "maxOutputTokens", asNumber],
+  ["stop", "stopSequences", asStringArray],
+  ["seed", "seed", asNumber],
+  ["presencePenalty", "presencePenalty", asNumber],
+  ["frequencyPenalty", "frequencyPenalty", asNumber],
+  ["n", "candidateCount", asNumber],
+];
+
 function readSampling(g: FieldReader): Sampling {
-  const sampling: Sampling = {};
-  g.takeInto(sampling, "temperature", "temperature", asNumber);
-  g.takeInto(sampling, "topP", "topP", asNumber);
-  g.takeInto(sampling, "topK", "topK", asNumber);
-  g.takeInto(sampling, "maxTokens", "maxOutputTokens", asNumber);
-  g.takeInto(sampling, "stop", "stopSequences", asStringArray);
-  g.takeInto(sampling, "seed", "seed", asNumber);
-  g.takeInto(sampling, "presencePenalty", "presencePenalty", asNumber);
-  g.takeInto(sampling, "frequencyPenalty", "frequencyPenalty", asNumber);
-  g.takeInto(sampling, "n", "candidateCount", asNumber);
-  return sampling;
+  return g.takeSpellings<Sampling>({}, SAMPLING);
 }
 
 function readContents(list: JsonRecord[]): Message[] {

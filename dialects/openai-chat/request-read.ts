@@ -24,6 +24,7 @@ import {
   parseDataUrl,
   readCacheMarker,
   readNested,
+  type Spelling,
 } from "../request-fields.ts";
 
 const ROLES = ["system", "developer", "user", "assistant", "tool"] as const satisfies Role[];
@@ -334,17 +335,24 @@ function readSampling(f: FieldReader): Sampling {
   let maxTokens = f.take("max_tokens", asNumber);
   if (maxTokens === undefined) maxTokens = f.take("max_completion_tokens", asNumber);
   else f.take("max_completion_tokens", refuse);
-  f.takeInto(sampling, "temperature", "temperature", asNumber);
-  f.takeInto(sampling, "topP", "top_p", asNumber);
-  f.takeInto(sampling, "topK", "top_k", asNumber);
+  f.takeSpellings(sampling, SAMPLING_BEFORE_MAX_TOKENS);
   if (maxTokens !== undefined) sampling.maxTokens = maxTokens;
-  f.takeInto(sampling, "stop", "stop", asStopList);
-  f.takeInto(sampling, "seed", "seed", asNumber);
-  f.takeInto(sampling, "presencePenalty", "presence_penalty", asNumber);
-  f.takeInto(sampling, "frequencyPenalty", "frequency_penalty", asNumber);
-  f.takeInto(sampling, "n", "n", asNumber);
-  return sampling;
+  return f.takeSpellings(sampling, SAMPLING_AFTER_MAX_TOKENS);
 }
+
+/** Sampling's keys in canonical order, around `maxTokens` (read above from two spellings). */
+const SAMPLING_BEFORE_MAX_TOKENS: readonly Spelling<Sampling>[] = [
+  ["temperature", "temperature", asNumber],
+  ["topP", "top_p", asNumber],
+  ["topK", "top_k", asNumber],
+];
+const SAMPLING_AFTER_MAX_TOKENS: readonly Spelling<Sampling>[] = [
+  ["stop", "stop", asStopList],
+  ["seed", "seed", asNumber],
+  ["presencePenalty", "presence_penalty", asNumber],
+  ["frequencyPenalty", "frequency_penalty", asNumber],
+  ["n", "n", asNumber],
+];
 
 /** A parse that accepts nothing: the value is kept raw in extras. */
 const refuse = (): undefined => undefined;
