@@ -143,6 +143,16 @@ export class FieldReader {
 }
 
 /** Reads a nested object: the parsed value, plus its unread keys as a partial object (or undefined). */
+/**
+ * Each record of a list read by `read`, into a list of the same length: a plain loop, where
+ * `list.map` with a closure cost more on the readers' hot path.
+ */
+export function readEach<T>(list: readonly JsonRecord[], read: (record: JsonRecord) => T): T[] {
+  const out: T[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) out[i] = read(list[i] as JsonRecord);
+  return out;
+}
+
 export function readNested<T>(
   value: unknown,
   read: (f: FieldReader) => T,

@@ -37,6 +37,10 @@ const INITIAL_BYTES = 256 * 1024;
 /** `<n>:` for the lengths most fields have, made once rather than per field. */
 const LENGTH_PREFIXES = Array.from({ length: 1024 }, (_, n) => `${n}:`);
 
+function lengthPrefix(text: string): string {
+  return LENGTH_PREFIXES[text.length] ?? `${text.length}:`;
+}
+
 /**
  * The records not yet handed over. Each record's parts are joined and copied into the
  * batch's buffer at once, outside the JavaScript heap: parts kept until the batch is taken
@@ -63,7 +67,7 @@ export class RecordBatch {
     const position = this.#position++;
     if (text === undefined) this.#parts.push("~");
     else if (text === this.#last[position]) this.#parts.push("=");
-    else this.#parts.push(LENGTH_PREFIXES[text.length] ?? `${text.length}:`, text);
+    else this.#parts.push(lengthPrefix(text), text);
     this.#last[position] = text;
   }
 
@@ -83,8 +87,7 @@ export class RecordBatch {
     }
     this.#parts.push(String(list.length), ";");
     for (const [name, value] of list) {
-      this.#parts.push(LENGTH_PREFIXES[name.length] ?? `${name.length}:`, name);
-      this.#parts.push(LENGTH_PREFIXES[value.length] ?? `${value.length}:`, value);
+      this.#parts.push(lengthPrefix(name), name, lengthPrefix(value), value);
     }
   }
 

@@ -26,6 +26,7 @@ import {
   onlyKeys,
   otherKeys,
   readCacheMarker,
+  readEach,
   type Spelling,
 } from "../request-fields.ts";
 
@@ -310,12 +311,6 @@ function readSampling(f: FieldReader): Sampling {
   return f.takeSpellings<Sampling>({}, SAMPLING);
 }
 
-function readMessages(list: JsonRecord[]): Message[] {
-  const messages: Message[] = new Array(list.length);
-  for (let i = 0; i < list.length; i++) messages[i] = readMessage(list[i] as JsonRecord);
-  return messages;
-}
-
 export function readAnthropicRequest(body: JsonRecord): CanonicalRequest {
   const f = new FieldReader(body);
   const model = f.take("model", asString);
@@ -323,7 +318,7 @@ export function readAnthropicRequest(body: JsonRecord): CanonicalRequest {
   const system = f.take("system", (v) => readContent(v, seen)) ?? [];
   if (seen.lossy) f.keep("system", body.system);
   const messageList = f.take("messages", asRecords);
-  const messages = messageList === undefined ? [] : readMessages(messageList);
+  const messages = messageList === undefined ? [] : readEach(messageList, readMessage);
   const tools = f.take("tools", asRecords)?.map(readTool) ?? [];
   const { choice: toolChoice, parallel: parallelToolCalls } = readToolChoice(f);
   const sampling = readSampling(f);

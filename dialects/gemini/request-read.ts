@@ -33,6 +33,7 @@ import {
   FieldReader,
   onlyKeys,
   otherKeys,
+  readEach,
   type Spelling,
 } from "../request-fields.ts";
 import { modelOfPath } from "./model-path.ts";
@@ -328,12 +329,6 @@ function readSampling(g: FieldReader): Sampling {
   return g.takeSpellings<Sampling>({}, SAMPLING);
 }
 
-function readContents(list: JsonRecord[]): Message[] {
-  const messages: Message[] = new Array(list.length);
-  for (let i = 0; i < list.length; i++) messages[i] = readContent(list[i] as JsonRecord);
-  return messages;
-}
-
 export function readGeminiRequest(
   body: JsonRecord,
   context: { path?: string } = {},
@@ -341,7 +336,7 @@ export function readGeminiRequest(
   const f = new FieldReader(camelContainers(body));
   const fromPath = context.path === undefined ? undefined : modelOfPath(context.path);
   const contents = f.take("contents", asRecords);
-  const messages = contents === undefined ? [] : readContents(contents);
+  const messages = contents === undefined ? [] : readEach(contents, readContent);
   const system = f.nested("systemInstruction", (g) => g.take("parts", readParts)) ?? [];
   const tools = f.take("tools", readTools) ?? [];
   const toolChoice = f.nested("toolConfig", readToolConfig);

@@ -23,6 +23,7 @@ import {
   otherKeys,
   parseDataUrl,
   readCacheMarker,
+  readEach,
   readNested,
   type Spelling,
 } from "../request-fields.ts";
@@ -357,12 +358,6 @@ const SAMPLING_AFTER_MAX_TOKENS: readonly Spelling<Sampling>[] = [
 /** A parse that accepts nothing: the value is kept raw in extras. */
 const refuse = (): undefined => undefined;
 
-function readMessages(list: JsonRecord[]): Message[] {
-  const messages: Message[] = new Array(list.length);
-  for (let i = 0; i < list.length; i++) messages[i] = readMessage(list[i] as JsonRecord);
-  return messages;
-}
-
 export function readChatRequest(body: JsonRecord): CanonicalRequest {
   const f = new FieldReader(body);
   // Built in the canonical key order (CanonicalRequest's), each optional key only when set.
@@ -370,7 +365,7 @@ export function readChatRequest(body: JsonRecord): CanonicalRequest {
   f.takeInto(out, "model", "model", asString);
   out.system = [];
   const messageList = f.take("messages", asRecords);
-  out.messages = messageList === undefined ? [] : readMessages(messageList);
+  out.messages = messageList === undefined ? [] : readEach(messageList, readMessage);
   out.tools = f.take("tools", asRecords)?.map(readTool) ?? [];
   f.takeInto(out, "toolChoice", "tool_choice", readToolChoice);
   f.takeInto(out, "parallelToolCalls", "parallel_tool_calls", asBoolean);
