@@ -126,6 +126,40 @@ describe("bodies", () => {
     expect(redactBody(python)).toBe(python);
   });
 
+  it("catches an escaped key in a stream's events, keeping every other byte", () => {
+    const hidden = `s\\u006b${OPENAI.slice(2)}`;
+    const sse = `event: message\ndata: {"delta":{"text":"${hidden}"}}\n\ndata: [DONE]\n\n`;
+    expect(redactText(sse)).toBe(sse.replace(hidden, redactionTag(OPENAI)));
+    expect(redactBody(sse)).toBe(sse.replace(hidden, redactionTag(OPENAI)));
+    // An NDJSON stream (Ollama) with a key escaped letter by letter.
+    const spelled = [...OPENAI].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    const ndjson = `{"message":{"content":"${spelled.join("")}"}}\n{"done":true}\n`;
+    expect(redactBody(ndjson)).toBe(
+      `{"message":{"content":"${redactionTag(OPENAI)}"}}\n{"done":true}\n`,
+    );
+  });
+
+  it("redacts credential-named keys inside a stream's events, escaped or not", () => {
+    const sse =
+      'data: {"error":{"api_key":"plain-secret-9"}}\n\ndata: {"x-api-\\u006bey":"other-secret-7"}\n\n';
+    const out = redactBody(sse);
+    expect(out).not.toContain("plain-secret-9");
+    expect(out).not.toContain("other-secret-7");
+    expect(out).toContain(redactionTag("plain-secret-9"));
+    expect(out).toContain(redactionTag("other-secret-7"));
+    const usage = 'data: {"usage":{"input_tokens":3}}\n\n';
+    expect(redactBody(usage)).toBe(usage);
+  });
+
+  it("finds an extra secret that escapes spell, and leaves an escaped backslash's text alone", () => {
+    const canary = "canary-value-123";
+    const escaped = "data: can\\u0061ry-value-123\n";
+    expect(redactText(escaped, [canary])).toBe(`data: ${redactionTag(canary)}\n`);
+    // `\\u0073k-...` is a backslash, then the letters "u0073k-...": no key is spelled there.
+    const literal = `{"text":"\\\\u0073k${OPENAI.slice(1)}"}`;
+    expect(redactBody(literal)).toBe(literal);
+  });
+
   it("never throws when a secret also occurs inside a number", () => {
     const raw = '{"api_key":"123456","n":1234567}';
     const out = redactBody(raw);

@@ -5,6 +5,7 @@
  * for equality and a leak check can match a known canary without the secret touching disk.
  */
 import { createHash } from "node:crypto";
+import { replaceInView, type ViewSpan } from "./escaped-view.ts";
 
 /** Header names (lower case) that carry a credential in some dialect or gateway. */
 export const CREDENTIAL_HEADERS = [
@@ -65,8 +66,12 @@ export function isRedactionTag(value: string): boolean {
 /** Every KEY_SHAPES pattern starts with one of these: one scan rules out most text. */
 const KEY_PREFIXES = /sk-|AIza|pk-|gsk_/;
 
-/** Replace every key-shaped substring (and every extra secret given) by its tag. */
+/**
+ * Replace every key-shaped substring (and every extra secret given) by its tag, also where
+ * the text spells one with `\u` escapes (inside a JSON body or a stream's event lines).
+ */
 export function redactText(text: string, extraSecrets: readonly string[] = []): string {
+  if (text.includes("\\u")) return redactEscapedText(text, extraSecrets);
   let out = text;
   for (const secret of extraSecrets) {
     if (secret.length >= 6 && out.includes(secret)) {
@@ -76,6 +81,41 @@ export function redactText(text: string, extraSecrets: readonly string[] = []): 
   if (!KEY_PREFIXES.test(out)) return out;
   for (const shape of KEY_SHAPES) out = out.replace(shape, (m) => redactionTag(m));
   return out;
+}
+
+/**
+ * `redactText` for text with `\u` escapes: secrets and key shapes are searched in the text
+ * as a JSON reader decodes it (escapedView) and replaced where they are spelled. Escapes are
+ * rare in traffic (Python's `json.dumps` writes them for non-ASCII), so only such text pays.
+ */
+function redactEscapedText(text: string, extraSecrets: readonly string[]): string {
+  let out = text;
+  for (const secret of extraSecrets) {
+    if (secret.length < 6) continue;
+    const tag = redactionTag(secret);
+    out = replaceInView(out, (view) => occurrences(view, secret, tag));
+  }
+  for (const shape of KEY_SHAPES) {
+    out = replaceInView(out, (view) =>
+      KEY_PREFIXES.test(view)
+        ? [...view.matchAll(shape)].map((m) => ({
+            start: m.index,
+            end: m.index + m[0].length,
+            replacement: redactionTag(m[0]),
+          }))
+        : [],
+    );
+  }
+  return out;
+}
+
+/** Every occurrence of `needle` in `view`, left to right, not overlapping. */
+function occurrences(view: string, needle: string, replacement: string): ViewSpan[] {
+  const spans: ViewSpan[] = [];
+  for (let at = view.indexOf(needle); at >= 0; at = view.indexOf(needle, at + needle.length)) {
+    spans.push({ start: at, end: at + needle.length, replacement });
+  }
+  return spans;
 }
 
 /**
@@ -202,9 +242,35 @@ export function redactBody(raw: string, extraSecrets: readonly string[] = []): s
   try {
     parsed = JSON.parse(raw);
   } catch {
-    return redactText(raw, extraSecrets);
+    const inEvents = eventCredentialValues(raw);
+    return redactText(raw, inEvents.length === 0 ? extraSecrets : [...inEvents, ...extraSecrets]);
   }
   return redactParsedBody(raw, parsed, extraSecrets);
+}
+
+/** A credential-named key as JSON spells it, or an escape that may spell one. */
+const MAY_NAME_CREDENTIAL = new RegExp(
+  `"(?:${[...CREDENTIAL_BODY_KEYS, ...CREDENTIAL_HEADERS, "bearer", "token"].join("|")})"\\s*:|\\\\u`,
+  "i",
+);
+
+/**
+ * Values under credential-named keys in a body that is not one JSON value: a stream, whose
+ * SSE `data:` lines or NDJSON lines each are. Only a body that may name one is parsed.
+ */
+function eventCredentialValues(raw: string): string[] {
+  const found: string[] = [];
+  if (!MAY_NAME_CREDENTIAL.test(raw)) return found;
+  for (const line of raw.split(/\r\n|\r|\n/)) {
+    const data = line.startsWith("data:") ? line.slice(5).trimStart() : line;
+    if (data[0] !== "{" && data[0] !== "[") continue;
+    try {
+      credentialValuesInJson(JSON.parse(data), found);
+    } catch {
+      // Not JSON: the text scan still covers the line.
+    }
+  }
+  return found;
 }
 
 /**

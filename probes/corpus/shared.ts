@@ -63,4 +63,7 @@ export const TOOLS = {
 } as const satisfies Record<ClientDialect, readonly unknown[]>;
 
 /** The first user turn of a history probe (its text carries the nonce). */
+/** A LiteLLM issue several Chat probes cite (tools[].strict, the developer role). */
+export const LITELLM_41913 = "https://github.com/BerriAI/litellm/issues/41913";
+
 export const ASK = "What is the weather in Paris?";
