@@ -1,5 +1,5 @@
 import { Command, CommanderError } from "commander";
-import { commands } from "./commands/index.ts";
+import { commandsFor } from "./commands/index.ts";
 import { CliError, EXIT } from "./exit-codes.ts";
 
 const program = new Command()
@@ -8,7 +8,7 @@ const program = new Command()
   .showHelpAfterError()
   .exitOverride();
 
-for (const register of commands) register(program);
+for (const register of await commandsFor(process.argv.slice(2))) register(program);
 
 try {
   await program.parseAsync(process.argv);
