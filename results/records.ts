@@ -110,19 +110,35 @@ export interface AttemptRecord extends CellKey {
   clientSdk?: unknown;
 }
 
-/** An attempt with its JSON-valued fields as stored text, not parsed. */
-export interface AttemptText extends CellKey {
-  runId: string;
-  attemptNo: number;
+/**
+ * A stored attempt by its keys and the ids of its bytes (`exchanges`) and verdict list
+ * (`verdict_lists`), no text: enough to choose attempts before reading their bytes.
+ */
+export interface JudgementRef extends CellKey {
   phase: AttemptPhase;
+  attemptNo: number;
+  verdictsId: number;
+  exchangeId: number;
+}
+
+/** An exchange's wire bytes and timings as stored text (JSON not parsed). */
+export interface ExchangeTexts {
   status: string;
   timings: string;
   clientRequest: string;
   forwarded: string;
   upstreamReply: string;
   clientResponse: string;
-  verdicts: string;
+  /** `"null"` when no SDK view was stored. */
   clientSdk: string;
+}
+
+/** An attempt with its JSON-valued fields as stored text, not parsed. */
+export interface AttemptText extends CellKey, ExchangeTexts {
+  runId: string;
+  attemptNo: number;
+  phase: AttemptPhase;
+  verdicts: string;
 }
 
 /** One cell as written by the sweep: the cell row (inserted or updated) and new attempts. */

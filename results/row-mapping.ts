@@ -9,6 +9,7 @@ import type {
   AttemptRecord,
   AttemptText,
   CellRecord,
+  ExchangeTexts,
   GatewayRunRecord,
   GatewayRunStatus,
   ProbeRecord,
@@ -301,13 +302,19 @@ export function rowToAttemptText(row: Row): AttemptText {
     mode: str(row.mode) as Mode,
     phase: str(row.phase) as AttemptPhase,
     attemptNo: Number(row.attempt_no),
+    ...rowToExchangeTexts(row),
+    verdicts: str(row.verdicts),
+  };
+}
+
+export function rowToExchangeTexts(row: Row): ExchangeTexts {
+  return {
     status: str(row.status),
     timings: str(row.timings),
     clientRequest: str(row.client_request),
     forwarded: str(row.forwarded),
     upstreamReply: str(row.upstream_reply),
     clientResponse: str(row.client_response),
-    verdicts: str(row.verdicts),
     clientSdk: row.client_sdk == null ? "null" : str(row.client_sdk),
   };
 }

@@ -13,6 +13,7 @@
  * Re-judging (rescore): `store.iterateAttempts(runId)` streams attempts back, parsed.
  */
 import { randomBytes } from "node:crypto";
+import type { Statement } from "better-sqlite3";
 import { type CellWriter, type CellWriterOptions, createCellWriter } from "./cell-writer.ts";
 import type {
   AttemptRecord,
@@ -20,7 +21,9 @@ import type {
   CellKey,
   CellRecord,
   DoneCell,
+  ExchangeTexts,
   GatewayRunRecord,
+  JudgementRef,
   ProbeRecord,
   RunRecord,
   RunStatus,
@@ -37,6 +40,7 @@ import {
   rowToAttempt,
   rowToAttemptText,
   rowToCell,
+  rowToExchangeTexts,
   rowToGatewayRun,
   rowToProbe,
   rowToRun,
@@ -56,6 +60,11 @@ export function newRunId(now: Date = new Date(), suffix = randomBytes(2).toStrin
 type Row = Record<string, unknown>;
 
 export class ResultsStore {
+  /** Statements a report runs once per cell or attempt, prepared on first use. */
+  #attemptsOfCell?: Statement;
+  #verdictListText?: Statement;
+  #exchangeTexts?: Statement;
+
   constructor(
     readonly db: Db,
     readonly path: string,
@@ -197,12 +206,18 @@ export class ResultsStore {
 
   /** One cell's attempts (main, repeats, control), parsed: the bytes behind a verdict. */
   attemptsOfCell(runId: string, key: CellKey): AttemptRecord[] {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM attempts WHERE run_id = ? AND "column" = ? AND route_id = ? AND probe_id = ?
-         AND mode = ? ORDER BY phase, attempt_no`,
-      )
-      .all(runId, key.column, key.routeId, key.probeId, key.mode) as Row[];
+    // Prepared once: a report asks for every failure cell's attempts.
+    this.#attemptsOfCell ??= this.db.prepare(
+      `SELECT * FROM attempts WHERE run_id = ? AND "column" = ? AND route_id = ? AND probe_id = ?
+       AND mode = ? ORDER BY phase, attempt_no`,
+    );
+    const rows = this.#attemptsOfCell.all(
+      runId,
+      key.column,
+      key.routeId,
+      key.probeId,
+      key.mode,
+    ) as Row[];
     return rows.map(rowToAttempt);
   }
 
@@ -234,6 +249,52 @@ export class ResultsStore {
        ORDER BY "column", route_id, probe_id, mode, phase, attempt_no`,
     );
     for (const row of stmt.iterate(runId)) yield rowToAttemptText(row as Row);
+  }
+
+  /**
+   * A run's judged attempts without their texts, in iterateAttemptTexts' order: a reader that
+   * shows one attempt per cell chooses here and reads only the chosen bytes (attemptTextOf).
+   */
+  judgementRefs(runId: string): JudgementRef[] {
+    const rows = this.db
+      .prepare(
+        `SELECT "column", route_id, probe_id, mode, phase, attempt_no, verdicts_id, exchange_id
+         FROM judgements WHERE run_id = ?
+         ORDER BY "column", route_id, probe_id, mode, phase, attempt_no`,
+      )
+      .all(runId) as Row[];
+    return rows.map((row) => ({
+      column: String(row.column),
+      routeId: String(row.route_id),
+      probeId: String(row.probe_id),
+      mode: String(row.mode) as JudgementRef["mode"],
+      phase: String(row.phase) as JudgementRef["phase"],
+      attemptNo: Number(row.attempt_no),
+      verdictsId: Number(row.verdicts_id),
+      exchangeId: Number(row.exchange_id),
+    }));
+  }
+
+  /** A stored verdict list's text (a JSON array of verdicts), by its id. */
+  verdictListText(id: number): string {
+    this.#verdictListText ??= this.db
+      .prepare("SELECT verdicts FROM verdict_lists WHERE id = ?")
+      .pluck();
+    const text = this.#verdictListText.get(id);
+    if (typeof text !== "string")
+      throw new ResultsError("not-found", `no verdict list ${id} in ${this.path}`);
+    return text;
+  }
+
+  /** One stored exchange's texts (the wire bytes behind an attempt), by its id. */
+  exchangeTexts(id: number): ExchangeTexts {
+    this.#exchangeTexts ??= this.db.prepare(
+      `SELECT status, timings, client_request, forwarded, upstream_reply, client_response,
+              client_sdk FROM exchanges WHERE id = ?`,
+    );
+    const row = this.#exchangeTexts.get(id) as Row | undefined;
+    if (!row) throw new ResultsError("not-found", `no exchange ${id} in ${this.path}`);
+    return rowToExchangeTexts(row);
   }
 
   close(): void {

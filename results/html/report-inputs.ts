@@ -4,7 +4,7 @@
  * verdicts in earlier runs, and the diff against the run before it.
  */
 import type { Verdict } from "../../probes/verdict.ts";
-import type { AttemptRecord, AttemptText, CellRecord } from "../records.ts";
+import type { AttemptRecord, CellRecord, ExchangeTexts, JudgementRef } from "../records.ts";
 import { diffRuns } from "../run-diff.ts";
 import { gatewayOfColumn } from "../run-summary.ts";
 import { loadRunView, probeOfCell, type RunView } from "../run-view.ts";
@@ -33,25 +33,43 @@ export function loadReportInputs(store: ResultsStore, runId?: string): ReportInp
   };
 }
 
+/**
+ * One attempt per cell. Chosen from the judgements alone (keys and a verdict list id, each
+ * distinct list parsed once), then only the chosen attempts' bytes are read: reading and
+ * parsing every attempt's ~7.5 KB and its list was most of the HTML report's time.
+ */
 function shownAttempts(store: ResultsStore, view: RunView): Map<string, AttemptRecord> {
   const cells = new Map<string, CellRecord>(view.cells.map((c) => [cellId(c), c]));
-  const chosen = new Map<string, AttemptRecord>();
+  const lists = new Map<number, Verdict[]>();
+  const listOf = (id: number): Verdict[] => {
+    let list = lists.get(id);
+    if (list === undefined) {
+      const parsed = parseJson(store.verdictListText(id));
+      list = Array.isArray(parsed) ? (parsed as Verdict[]) : [];
+      lists.set(id, list);
+    }
+    return list;
+  };
+  const chosen = new Map<string, JudgementRef>();
   const settled = new Set<string>();
-  for (const text of store.iterateAttemptTexts(view.run.id)) {
-    if (text.phase === "control") continue;
-    const id = cellId(text);
+  for (const ref of store.judgementRefs(view.run.id)) {
+    if (ref.phase === "control") continue;
+    const id = cellId(ref);
     const cell = cells.get(id);
     if (!cell || settled.has(id)) continue;
-    const verdicts = parseJson(text.verdicts) as Verdict[] | undefined;
     const field = probeOfCell(view, cell).field;
-    const own = verdicts?.find((v) => v.field === field)?.verdict;
-    // Wire bytes are parsed only for the attempts kept, not for every repeat.
+    const own = listOf(ref.verdictsId).find((v) => v.field === field)?.verdict;
     if (own === cell.verdict) {
-      chosen.set(id, parsedAttempt(text, verdicts ?? []));
+      chosen.set(id, ref);
       settled.add(id);
-    } else if (!chosen.has(id)) chosen.set(id, parsedAttempt(text, verdicts ?? []));
+    } else if (!chosen.has(id)) chosen.set(id, ref);
   }
-  return chosen;
+  const shown = new Map<string, AttemptRecord>();
+  for (const [id, ref] of chosen) {
+    const texts = store.exchangeTexts(ref.exchangeId);
+    shown.set(id, parsedAttempt(view.run.id, ref, texts, listOf(ref.verdictsId)));
+  }
+  return shown;
 }
 
 function parseJson(text: string): unknown {
@@ -62,16 +80,28 @@ function parseJson(text: string): unknown {
   }
 }
 
-function parsedAttempt(text: AttemptText, verdicts: Verdict[]): AttemptRecord {
+function parsedAttempt(
+  runId: string,
+  ref: JudgementRef,
+  texts: ExchangeTexts,
+  verdicts: Verdict[],
+): AttemptRecord {
   return {
-    ...text,
-    timings: parseJson(text.timings),
-    clientRequest: parseJson(text.clientRequest),
-    forwarded: parseJson(text.forwarded),
-    upstreamReply: parseJson(text.upstreamReply),
-    clientResponse: parseJson(text.clientResponse),
+    runId,
+    column: ref.column,
+    routeId: ref.routeId,
+    probeId: ref.probeId,
+    mode: ref.mode,
+    phase: ref.phase,
+    attemptNo: ref.attemptNo,
+    status: texts.status,
+    timings: parseJson(texts.timings),
+    clientRequest: parseJson(texts.clientRequest),
+    forwarded: parseJson(texts.forwarded),
+    upstreamReply: parseJson(texts.upstreamReply),
+    clientResponse: parseJson(texts.clientResponse),
     verdicts,
-    ...(text.clientSdk === "null" ? {} : { clientSdk: parseJson(text.clientSdk) }),
+    ...(texts.clientSdk === "null" ? {} : { clientSdk: parseJson(texts.clientSdk) }),
   };
 }
 
