@@ -92,6 +92,9 @@ describe("HTML report page", () => {
     expect(dropped?.detail?.panes.clientResponse).toMatch(
       /^HTTP 200\ncontent-type: application\/json\ncontent-encoding: gzip\n\n\(gzip, \d+ bytes on the wire; shown decompressed\)/,
     );
+    // No SDK view was stored for these attempts: the pane says nothing about one (it used to
+    // call the missing record unreadable).
+    expect(dropped?.detail?.panes.clientResponse).not.toContain("official SDK");
     const notRun = m.cells.find((c) => c.verdict === "not-run");
     expect(notRun?.detail).toBeUndefined();
   });
