@@ -253,7 +253,7 @@ export class ResultsStore {
 
   /**
    * A run's judged attempts without their texts, in iterateAttemptTexts' order: a reader that
-   * shows one attempt per cell chooses here and reads only the chosen bytes (attemptTextOf).
+   * shows one attempt per cell chooses here and reads only the chosen bytes (exchangeTexts).
    */
   judgementRefs(runId: string): JudgementRef[] {
     const rows = this.db

@@ -35,8 +35,9 @@ export function loadReportInputs(store: ResultsStore, runId?: string): ReportInp
 
 /**
  * One attempt per cell. Chosen from the judgements alone (keys and a verdict list id, each
- * distinct list parsed once), then only the chosen attempts' bytes are read: reading and
- * parsing every attempt's ~7.5 KB and its list was most of the HTML report's time.
+ * distinct list parsed once), then only the chosen attempts' bytes are read: the read it
+ * replaces copied every attempt's ~7.5 KB out of SQLite, repeats included, and parsed every
+ * attempt's verdict list.
  */
 function shownAttempts(store: ResultsStore, view: RunView): Map<string, AttemptRecord> {
   const cells = new Map<string, CellRecord>(view.cells.map((c) => [cellId(c), c]));
