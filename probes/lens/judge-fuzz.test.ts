@@ -41,9 +41,11 @@ function seeded(seed: number): () => number {
 
 function pathsOf(value: unknown, at: Path = [], out: Path[] = []): Path[] {
   if (at.length > 0) out.push(at);
-  if (Array.isArray(value)) value.forEach((v, i) => pathsOf(v, [...at, i], out));
-  else if (value !== null && typeof value === "object")
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) pathsOf(v, [...at, i], out);
+  } else if (value !== null && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) pathsOf(v, [...at, k], out);
+  }
   return out;
 }
 
