@@ -5,7 +5,7 @@
  * for equality and a leak check can match a known canary without the secret touching disk.
  */
 import { createHash } from "node:crypto";
-import { replaceInView, type ViewSpan } from "./escaped-view.ts";
+import { decodedText, replaceInView, type ViewSpan } from "./escaped-view.ts";
 
 /** Header names (lower case) that carry a credential in some dialect or gateway. */
 export const CREDENTIAL_HEADERS = [
@@ -89,6 +89,10 @@ export function redactText(text: string, extraSecrets: readonly string[] = []): 
  * rare in traffic (Python's `json.dumps` writes them for non-ASCII), so only such text pays.
  */
 function redactEscapedText(text: string, extraSecrets: readonly string[]): string {
+  // Escaped text seldom holds a key: one decode rules that out before any span is mapped.
+  const decoded = decodedText(text);
+  const holdsSecret = extraSecrets.some((s) => s.length >= 6 && decoded.includes(s));
+  if (!holdsSecret && !KEY_PREFIXES.test(decoded)) return text;
   let out = text;
   for (const secret of extraSecrets) {
     if (secret.length < 6) continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapedView, replaceInView } from "./escaped-view.ts";
+import { decodedText, escapedView, replaceInView } from "./escaped-view.ts";
 
 describe("escapedView", () => {
   it("decodes JSON escapes and maps each character to where its spelling starts", () => {
@@ -12,6 +12,12 @@ describe("escapedView", () => {
   it("reads the same as JSON.parse inside a string", () => {
     const body = '"x\\"y\\/z\\t\\u00e9\\ud83d\\ude00 \\\\u0041"';
     expect(escapedView(body.slice(1, -1)).view).toBe(JSON.parse(body));
+  });
+
+  it("decodedText reads the same as the view, without the offsets", () => {
+    for (const text of ["a\\u0062\\n\\\\c", "plain", "end\\", 'x\\"y\\u12', ""]) {
+      expect(decodedText(text)).toBe(escapedView(text).view);
+    }
   });
 
   it("keeps a backslash that starts no escape, and a short \\u, as written", () => {

@@ -32,32 +32,42 @@ const HEX4 = /^[0-9a-fA-F]{4}$/;
  * A backslash that starts no valid escape is kept as written.
  */
 export function escapedView(text: string): EscapedView {
-  let view = "";
   const starts: number[] = [];
+  return { view: decode(text, starts), starts };
+}
+
+/** The view's text alone: for a quick "is anything there" before any span is mapped. */
+export function decodedText(text: string): string {
+  return decode(text, undefined);
+}
+
+/** One walk for both: `starts`, when given, gets each view character's original offset. */
+function decode(text: string, starts: number[] | undefined): string {
+  const pieces: string[] = [];
   let i = 0;
   while (i < text.length) {
     const slash = text.indexOf("\\", i);
     const plainEnd = slash < 0 ? text.length : slash;
-    for (let j = i; j < plainEnd; j++) starts.push(j);
-    view += text.slice(i, plainEnd);
+    if (starts) for (let j = i; j < plainEnd; j++) starts.push(j);
+    pieces.push(text.slice(i, plainEnd));
     if (slash < 0) break;
     const letter = text[slash + 1] ?? "";
     const short = SHORT_ESCAPES[letter];
     const hex = letter === "u" ? text.slice(slash + 2, slash + 6) : "";
-    starts.push(slash);
+    starts?.push(slash);
     if (short !== undefined) {
-      view += short;
+      pieces.push(short);
       i = slash + 2;
     } else if (HEX4.test(hex)) {
-      view += String.fromCharCode(Number.parseInt(hex, 16));
+      pieces.push(String.fromCharCode(Number.parseInt(hex, 16)));
       i = slash + 6;
     } else {
-      view += "\\";
+      pieces.push("\\");
       i = slash + 1;
     }
   }
-  starts.push(text.length);
-  return { view, starts };
+  starts?.push(text.length);
+  return pieces.join("");
 }
 
 /** A span of the view to replace, end exclusive. */
