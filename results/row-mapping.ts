@@ -12,6 +12,7 @@ import type {
   ExchangeTexts,
   GatewayRunRecord,
   GatewayRunStatus,
+  JudgementRef,
   ProbeRecord,
   RunRecord,
   RunStatus,
@@ -304,6 +305,19 @@ export function rowToAttemptText(row: Row): AttemptText {
     attemptNo: Number(row.attempt_no),
     ...rowToExchangeTexts(row),
     verdicts: str(row.verdicts),
+  };
+}
+
+export function rowToJudgementRef(row: Row): JudgementRef {
+  return {
+    column: str(row.column),
+    routeId: str(row.route_id),
+    probeId: str(row.probe_id),
+    mode: str(row.mode) as Mode,
+    phase: str(row.phase) as AttemptPhase,
+    attemptNo: Number(row.attempt_no),
+    verdictsId: Number(row.verdicts_id),
+    exchangeId: Number(row.exchange_id),
   };
 }
 

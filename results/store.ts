@@ -42,6 +42,7 @@ import {
   rowToCell,
   rowToExchangeTexts,
   rowToGatewayRun,
+  rowToJudgementRef,
   rowToProbe,
   rowToRun,
   runToRow,
@@ -263,16 +264,7 @@ export class ResultsStore {
          ORDER BY "column", route_id, probe_id, mode, phase, attempt_no`,
       )
       .all(runId) as Row[];
-    return rows.map((row) => ({
-      column: String(row.column),
-      routeId: String(row.route_id),
-      probeId: String(row.probe_id),
-      mode: String(row.mode) as JudgementRef["mode"],
-      phase: String(row.phase) as JudgementRef["phase"],
-      attemptNo: Number(row.attempt_no),
-      verdictsId: Number(row.verdicts_id),
-      exchangeId: Number(row.exchange_id),
-    }));
+    return rows.map(rowToJudgementRef);
   }
 
   /** A stored verdict list's text (a JSON array of verdicts), by its id. */
