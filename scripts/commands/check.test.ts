@@ -14,16 +14,21 @@ async function cli(...args: string[]): Promise<{ out: string; err: string; code:
   const program = new Command().exitOverride();
   registerCheck(program);
   let out = "";
+  let stderr = "";
   vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
     out += String(chunk);
     return true;
   });
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
   try {
     await program.parseAsync(["node", "gatecheck", "check", ...args]);
-    return { out, err: "", code: EXIT.ok };
+    return { out, err: stderr, code: EXIT.ok };
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
-    return { out, err: error.message, code: error.exitCode };
+    return { out, err: stderr + error.message, code: error.exitCode };
   } finally {
     vi.restoreAllMocks();
   }
@@ -78,5 +83,30 @@ describe("gatecheck check", () => {
     const r = await cli(file);
     expect(r.code).toBe(EXIT.usage);
     expect(r.err).toContain("clientRequest.body");
+  });
+
+  it("judges several files in one start-up, each table under its name", async () => {
+    const faithful = join(FIXTURES, "anthropic-to-chat-non-stream-faithful.json");
+    const r = await cli(lossy, faithful);
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.out.startsWith(`== ${lossy}\nRequest (client → backend)\n`)).toBe(true);
+    expect(r.out).toContain(`\n== ${faithful}\nRequest (client → backend)\n`);
+    // Each file's table is the one a check of that file alone prints.
+    expect(r.out).toContain((await cli(faithful)).out);
+  });
+
+  it("with several files, judges the usable ones, names the others and exits 2", async () => {
+    const bad = join(dir, "several-bad.json");
+    writeFileSync(bad, "{");
+    const missing = join(dir, "several-missing.json");
+    const r = await cli(bad, lossy, missing, "--json");
+    expect(r.code).toBe(EXIT.usage);
+    const results = JSON.parse(r.out) as { file: string; verdicts?: unknown[]; error?: string }[];
+    expect(results.map((x) => x.file)).toEqual([bad, lossy, missing]);
+    expect(results[0]?.error).toContain("is not JSON");
+    expect(results[1]?.verdicts?.length).toBeGreaterThan(0);
+    expect(results[2]?.error).toContain("ENOENT");
+    expect(r.err).toContain(`gatecheck: ${results[0]?.error}`);
+    expect(r.err).toContain("2 of 3 files could not be judged");
   });
 });

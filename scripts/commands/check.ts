@@ -1,6 +1,6 @@
 /**
- * `gatecheck check EXCHANGE.json [--json]`: judge one recorded exchange, so anyone can paste
- * in traffic from their own gateway. Exit 0 when it judged (whatever it found), 2 when the
+ * `gatecheck check EXCHANGE.json... [--json]`: judge recorded exchanges, so anyone can paste
+ * in traffic from their own gateway. Exit 0 when it judged (whatever it found), 2 when a
  * file cannot be used, with the path inside the file that is wrong.
  */
 import { readFile } from "node:fs/promises";
@@ -41,30 +41,63 @@ export function renderVerdicts(verdicts: readonly Verdict[]): string {
   return `${out.join("\n")}\n`;
 }
 
-async function check(file: string, options: { json?: boolean }): Promise<void> {
+/** One file's outcome: its verdicts, or why the file could not be used. */
+type Judged = { file: string; verdicts: Verdict[] } | { file: string; error: string };
+
+async function judgeFile(file: string): Promise<Judged> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new CliError(`${file}: ${(error as Error).message}`, EXIT.usage);
+    return { file, error: `${file}: ${(error as Error).message}` };
   }
-  let verdicts: Verdict[];
   try {
-    verdicts = judgeExchange(parseExchangeText(text, file));
+    return { file, verdicts: judgeExchange(parseExchangeText(text, file)) };
   } catch (error) {
-    if (error instanceof ExchangeError) throw new CliError(error.message, EXIT.usage);
+    if (error instanceof ExchangeError) return { file, error: error.message };
     throw error;
   }
-  process.stdout.write(
-    options.json ? `${JSON.stringify(verdicts, null, 2)}\n` : renderVerdicts(verdicts),
-  );
+}
+
+/**
+ * One file: its table or its verdicts as JSON, exit 2 when unusable. Several files (a folder
+ * of recorded traffic, judged in one start-up): each file's table under its name as it is
+ * judged, or one JSON array of `{file, verdicts}` / `{file, error}`; an unusable file is
+ * named on stderr and the rest are still judged, then the exit is 2.
+ */
+async function check(files: string[], options: { json?: boolean }): Promise<void> {
+  const [first] = files;
+  if (files.length === 1 && first !== undefined) {
+    const only = await judgeFile(first);
+    if ("error" in only) throw new CliError(only.error, EXIT.usage);
+    process.stdout.write(
+      options.json ? `${JSON.stringify(only.verdicts, null, 2)}\n` : renderVerdicts(only.verdicts),
+    );
+    return;
+  }
+  const results: Judged[] = [];
+  let unusable = 0;
+  for (const file of files) {
+    const judged = await judgeFile(file);
+    if ("error" in judged) {
+      unusable++;
+      process.stderr.write(`gatecheck: ${judged.error}\n`);
+    } else if (!options.json) {
+      process.stdout.write(`== ${judged.file}\n${renderVerdicts(judged.verdicts)}\n`);
+    }
+    if (options.json) results.push(judged);
+  }
+  if (options.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  if (unusable > 0) {
+    throw new CliError(`${unusable} of ${files.length} files could not be judged`, EXIT.usage);
+  }
 }
 
 export const registerCheck: RegisterCommand = (program: Command) => {
   program
     .command("check")
-    .description("judge one recorded exchange field by field (see docs/lens.md for the format)")
-    .argument("<exchange>", "exchange JSON file")
+    .description("judge recorded exchanges field by field (see docs/lens.md for the format)")
+    .argument("<exchange...>", "exchange JSON file(s); several are judged in one start-up")
     .option("--json", "print the verdicts as JSON")
     .action(check);
 };
