@@ -3,6 +3,8 @@
  * the gateway restarted once, and after a second crash every further attempt is refused
  * with the log path, so one gateway's death never stalls the others.
  */
+
+import { redactText } from "../dialects/credentials.ts";
 import type {
   GatewayAdapter,
   GatewayRoute,
@@ -11,6 +13,7 @@ import type {
 } from "../gateways/adapter.ts";
 import { type StartOptions, startGateway } from "../gateways/start.ts";
 import type { MockHandle } from "../mock-upstream/index.ts";
+import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import { type AttemptOutcome, type AttemptPlan, runAttempt } from "./attempt.ts";
 import type { FallbackTarget } from "./fallback-targets.ts";
 
@@ -74,7 +77,9 @@ export class GatewaySession {
     if (!this.gateway.exited()) return true; // another attempt already restarted it
     const exit = this.gateway.exited();
     const how = exit?.signal ? `signal ${exit.signal}` : `exit code ${exit?.exitCode ?? "?"}`;
-    const tail = this.gateway.logTail(5).join(" | ");
+    // The reason is stored and reported: a gateway that dumps the failing request shows the
+    // route's key or a canary in its last lines, redacted here like any recorded byte.
+    const tail = redactText(this.gateway.logTail(5).join(" | "), CANARY_VALUES);
     if (this.restarts >= 1) {
       this.deadReason = `crashed twice (${how}); log: ${this.gateway.logPath ?? "none"}${tail ? `; last lines: ${tail}` : ""}`;
       this.onNote(`gave up: ${this.deadReason}`);

@@ -15,7 +15,7 @@ import type { Probe } from "../probes/corpus/probe.ts";
 import { cellKeyString } from "../results/records.ts";
 import { openStore } from "../results/store.ts";
 import { rescoreRun } from "./rescore.ts";
-import { runSweep, type SweepOptions } from "./run-sweep.ts";
+import { ROUTE_API_KEY, runSweep, type SweepOptions } from "./run-sweep.ts";
 import { lossyGateway } from "./testing-columns.ts";
 import { processesRunning, testSweepOptions } from "./testing-sweep.ts";
 
@@ -149,6 +149,10 @@ describe("runSweep", () => {
       const errors = cells.filter((c) => c.verdict === "error");
       expect(errors.length).toBeGreaterThan(0);
       expect(errors.some((c) => /crashed twice/.test(c.reason))).toBe(true);
+      // The log's last lines carry the route's key (the gateway printed it); stored redacted.
+      expect(gatewayRun?.reason).toContain("authorization: Bearer [REDACTED:");
+      for (const text of [gatewayRun?.reason, ...errors.map((c) => c.reason)])
+        expect(text).not.toContain(ROUTE_API_KEY);
     } finally {
       store.close();
     }
