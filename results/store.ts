@@ -294,9 +294,16 @@ export class ResultsStore {
   }
 }
 
-/** Open (creating and migrating when needed) a store for writing. */
-export function openStore(path: string = DEFAULT_DB_PATH): ResultsStore {
-  return new ResultsStore(openDb(path, { create: true }), path);
+/**
+ * Open (migrating when needed) a store for writing, creating the file unless `create` is
+ * false: a command that adds to an existing run (rescore) must not leave an empty database
+ * behind a mistyped path.
+ */
+export function openStore(
+  path: string = DEFAULT_DB_PATH,
+  options: { create?: boolean } = {},
+): ResultsStore {
+  return new ResultsStore(openDb(path, { create: options.create ?? true }), path);
 }
 
 /** Open an existing store read-only; a missing file is an error, not an empty database. */

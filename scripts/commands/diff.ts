@@ -4,8 +4,8 @@ import { diffRuns, formatRunDiff } from "../../results/run-diff.ts";
 import { loadRunView } from "../../results/run-view.ts";
 import { DEFAULT_DB_PATH, openStoreReadonly } from "../../results/store.ts";
 import { EXIT } from "../exit-codes.ts";
+import { withResultsErrors } from "../results-errors.ts";
 import type { RegisterCommand } from "./index.ts";
-import { withResultsErrors } from "./query.ts";
 
 export const registerDiff: RegisterCommand = (program: Command) => {
   program

@@ -2,188 +2,9 @@
  * `gatecheck gateways list|install|doctor`: what gateways we know, install one into the
  * cache, and check one end to end against an in-process mock.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Command } from "commander";
-import { GatewayError, gatewayLabel } from "../../gateways/adapter.ts";
-import { gatewayCacheDir, installedLabels } from "../../gateways/cache.ts";
-import { checkRoutes, type DoctorMock, type RouteCheck } from "../../gateways/doctor.ts";
-import { BUILTIN_ADAPTERS, resolveGateway } from "../../gateways/registry.ts";
-import { startGateway } from "../../gateways/start.ts";
-import { startMock } from "../../mock-upstream/index.ts";
-import { CliError, EXIT } from "../exit-codes.ts";
 import type { RegisterCommand } from "./index.ts";
-
-function asCliError(error: unknown): never {
-  if (error instanceof GatewayError) {
-    const usage =
-      error.code === "bad-spec" || error.code === "bad-config" || error.code === "unknown-gateway";
-    throw new CliError(error.message, usage ? EXIT.usage : EXIT.failed);
-  }
-  throw error;
-}
-
-function listGateways(json: boolean): void {
-  const cacheDir = gatewayCacheDir();
-  const rows = BUILTIN_ADAPTERS.map((a) => ({
-    name: a.name,
-    source: a.source,
-    pinned: a.defaultVersion,
-    variants: a.variants ?? {},
-    installed: installedLabels(cacheDir, a.name),
-    description: a.description,
-    routes: a.routes({ name: a.name, version: a.defaultVersion }).map((r) => ({
-      id: r.id,
-      client: r.client,
-      backend: r.backend,
-      ingressPath: r.ingressPath,
-      native: r.native ?? false,
-      status: r.status,
-      ...(r.streamStatus && { streamStatus: r.streamStatus }),
-      ...(r.notes && { notes: r.notes }),
-    })),
-  }));
-  if (json) {
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-    return;
-  }
-  for (const row of rows) {
-    const installed = row.source === "npm" ? ` installed: ${row.installed.join(", ") || "no"}` : "";
-    const variants = Object.keys(row.variants).length
-      ? ` variants: ${Object.keys(row.variants).join(", ")}`
-      : "";
-    process.stdout.write(
-      `${row.name}@${row.pinned} (${row.source})${variants}${installed}\n  ${row.description}\n`,
-    );
-    for (const r of row.routes) {
-      const stream =
-        r.streamStatus && r.streamStatus !== r.status ? `, stream ${r.streamStatus}` : "";
-      process.stdout.write(
-        `  ${r.native ? "*" : " "} ${r.id.padEnd(42)} ${r.ingressPath.padEnd(22)} ${r.status}${stream}\n`,
-      );
-    }
-  }
-  process.stdout.write("(* native route: client dialect = backend dialect, the control leg)\n");
-}
-
-async function install(text: string): Promise<void> {
-  const { adapter, spec } = await resolveGateway(text).catch(asCliError);
-  const result = await adapter.install(spec, { cacheDir: gatewayCacheDir() });
-  if (result.status !== "ok") {
-    const tail = result.logTail?.length
-      ? `\n${result.logTail.map((l) => `  | ${l}`).join("\n")}`
-      : "";
-    throw new CliError(`not-run: ${result.reason}${tail}`, EXIT.failed);
-  }
-  const deps = Object.entries(result.dependencies ?? {})
-    .map(([k, v]) => `${k}@${v}`)
-    .join(", ");
-  process.stdout.write(
-    `${gatewayLabel(spec)}: ${result.cached ? "already installed" : "installed"}${result.dir ? ` in ${result.dir}` : ""}${deps ? ` (${deps})` : ""}\n`,
-  );
-}
-
-function printCheck(c: RouteCheck): void {
-  // A failure the route table documents is expected; only a surprise is upper case.
-  const mark = c.worked ? "ok   " : c.asDocumented ? "known" : "FAIL ";
-  const note = c.asDocumented ? "" : `  <-- documented as ${c.expected}`;
-  process.stdout.write(`  ${mark} ${c.route.padEnd(42)} ${c.mode.padEnd(10)} ${c.detail}${note}\n`);
-}
-
-type Running = Extract<Awaited<ReturnType<typeof startGateway>>, { status: "running" }>;
-
-/** Route checks on a running gateway, always stopped afterwards; returns a failure or undefined. */
-async function checkStarted(
-  label: string,
-  started: Running,
-  doctorMock: DoctorMock,
-  mock: Awaited<ReturnType<typeof startMock>>,
-): Promise<string | undefined> {
-  let failed: string | undefined;
-  const deps = Object.entries(started.install.dependencies ?? {})
-    .map(([k, v]) => `${k}@${v}`)
-    .join(", ");
-  process.stdout.write(
-    `  up at ${started.gateway.baseUrl}${started.gateway.pid ? ` (pid ${started.gateway.pid})` : ""}${deps ? ` with ${deps}` : ""}\n`,
-  );
-  let checks: RouteCheck[] = [];
-  try {
-    checks = await checkRoutes(started.gateway, started.routes, doctorMock);
-  } finally {
-    const stop = await started.gateway.stop();
-    process.stdout.write(
-      `  stopped: ${stop.how}, ${stop.gone ? "process group gone" : "PROCESS GROUP STILL ALIVE"}\n`,
-    );
-    if (!stop.gone) failed = `${label}: process group ${started.gateway.pid} survived stop`;
-  }
-  for (const c of checks) printCheck(c);
-  const background = mock.records().filter((r) => !/GCDOC-/.test(r.rawBody));
-  if (background.length) {
-    const paths = [...new Set(background.map((r) => `${r.method} ${r.path}`))].join(", ");
-    process.stdout.write(
-      `  background traffic (not probes): ${background.length} request(s): ${paths}\n`,
-    );
-  }
-  const off = checks.filter((c) => !c.asDocumented);
-  if (off.length)
-    failed ??= `${label}: ${off.length} check(s) differ from the documented route table`;
-  if (!failed)
-    process.stdout.write(
-      `${label}: doctor ok (${checks.filter((c) => c.worked).length}/${checks.length} checks worked, all as documented)\n`,
-    );
-  return failed;
-}
-
-interface DoctorOptions {
-  attach?: string;
-  workdir?: string;
-  keep?: boolean;
-  timeout: string;
-}
-
-async function doctor(text: string, options: DoctorOptions): Promise<void> {
-  const { adapter, spec } = await resolveGateway(text).catch(asCliError);
-  const label = gatewayLabel(spec);
-  const workdir = options.workdir ?? mkdtempSync(join(tmpdir(), `gatecheck-doctor-${spec.name}-`));
-  const abort = new AbortController();
-  const onSigint = () => abort.abort();
-  process.once("SIGINT", onSigint);
-  const mock = await startMock({ name: spec.name });
-  const doctorMock: DoctorMock = {
-    url: mock.url,
-    pathsContaining: async (needle) =>
-      mock
-        .records()
-        .filter((r) => r.rawBody.includes(needle))
-        .map((r) => (r.query ? `${r.path}?${r.query}` : r.path)),
-  };
-  let failed: string | undefined;
-  try {
-    process.stdout.write(`${label}: starting against mock ${mock.url} (workdir ${workdir})\n`);
-    const started = await startGateway(adapter, spec, {
-      workdir,
-      mockUrl: () => mock.url,
-      readyTimeoutMs: Number(options.timeout),
-      signal: abort.signal,
-      ...(options.attach && { attachUrl: options.attach }),
-    });
-    if (started.status !== "running") {
-      const tail = started.logTail?.length
-        ? `\n${started.logTail.map((l) => `  | ${l}`).join("\n")}`
-        : "";
-      const log = started.logPath ? `\n  log: ${started.logPath}` : "";
-      failed = `not-run: ${started.reason}${log}${tail}`;
-    } else {
-      failed = await checkStarted(label, started, doctorMock, mock);
-    }
-  } finally {
-    process.off("SIGINT", onSigint);
-    await mock.close();
-    if (!options.workdir && !options.keep) rmSync(workdir, { recursive: true, force: true });
-  }
-  if (failed) throw new CliError(failed, abort.signal.aborted ? EXIT.interrupted : EXIT.failed);
-}
+import { lazyAction } from "./lazy-action.ts";
 
 export const registerGateways: RegisterCommand = (program: Command) => {
   const gateways = program
@@ -193,12 +14,12 @@ export const registerGateways: RegisterCommand = (program: Command) => {
     .command("list")
     .description("Known gateways: pinned version, install variants, installed versions, routes")
     .option("--json", "machine-readable output")
-    .action((options: { json?: boolean }) => listGateways(options.json ?? false));
+    .action(lazyAction(async () => (await import("../actions/gateways.ts")).listGateways));
   gateways
     .command("install")
     .description("Install a gateway into the cache (.gatecheck-cache/gateways or $GATECHECK_CACHE)")
     .argument("<gateway>", "NAME[@VERSION][+VARIANT], e.g. portkey@1.15.2+locked")
-    .action((text: string) => install(text));
+    .action(lazyAction(async () => (await import("../actions/gateways.ts")).install));
   gateways
     .command("doctor")
     .description(
@@ -209,5 +30,5 @@ export const registerGateways: RegisterCommand = (program: Command) => {
     .option("--workdir <dir>", "work folder (config, log, HOME); kept afterwards")
     .option("--keep", "keep the temporary work folder")
     .option("--timeout <ms>", "readiness deadline", "60000")
-    .action((text: string, options: DoctorOptions) => doctor(text, options));
+    .action(lazyAction(async () => (await import("../actions/gateways.ts")).doctor));
 };

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { mergeDatabases } from "../../results/merge-databases.ts";
+import { withResultsErrors } from "../results-errors.ts";
 import type { RegisterCommand } from "./index.ts";
-import { withResultsErrors } from "./query.ts";
 
 export const registerMerge: RegisterCommand = (program: Command) => {
   program

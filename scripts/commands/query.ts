@@ -4,20 +4,9 @@ import {
   queryResultToJson,
   runReadOnlyQuery,
 } from "../../results/read-only-query.ts";
-import { ResultsError } from "../../results/results-error.ts";
 import { DEFAULT_DB_PATH, openStoreReadonly } from "../../results/store.ts";
-import { CliError, EXIT } from "../exit-codes.ts";
+import { withResultsErrors } from "../results-errors.ts";
 import type { RegisterCommand } from "./index.ts";
-
-/** Results-room errors end the command with their message and exit 2 (nothing was changed). */
-export async function withResultsErrors<T>(action: () => T | Promise<T>): Promise<T> {
-  try {
-    return await action();
-  } catch (error) {
-    if (error instanceof ResultsError) throw new CliError(error.message, EXIT.usage);
-    throw error;
-  }
-}
 
 export const registerQuery: RegisterCommand = (program: Command) => {
   program

@@ -1,22 +1,7 @@
 import type { Command } from "commander";
-import { readAcceptFile } from "../../results/accept-file.ts";
-import { htmlReportOf } from "../../results/html/build-html-report.ts";
-import { renderJunit } from "../../results/junit-report.ts";
-import { markdownOf, summaryJson, writeOutputFile } from "../../results/run-outputs.ts";
-import { loadRunView } from "../../results/run-view.ts";
-import { DEFAULT_DB_PATH, openStoreReadonly } from "../../results/store.ts";
-import { EXIT } from "../exit-codes.ts";
+import { DEFAULT_DB_PATH } from "../../results/store.ts";
 import type { RegisterCommand } from "./index.ts";
-import { withResultsErrors } from "./query.ts";
-
-interface ReportOptions {
-  db: string;
-  md?: string;
-  json?: string | boolean;
-  junit?: string;
-  accept?: string;
-  html?: string;
-}
+import { lazyAction } from "./lazy-action.ts";
 
 export const registerReport: RegisterCommand = (program: Command) => {
   program
@@ -37,35 +22,5 @@ export const registerReport: RegisterCommand = (program: Command) => {
       "--accept <file>",
       "accepted losses for --junit: JSON list of {gateway, field, verdict, reason}",
     )
-    .action((runId: string | undefined, options: ReportOptions) =>
-      withResultsErrors(() => {
-        // Read the baseline first: a bad accept file must stop us before anything is written.
-        const accepts = options.accept ? readAcceptFile(options.accept) : [];
-        const store = openStoreReadonly(options.db);
-        try {
-          const view = loadRunView(store, runId);
-          const anyOutput = options.md || options.json || options.junit || options.html;
-          if (options.html) writeOutputFile(options.html, htmlReportOf(store, view.run.id));
-          if (options.md) writeOutputFile(options.md, markdownOf(store, view));
-          if (typeof options.json === "string") writeOutputFile(options.json, summaryJson(view));
-          else if (options.json) process.stdout.write(summaryJson(view));
-          if (!anyOutput) process.stdout.write(markdownOf(store, view));
-          if (options.junit) {
-            const junit = renderJunit(view, accepts);
-            writeOutputFile(options.junit, junit.xml);
-            for (const unused of junit.unusedAccepts) {
-              process.stderr.write(
-                `gatecheck: accepted loss matched no cell (fixed, or a stale entry): ${unused.gateway} ${unused.field} ${unused.verdict}\n`,
-              );
-            }
-            process.stderr.write(
-              `junit: ${junit.tests} cases, ${junit.failures} failed, ${junit.accepted} accepted, ${junit.skipped} skipped\n`,
-            );
-            if (junit.failures > 0) process.exitCode = EXIT.failed;
-          }
-        } finally {
-          store.close();
-        }
-      }),
-    );
+    .action(lazyAction(async () => (await import("../actions/report.ts")).reportAction));
 };

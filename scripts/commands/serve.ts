@@ -1,55 +1,7 @@
-/**
- * `gatecheck serve`: the HTML reports of a results database over HTTP (routes in
- * results/html/report-app.ts). Prints `listening on http://HOST:PORT` as its first stdout
- * line; SIGINT/SIGTERM close the listener and exit 0.
- */
-import { existsSync } from "node:fs";
-import { serve } from "@hono/node-server";
 import type { Command } from "commander";
-import { createReportApp } from "../../results/html/report-app.ts";
 import { DEFAULT_DB_PATH } from "../../results/store.ts";
-import { CliError, EXIT } from "../exit-codes.ts";
 import type { RegisterCommand } from "./index.ts";
-
-interface ServeFlags {
-  host: string;
-  port: string;
-  db: string;
-}
-
-async function runServe(flags: ServeFlags): Promise<void> {
-  const port = Number(flags.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new CliError(
-      `--port must be an integer from 0 to 65535, got ${JSON.stringify(flags.port)}`,
-    );
-  }
-  if (!existsSync(flags.db)) {
-    throw new CliError(`no results database at ${flags.db} (run a sweep first, or pass --db)`);
-  }
-  const app = createReportApp({ dbPath: flags.db });
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port, hostname: flags.host }, () => resolve(s));
-    s.once("error", (error: Error) =>
-      reject(new CliError(`cannot listen on ${flags.host}:${port}: ${error.message}`)),
-    );
-  });
-  const address = server.address();
-  const bound = typeof address === "object" && address ? address.port : port;
-  const host = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
-  process.stdout.write(`listening on http://${host}:${bound}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  process.exit(EXIT.ok);
-}
+import { lazyAction } from "./lazy-action.ts";
 
 export const registerServe: RegisterCommand = (program: Command) => {
   program
@@ -60,5 +12,5 @@ export const registerServe: RegisterCommand = (program: Command) => {
     .option("--host <host>", "address to bind", "127.0.0.1")
     .option("--port <port>", "port to bind (0 picks a free one)", "8080")
     .option("--db <path>", "results database", DEFAULT_DB_PATH)
-    .action((flags: ServeFlags) => runServe(flags));
+    .action(lazyAction(async () => (await import("../actions/serve.ts")).runServe));
 };

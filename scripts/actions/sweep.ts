@@ -1,0 +1,138 @@
+import { CLIENT_DIALECTS } from "../../dialects/dialect.ts";
+import { GatewayError } from "../../gateways/adapter.ts";
+import { BUILTIN_ADAPTERS, resolveGateway } from "../../gateways/registry.ts";
+import { createProgress, silentProgress } from "../../sweep/progress.ts";
+import { runSweep, type SweepColumn } from "../../sweep/run-sweep.ts";
+import {
+  defaultColumns,
+  MODES,
+  parseList,
+  SelectionError,
+  selectProbes,
+} from "../../sweep/select.ts";
+import { parseShard } from "../../sweep/shard.ts";
+import { CliError, EXIT } from "../exit-codes.ts";
+import { loadProbes } from "./probes.ts";
+
+interface SweepFlags {
+  gateways?: string;
+  probes?: string;
+  probesDir?: string;
+  dialects?: string;
+  modes: string;
+  repeats: string;
+  minutes: string;
+  concurrency: string;
+  timeoutMs: string;
+  shard?: string;
+  resume?: string;
+  runId?: string;
+  db: string;
+  out: string;
+  json?: boolean;
+}
+
+function positiveInt(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1)
+    throw new CliError(`${flag} takes a whole number >= 1, got "${text}"`);
+  return n;
+}
+
+function positiveNumber(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new CliError(`${flag} takes a number > 0, got "${text}"`);
+  return n;
+}
+
+/** Shards of one sweep share a run id so `merge` makes one run of them. */
+function runIdFlag(text: string): string {
+  if (!/^[A-Za-z0-9._-]{1,80}$/.test(text)) {
+    throw new CliError(`--run-id takes letters, digits, . _ - (at most 80), got "${text}"`);
+  }
+  return text;
+}
+
+async function columnsFrom(flag: string | undefined): Promise<SweepColumn[]> {
+  if (!flag) return defaultColumns(BUILTIN_ADAPTERS);
+  const columns: SweepColumn[] = [];
+  for (const text of flag
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    columns.push(await resolveGateway(text));
+  }
+  return columns;
+}
+
+export async function sweepAction(flags: SweepFlags): Promise<void> {
+  let options: Parameters<typeof runSweep>[0];
+  try {
+    const dialects = flags.dialects
+      ? parseList(flags.dialects, CLIENT_DIALECTS, "--dialects")
+      : undefined;
+    const probes = selectProbes(await loadProbes(flags.probesDir), {
+      ...(flags.probes ? { glob: flags.probes } : {}),
+      ...(dialects ? { dialects } : {}),
+    });
+    options = {
+      columns: await columnsFrom(flags.gateways),
+      probes,
+      modes: parseList(flags.modes, MODES, "--modes"),
+      repeats: positiveInt(flags.repeats, "--repeats"),
+      minutes: positiveNumber(flags.minutes, "--minutes"),
+      concurrency: positiveInt(flags.concurrency, "--concurrency"),
+      attemptTimeoutMs: positiveInt(flags.timeoutMs, "--timeout-ms"),
+      ...(flags.shard ? { shard: parseShard(flags.shard) } : {}),
+      ...(flags.resume ? { resume: flags.resume } : {}),
+      ...(flags.runId ? { runId: runIdFlag(flags.runId) } : {}),
+      dbPath: flags.db,
+      outDir: flags.out,
+      args: { ...flags },
+    };
+  } catch (error) {
+    if (error instanceof SelectionError || error instanceof GatewayError)
+      throw new CliError(error.message);
+    if (error instanceof Error && error.message.startsWith("--shard"))
+      throw new CliError(error.message);
+    throw error;
+  }
+  const controller = new AbortController();
+  const stop = () => {
+    if (controller.signal.aborted) return;
+    process.stderr.write(
+      "\ngatecheck: stopping: finishing cells in flight, stopping gateways, writing results\n",
+    );
+    controller.abort();
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  const progress = flags.json
+    ? silentProgress
+    : createProgress({
+        tty: Boolean(process.stderr.isTTY),
+        write: (line) => process.stderr.write(`${line}\n`),
+      });
+  try {
+    const result = await runSweep({ ...options, progress, signal: controller.signal });
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    } else {
+      for (const column of result.columns) {
+        const why = column.reason ? ` (${column.reason})` : "";
+        process.stdout.write(`${column.label}: ${column.status}, ${column.cells} cells${why}\n`);
+      }
+      process.stdout.write(
+        `run ${result.runId} ${result.status}\nmatrix: ${result.matrixPath}\nhtml: ${result.htmlPath}\nsummary: ${result.summaryPath}\ndatabase: ${result.dbPath}\n`,
+      );
+      if (result.status === "interrupted") {
+        process.stdout.write(`resume with: npx gatecheck sweep --resume ${result.runId}\n`);
+      }
+    }
+    if (result.status === "interrupted") process.exitCode = EXIT.interrupted;
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+}
