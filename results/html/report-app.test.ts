@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { openStore } from "../store.ts";
 import { createReportApp } from "./report-app.ts";
 import { HOSTILE, writeSampleRuns } from "./testing/sample-runs.ts";
 
@@ -57,6 +58,26 @@ describe("report app", () => {
       preserved: 6,
     });
     expect(body.runs[0]?.report).toBe(`/runs/${newer}`);
+  });
+
+  it("a run written after a page was served shows on the next load", async () => {
+    const ownPath = join(dir, "changing.db");
+    writeSampleRuns(ownPath);
+    const own = createReportApp({ dbPath: ownPath });
+    expect(await (await own.request("/")).text()).toContain(`run ${newer}`);
+    expect(await (await own.request("/")).text()).toContain(`run ${newer}`);
+    const store = openStore(ownPath);
+    try {
+      store.beginRun({
+        id: "2026-12-02T01-00-00Z-cccc",
+        startedAt: "2026-12-02T01:00:00.000Z",
+        gatecheckVersion: "0.1.0",
+        args: {},
+      });
+    } finally {
+      store.close();
+    }
+    expect(await (await own.request("/")).text()).toContain("run 2026-12-02T01-00-00Z-cccc");
   });
 
   it("a missing database is a 503 that names the file, not a crash", async () => {

@@ -5,7 +5,8 @@
  *   GET /diff/:a/:b    what changed from run a to run b
  *   GET /api/runs      the runs as JSON, newest first, with counts per verdict
  * The database is opened read-only per request, so a sweep writing it meanwhile is seen
- * on the next page load and never blocked.
+ * on the next page load and never blocked. A page is built once per database state
+ * (page-cache.ts): reloading an unchanged run's report costs a stat, not a rebuild.
  */
 import { readFileSync } from "node:fs";
 import { Hono } from "hono";
@@ -17,6 +18,7 @@ import { openStoreReadonly, type ResultsStore } from "../store.ts";
 import { htmlReportOf } from "./build-html-report.ts";
 import { renderDiffPage } from "./diff-section.ts";
 import { esc } from "./html-escape.ts";
+import { databaseState, PageCache } from "./page-cache.ts";
 
 export interface ReportAppOptions {
   dbPath: string;
@@ -51,24 +53,33 @@ export function createReportApp(options: ReportAppOptions): Hono {
       store.close();
     }
   };
-  const page = (render: (store: ResultsStore) => string) => {
+  const cache = new PageCache();
+  /** A page by its request path: built once per database state, errors never kept. */
+  const page = (key: string, render: (store: ResultsStore) => string) => {
+    const state = databaseState(options.dbPath);
+    const kept = cache.get(key, state);
+    if (kept !== undefined) return { status: 200 as const, html: kept };
     try {
-      return { status: 200 as const, html: withStore(render) };
+      const html = withStore(render);
+      cache.set(key, state, html);
+      return { status: 200 as const, html };
     } catch (error) {
       return errorPage(error);
     }
   };
 
   app.get("/", (c) => {
-    const r = page((store) => htmlReportOf(store, undefined, { serverLinks: true }));
+    const r = page(c.req.path, (store) => htmlReportOf(store, undefined, { serverLinks: true }));
     return c.html(r.html, r.status);
   });
   app.get("/runs/:id", (c) => {
-    const r = page((store) => htmlReportOf(store, c.req.param("id"), { serverLinks: true }));
+    const r = page(c.req.path, (store) =>
+      htmlReportOf(store, c.req.param("id"), { serverLinks: true }),
+    );
     return c.html(r.html, r.status);
   });
   app.get("/diff/:a/:b", (c) => {
-    const r = page((store) => {
+    const r = page(c.req.path, (store) => {
       const diff = diffRuns(
         loadRunView(store, c.req.param("a")),
         loadRunView(store, c.req.param("b")),
