@@ -274,15 +274,22 @@ export function attemptToRow(a: AttemptRecord): Row {
   };
 }
 
-export function rowToAttempt(row: Row): AttemptRecord {
+/** A judged attempt's keys: its cell, phase and number within the phase. */
+function attemptKeysOf(row: Row): Omit<JudgementRef, "verdictsId" | "exchangeId"> {
   return {
-    runId: str(row.run_id),
     column: str(row.column),
     routeId: str(row.route_id),
     probeId: str(row.probe_id),
     mode: str(row.mode) as Mode,
     phase: str(row.phase) as AttemptPhase,
     attemptNo: Number(row.attempt_no),
+  };
+}
+
+export function rowToAttempt(row: Row): AttemptRecord {
+  return {
+    runId: str(row.run_id),
+    ...attemptKeysOf(row),
     status: str(row.status),
     timings: json(row.timings),
     clientRequest: json(row.client_request),
@@ -297,12 +304,7 @@ export function rowToAttempt(row: Row): AttemptRecord {
 export function rowToAttemptText(row: Row): AttemptText {
   return {
     runId: str(row.run_id),
-    column: str(row.column),
-    routeId: str(row.route_id),
-    probeId: str(row.probe_id),
-    mode: str(row.mode) as Mode,
-    phase: str(row.phase) as AttemptPhase,
-    attemptNo: Number(row.attempt_no),
+    ...attemptKeysOf(row),
     ...rowToExchangeTexts(row),
     verdicts: str(row.verdicts),
   };
@@ -310,12 +312,7 @@ export function rowToAttemptText(row: Row): AttemptText {
 
 export function rowToJudgementRef(row: Row): JudgementRef {
   return {
-    column: str(row.column),
-    routeId: str(row.route_id),
-    probeId: str(row.probe_id),
-    mode: str(row.mode) as Mode,
-    phase: str(row.phase) as AttemptPhase,
-    attemptNo: Number(row.attempt_no),
+    ...attemptKeysOf(row),
     verdictsId: Number(row.verdicts_id),
     exchangeId: Number(row.exchange_id),
   };

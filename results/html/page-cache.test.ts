@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openStore, openStoreReadonly } from "../store.ts";
+import { openStoreReadonly } from "../store.ts";
 import { databaseState, PageCache } from "./page-cache.ts";
-import { writeSampleRuns } from "./testing/sample-runs.ts";
+import { addLaterRun, writeSampleRuns } from "./testing/sample-runs.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-page-cache-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,17 +15,7 @@ describe("databaseState", () => {
     writeSampleRuns(dbPath);
     const before = databaseState(dbPath);
     expect(databaseState(dbPath)).toBe(before);
-    const store = openStore(dbPath);
-    try {
-      store.beginRun({
-        id: "2026-12-02T01-00-00Z-cccc",
-        startedAt: "2026-12-02T01:00:00.000Z",
-        gatecheckVersion: "0.1.0",
-        args: {},
-      });
-    } finally {
-      store.close();
-    }
+    addLaterRun(dbPath);
     expect(databaseState(dbPath)).not.toBe(before);
   });
 

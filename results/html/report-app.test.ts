@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openStore } from "../store.ts";
 import { createReportApp } from "./report-app.ts";
-import { HOSTILE, writeSampleRuns } from "./testing/sample-runs.ts";
+import { addLaterRun, HOSTILE, writeSampleRuns } from "./testing/sample-runs.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-serve-"));
 const dbPath = join(dir, "gc.db");
@@ -66,18 +65,8 @@ describe("report app", () => {
     const own = createReportApp({ dbPath: ownPath });
     expect(await (await own.request("/")).text()).toContain(`run ${newer}`);
     expect(await (await own.request("/")).text()).toContain(`run ${newer}`);
-    const store = openStore(ownPath);
-    try {
-      store.beginRun({
-        id: "2026-12-02T01-00-00Z-cccc",
-        startedAt: "2026-12-02T01:00:00.000Z",
-        gatecheckVersion: "0.1.0",
-        args: {},
-      });
-    } finally {
-      store.close();
-    }
-    expect(await (await own.request("/")).text()).toContain("run 2026-12-02T01-00-00Z-cccc");
+    const later = addLaterRun(ownPath);
+    expect(await (await own.request("/")).text()).toContain(`run ${later}`);
   });
 
   it("a missing database is a 503 that names the file, not a crash", async () => {

@@ -7,6 +7,7 @@ import { CaptureError } from "../../mock-upstream/capture/index.ts";
 import { MockError, startMock } from "../../mock-upstream/index.ts";
 import { PERSONA_NAMES } from "../../mock-upstream/personas/index.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
+import { untilStopSignal } from "../stop-signal.ts";
 
 export interface MockFlags {
   host: string;
@@ -80,15 +81,7 @@ export async function runMock(flags: MockFlags): Promise<void> {
     throw error;
   }
   process.stdout.write(`listening on ${mock.url}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  await untilStopSignal();
   try {
     await mock.close();
   } catch (error) {

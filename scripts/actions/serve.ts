@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { serve } from "@hono/node-server";
 import { createReportApp } from "../../results/html/report-app.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
+import { untilStopSignal } from "../stop-signal.ts";
 
 export interface ServeFlags {
   host: string;
@@ -35,15 +36,7 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   const bound = typeof address === "object" && address ? address.port : port;
   const host = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
   process.stdout.write(`listening on http://${host}:${bound}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  await untilStopSignal();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   process.exit(EXIT.ok);
 }

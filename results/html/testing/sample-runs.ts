@@ -198,3 +198,20 @@ export function writeSampleRuns(dbPath: string): [string, string] {
   }
   return ids;
 }
+
+/** Starts one more run, later than both sample runs and with no cells: a write readers see. */
+export function addLaterRun(dbPath: string): string {
+  const id = "2026-12-02T01-00-00Z-cccc";
+  const store = openStore(dbPath);
+  try {
+    store.beginRun({
+      id,
+      startedAt: "2026-12-02T01:00:00.000Z",
+      gatecheckVersion: "0.1.0",
+      args: {},
+    });
+  } finally {
+    store.close();
+  }
+  return id;
+}
