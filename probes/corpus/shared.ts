@@ -63,6 +63,9 @@ export const TOOLS = {
 } as const satisfies Record<ClientDialect, readonly unknown[]>;
 
 /** The first user turn of a history probe (its text carries the nonce). */
+/** Most probes run in both modes. */
+export const BOTH_MODES = ["stream", "non-stream"] as const;
+
 /** A LiteLLM issue several Chat probes cite (tools[].strict, the developer role). */
 export const LITELLM_41913 = "https://github.com/BerriAI/litellm/issues/41913";
 

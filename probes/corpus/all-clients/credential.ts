@@ -8,9 +8,8 @@
  * @see https://ai.google.dev/gemini-api/docs/api-key
  */
 import { CANARIES } from "../canaries.ts";
+import { BOTH_MODES } from "../shared.ts";
 import type { ProbeTemplate } from "./expand.ts";
-
-const both = ["stream", "non-stream"] as const;
 
 export const credentialTemplates: ProbeTemplate[] = [
   {
@@ -18,7 +17,7 @@ export const credentialTemplates: ProbeTemplate[] = [
     axis: "credential",
     field: "credentials.header.authorization",
     headers: { authorization: `Bearer ${CANARIES.authorization}` },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "the client's bearer token appears nowhere in the forwarded headers, query or body",
   },
@@ -27,7 +26,7 @@ export const credentialTemplates: ProbeTemplate[] = [
     axis: "credential",
     field: "credentials.header.x-api-key",
     headers: { "x-api-key": CANARIES.xApiKey },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "the client's x-api-key appears nowhere upstream",
   },
@@ -36,7 +35,7 @@ export const credentialTemplates: ProbeTemplate[] = [
     axis: "credential",
     field: "credentials.header.api-key",
     headers: { "api-key": CANARIES.azureApiKey },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "the client's Azure-style api-key appears nowhere upstream",
   },
@@ -45,7 +44,7 @@ export const credentialTemplates: ProbeTemplate[] = [
     axis: "credential",
     field: "credentials.header.x-goog-api-key",
     headers: { "x-goog-api-key": CANARIES.googApiKey },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "the client's x-goog-api-key appears nowhere upstream",
   },
@@ -54,7 +53,7 @@ export const credentialTemplates: ProbeTemplate[] = [
     axis: "credential",
     field: "credentials.header.openai-organization",
     headers: { "openai-organization": CANARIES.organization },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the client's organization id is not forwarded (it bills the caller's org, not the gateway's)",
   },
@@ -63,7 +62,7 @@ export const credentialTemplates: ProbeTemplate[] = [
     axis: "credential",
     field: "credentials.header.openai-project",
     headers: { "openai-project": CANARIES.project },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the client's project id is not forwarded",
   },
@@ -72,7 +71,7 @@ export const credentialTemplates: ProbeTemplate[] = [
     axis: "credential",
     field: "credentials.body.api_key",
     request: { api_key: CANARIES.bodyApiKey },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "a body api_key is stripped before forwarding, not passed on in the JSON",
   },
@@ -81,7 +80,7 @@ export const credentialTemplates: ProbeTemplate[] = [
     axis: "credential",
     field: "credentials.body.extra_headers.x-api-key",
     request: { extra_headers: { "x-api-key": CANARIES.extraHeadersKey } },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "a key inside body extra_headers reaches neither the forwarded headers nor the body",
   },
@@ -90,7 +89,7 @@ export const credentialTemplates: ProbeTemplate[] = [
     axis: "credential",
     field: "credentials.query.key",
     query: { key: CANARIES.queryKey },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "?key= on the client URL reaches neither the forwarded query nor headers nor body",
   },

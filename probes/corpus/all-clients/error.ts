@@ -3,9 +3,10 @@
  * a proxy, empty body) and retry sequences. The client must see a failure with the status
  * class kept and the message kept where there is one; a 200 built from an error is mangled.
  */
+
+import { BOTH_MODES } from "../shared.ts";
 import { type ProbeTemplate, reply } from "./expand.ts";
 
-const both = ["stream", "non-stream"] as const;
 const ok = reply({ parts: [{ type: "text", text: "RETRYPROBE finally" }], stopReason: "stop" });
 
 export const errorTemplates: ProbeTemplate[] = [
@@ -21,7 +22,7 @@ export const errorTemplates: ProbeTemplate[] = [
         shape: "object",
       },
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "a 400 reaches the client as a 400 (not 200, not 500)",
   },
@@ -36,7 +37,7 @@ export const errorTemplates: ProbeTemplate[] = [
         type: "invalid_request_error",
       },
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "the upstream message text reaches the client inside its error",
   },
@@ -45,7 +46,7 @@ export const errorTemplates: ProbeTemplate[] = [
     axis: "error",
     field: "error.message",
     upstream: { error: { status: 400, message: "ERRPROBE-STRING plain error", shape: "string" } },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: '{"error":"..."} as a string still reaches the client as an error with that text',
   },
@@ -54,7 +55,7 @@ export const errorTemplates: ProbeTemplate[] = [
     axis: "error",
     field: "error.status",
     upstream: { error: { status: 502, message: "Bad Gateway", shape: "html" } },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "a proxy's HTML 502 reaches the client as a 5xx error, not a crash or a 200",
   },
@@ -63,7 +64,7 @@ export const errorTemplates: ProbeTemplate[] = [
     axis: "error",
     field: "error.status",
     upstream: { error: { status: 500, message: "", shape: "empty" } },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "an empty-bodied 500 reaches the client as a 5xx error",
   },
@@ -74,7 +75,7 @@ export const errorTemplates: ProbeTemplate[] = [
     upstream: {
       error: { status: 401, message: "ERRPROBE invalid key", type: "authentication_error" },
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the backend's 401 reaches the client as a 4xx auth error, not a 200",
   },
@@ -90,7 +91,7 @@ export const errorTemplates: ProbeTemplate[] = [
         headers: { "retry-after": "30" },
       },
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "a lasting 429 reaches the client as 429 (after any retries), not as 500 or 200",
   },
@@ -99,7 +100,7 @@ export const errorTemplates: ProbeTemplate[] = [
     axis: "error",
     field: "error.status",
     upstream: { error: { status: 529, message: "ERRPROBE overloaded", type: "overloaded_error" } },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     backends: ["anthropic-messages"],
     note: "Anthropic's 529 reaches the client as a 5xx/overloaded error",
@@ -115,7 +116,7 @@ export const errorTemplates: ProbeTemplate[] = [
         { reply: ok },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "either the retried answer arrives intact or the 503 does; the sweep counts the attempts",
   },
@@ -136,7 +137,7 @@ export const errorTemplates: ProbeTemplate[] = [
         { reply: ok },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "either the retried answer arrives intact or the 429 does; retry-after is honoured",
   },

@@ -5,9 +5,10 @@
  * caller's deadline. Judged by probes/lens/failure-judges.ts; docs/failure.md says what each
  * probe measures.
  */
+
+import { BOTH_MODES } from "../shared.ts";
 import { type ProbeTemplate, reply } from "./expand.ts";
 
-const both = ["stream", "non-stream"] as const;
 const nonStream = ["non-stream"] as const;
 const stream = ["stream"] as const;
 
@@ -86,7 +87,7 @@ export const failureTemplates: ProbeTemplate[] = [
     axis: "failure",
     field: "failure.status",
     upstream: { error: { status: 502, message: "Bad Gateway", shape: "html" } },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "a proxy's HTML 502 reaches the client as a 5xx, never as a 200",
   },
@@ -114,7 +115,7 @@ export const failureTemplates: ProbeTemplate[] = [
         shape: "object",
       },
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the upstream's error message text reaches the client's error (a prefix is fine; 'undefined' is not)",
   },
@@ -123,7 +124,7 @@ export const failureTemplates: ProbeTemplate[] = [
     axis: "failure",
     field: "failure.error_text",
     upstream: { error: { status: 400, message: "FAILTEXT-STR plain string", shape: "string" } },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: '{"error":"..."} as a string reaches the client as an error with that text',
   },

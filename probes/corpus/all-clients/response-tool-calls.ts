@@ -4,9 +4,9 @@
  * same call in its own dialect. Templates, like response.ts, run against every backend.
  */
 import type { KnownIssue } from "../probe.ts";
+import { BOTH_MODES } from "../shared.ts";
 import { type ProbeTemplate, reply } from "./expand.ts";
 
-const both = ["stream", "non-stream"] as const;
 const CALL = { type: "tool-call", name: "get_weather", arguments: '{"city":"Paris"}' } as const;
 
 const bifrostMixedTurn: KnownIssue = {
@@ -29,7 +29,7 @@ export const toolCallReplyTemplates: ProbeTemplate[] = [
     upstream: {
       reply: reply({ parts: [{ ...CALL, id: "call_REPLY01" }], stopReason: "tool_calls" }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "a tool turn arrives as tool_calls / tool_use, even from Gemini's STOP or Ollama's stop",
   },
@@ -47,7 +47,7 @@ export const toolCallReplyTemplates: ProbeTemplate[] = [
         stopReason: "tool_calls",
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     knownIssues: { "anthropic-messages": [bifrostMixedTurn] },
     note: "a text + tool-call turn still ends as a tool turn",
@@ -57,7 +57,7 @@ export const toolCallReplyTemplates: ProbeTemplate[] = [
     axis: "response",
     field: "finish_reason",
     upstream: { reply: reply({ parts: [{ type: "text", text: "Paused" }], stopReason: "pause" }) },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     backends: ["anthropic-messages"],
     // The OpenAI dialects have no paused turn to report it as.
@@ -72,7 +72,7 @@ export const toolCallReplyTemplates: ProbeTemplate[] = [
     upstream: {
       reply: reply({ parts: [{ ...CALL, id: "call_IDPROBE8899" }], stopReason: "tool_calls" }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "the call id arrives unchanged (or rewritten with a working inverse on the next turn)",
   },
@@ -87,7 +87,7 @@ export const toolCallReplyTemplates: ProbeTemplate[] = [
         stopReason: "tool_calls",
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "a Kimi-style id with . and : arrives unchanged",
   },
@@ -105,7 +105,7 @@ export const toolCallReplyTemplates: ProbeTemplate[] = [
         stopReason: "tool_calls",
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "both calls arrive, in order, each with its own id, name and arguments",
   },
@@ -117,7 +117,7 @@ export const toolCallReplyTemplates: ProbeTemplate[] = [
     upstream: {
       reply: reply({ parts: [{ ...CALL, id: "call_NAME01" }], stopReason: "tool_calls" }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the call names get_weather",
   },
@@ -132,7 +132,7 @@ export const toolCallReplyTemplates: ProbeTemplate[] = [
         stopReason: "tool_calls",
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "the arguments arrive equal by value, non-ASCII kept",
   },
@@ -147,7 +147,7 @@ export const toolCallReplyTemplates: ProbeTemplate[] = [
         stopReason: "tool_calls",
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: 'empty arguments arrive as "{}", not as "" or null',
   },
@@ -164,7 +164,7 @@ export const toolCallReplyTemplates: ProbeTemplate[] = [
         stopReason: "tool_calls",
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     backends: ["openai-chat", "openai-responses"],
     note: "malformed argument JSON arrives as sent (or the gateway errors), never silently replaced by {}",
     severity: "high",

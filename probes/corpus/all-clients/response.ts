@@ -5,10 +5,9 @@
  * arrived in); the lens's no-equivalent table covers what a backend cannot say.
  */
 import type { KnownIssue } from "../probe.ts";
+import { BOTH_MODES } from "../shared.ts";
 import { type ProbeTemplate, reply } from "./expand.ts";
 import { toolCallReplyTemplates } from "./response-tool-calls.ts";
-
-const both = ["stream", "non-stream"] as const;
 
 const litellmContentFilter: KnownIssue = {
   gateway: "litellm",
@@ -31,7 +30,7 @@ export const responseTemplates: ProbeTemplate[] = [
         stopReason: "stop",
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "the client receives the same text, byte-equal (rig sanity)",
   },
@@ -42,7 +41,7 @@ export const responseTemplates: ProbeTemplate[] = [
     upstream: {
       reply: reply({ parts: [{ type: "text", text: "Truncated mid" }], stopReason: "length" }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "truncation arrives as length / max_tokens / incomplete, never as a natural stop",
   },
@@ -53,7 +52,7 @@ export const responseTemplates: ProbeTemplate[] = [
     upstream: {
       reply: reply({ parts: [{ type: "text", text: "Partial" }], stopReason: "content_filter" }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     knownIssues: { "anthropic-messages": [litellmContentFilter] },
     // Ollama has no filtered stop to send.
@@ -70,7 +69,7 @@ export const responseTemplates: ProbeTemplate[] = [
         stopReason: "refusal",
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     // Only Anthropic says refusal as a stop reason; the others put it in content.
     backends: ["anthropic-messages"],
@@ -91,7 +90,7 @@ export const responseTemplates: ProbeTemplate[] = [
         stopSequence: "STOPPROBE",
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     // Only Anthropic names the matched sequence in its reply.
     backends: ["anthropic-messages"],
@@ -105,7 +104,7 @@ export const responseTemplates: ProbeTemplate[] = [
     upstream: {
       reply: reply({ parts: [{ type: "refusal", text: "REFUSEPROBE I can't help with that." }] }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     // Refusal content parts exist in the OpenAI dialects only.
     backends: ["openai-chat", "openai-responses"],
@@ -124,7 +123,7 @@ export const responseTemplates: ProbeTemplate[] = [
         stopReason: "stop",
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     backends: ["anthropic-messages", "gemini"],
     note: "thinking arrives as reasoning (not visible text, not vanished)",
@@ -142,7 +141,7 @@ export const responseTemplates: ProbeTemplate[] = [
         stopReason: "stop",
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     backends: ["anthropic-messages", "gemini"],
     note: "the signature arrives byte-equal where the client dialect can carry it",
@@ -160,7 +159,7 @@ export const responseTemplates: ProbeTemplate[] = [
         stopReason: "stop",
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     backends: ["openai-chat", "ollama"],
     note: "DeepSeek-style reasoning_content arrives as reasoning, not merged into the text",
@@ -176,7 +175,7 @@ export const responseTemplates: ProbeTemplate[] = [
         usage: { inputTokens: 1234, outputTokens: 56, totalTokens: 1290 },
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "1234 prompt tokens arrive as 1234 in the client's meaning",
   },
@@ -191,7 +190,7 @@ export const responseTemplates: ProbeTemplate[] = [
         usage: { inputTokens: 1234, outputTokens: 56, totalTokens: 1290 },
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "56 output tokens arrive as 56",
   },
@@ -206,7 +205,7 @@ export const responseTemplates: ProbeTemplate[] = [
         usage: { inputTokens: 2000, outputTokens: 5, cacheReadTokens: 1500 },
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     backends: ["openai-chat", "openai-responses", "anthropic-messages", "gemini"],
     note: "1500 cached tokens arrive as cache reads, input keeping the client dialect's meaning",
@@ -222,7 +221,7 @@ export const responseTemplates: ProbeTemplate[] = [
         usage: { inputTokens: 2000, outputTokens: 5, cacheWriteTokens: 1800 },
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "low",
     backends: ["anthropic-messages"],
     note: "1800 cache-creation tokens arrive where the client dialect can say it",
@@ -238,7 +237,7 @@ export const responseTemplates: ProbeTemplate[] = [
         usage: { inputTokens: 100, outputTokens: 400, reasoningTokens: 350 },
       }),
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "low",
     backends: ["openai-chat", "openai-responses", "gemini"],
     note: "350 reasoning tokens arrive where the client dialect can say it",

@@ -4,10 +4,9 @@
  * @see https://docs.anthropic.com/en/docs/build-with-claude/pdf-support
  */
 import type { Probe } from "../probe.ts";
-import { ASK, IMAGE_URL, PDF_BASE64, PDF_URL, PNG_BASE64, TOOLS } from "../shared.ts";
+import { ASK, BOTH_MODES, IMAGE_URL, PDF_BASE64, PDF_URL, PNG_BASE64, TOOLS } from "../shared.ts";
 
 const tools = TOOLS["anthropic-messages"];
-const both = ["stream", "non-stream"] as const;
 const png = { type: "base64", media_type: "image/png", data: PNG_BASE64 } as const;
 const pdf = { type: "base64", media_type: "application/pdf", data: PDF_BASE64 } as const;
 
@@ -45,7 +44,7 @@ export const anthropicContentProbes: Probe[] = [
         },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the PNG arrives as an image part with the same bytes, not as base64 inside text",
   },
@@ -65,7 +64,7 @@ export const anthropicContentProbes: Probe[] = [
         },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the URL image arrives as an image part with the same URL",
   },
@@ -85,7 +84,7 @@ export const anthropicContentProbes: Probe[] = [
         },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the PDF arrives as a file/document part with the same bytes",
   },
@@ -105,7 +104,7 @@ export const anthropicContentProbes: Probe[] = [
         },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "the PDF URL arrives as a document part with the same URL",
   },
@@ -122,7 +121,7 @@ export const anthropicContentProbes: Probe[] = [
         },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     backends: ["anthropic-messages"],
     note: "the marker stays on that block, with its type, on an Anthropic backend",
@@ -146,7 +145,7 @@ export const anthropicContentProbes: Probe[] = [
         },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "low",
     backends: ["anthropic-messages"],
     note: 'ttl "1h" arrives with the marker',
@@ -157,7 +156,7 @@ export const anthropicContentProbes: Probe[] = [
     axis: "content",
     field: "messages[].content[].tool_result",
     request: toolTurn({ content: "RESULTPROBE 18C sunny" }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "the result text arrives as the tool result for toolu_01PROBE",
   },
@@ -167,7 +166,7 @@ export const anthropicContentProbes: Probe[] = [
     axis: "content",
     field: "messages[].content[].is_error",
     request: toolTurn({ is_error: true, content: "ERRPROBE city not found" }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "is_error arrives (Anthropic/Gemini) or no-equivalent with the error text kept",
   },
@@ -177,7 +176,7 @@ export const anthropicContentProbes: Probe[] = [
     axis: "content",
     field: "messages[].content[].tool_result",
     request: toolTurn({ content: [{ type: "image", source: png }] }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the image inside the result arrives as an image, not JSON-stringified into text",
   },
@@ -192,7 +191,7 @@ export const anthropicContentProbes: Probe[] = [
         { type: "document", source: pdf },
       ],
     }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "text and PDF inside the result arrive as two parts of the result",
   },
@@ -202,7 +201,7 @@ export const anthropicContentProbes: Probe[] = [
     axis: "content",
     field: "messages[].content[].cache_control",
     request: toolTurn({ content: "RESULTPROBE", cache_control: { type: "ephemeral" } }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "low",
     backends: ["anthropic-messages"],
     note: "the marker stays on the tool_result block",
@@ -213,7 +212,7 @@ export const anthropicContentProbes: Probe[] = [
     axis: "content",
     field: "messages[].content[].input",
     request: toolTurn({ content: "RESULTPROBE" }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: 'the replayed call input arrives as {"city":"Paris"} by value',
   },

@@ -4,8 +4,7 @@
  * @see https://docs.anthropic.com/en/api/beta-headers
  */
 import type { Probe } from "../probe.ts";
-
-const both = ["stream", "non-stream"] as const;
+import { BOTH_MODES } from "../shared.ts";
 
 export const anthropicHeaderProbes: Probe[] = [
   {
@@ -15,7 +14,7 @@ export const anthropicHeaderProbes: Probe[] = [
     field: "headers.anthropic-beta",
     request: {},
     headers: { "anthropic-beta": "context-1m-2025-08-07,token-efficient-tools-2025-02-19" },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     backends: ["anthropic-messages"],
     note: "both beta flags reach an Anthropic backend, in the same header",
@@ -27,7 +26,7 @@ export const anthropicHeaderProbes: Probe[] = [
     field: "headers.anthropic-version",
     request: {},
     headers: { "anthropic-version": "2023-06-01" },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "low",
     backends: ["anthropic-messages"],
     note: "the version the client pinned reaches an Anthropic backend unchanged",
@@ -39,7 +38,7 @@ export const anthropicHeaderProbes: Probe[] = [
     field: "headers.idempotency-key",
     request: {},
     headers: { "idempotency-key": "IDEMPROBE-5c1a2b3d" },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "low",
     note: "the key reaches the backend so a retried request is not billed twice",
   },
@@ -50,7 +49,7 @@ export const anthropicHeaderProbes: Probe[] = [
     field: "headers.user-agent",
     request: {},
     headers: { "user-agent": "UAPROBE-client/1.0" },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "low",
     note: "the client's user agent reaches the backend (or the gateway says it replaces it)",
   },

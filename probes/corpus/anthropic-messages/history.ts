@@ -4,10 +4,9 @@
  * @see https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks
  */
 import type { Probe } from "../probe.ts";
-import { ASK, TOOLS } from "../shared.ts";
+import { ASK, BOTH_MODES, TOOLS } from "../shared.ts";
 
 const tools = TOOLS["anthropic-messages"];
-const both = ["stream", "non-stream"] as const;
 const SIGNATURE = "EqQBCkYIBxgCKkDSIGPROBEsignatureAAAABBBBCCCCDDDDEEEEFFFF0123456789abcdef==";
 const ID_64 = `toolu_${"a1B2-c3D4_".repeat(5)}e5F6g7H8`; // 64 characters, all of [A-Za-z0-9_-]
 
@@ -52,7 +51,7 @@ export const anthropicHistoryProbes: Probe[] = [
     axis: "content",
     field: "messages[].content[].thinking",
     request: thinkingTurn({ type: "thinking", thinking: "THINKPROBE-9021", signature: SIGNATURE }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the replayed thinking arrives as reasoning (not visible text) before the call",
   },
@@ -62,7 +61,7 @@ export const anthropicHistoryProbes: Probe[] = [
     axis: "content",
     field: "messages[].content[].signature",
     request: thinkingTurn({ type: "thinking", thinking: "THINKPROBE-9022", signature: SIGNATURE }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the signature arrives byte-equal where the backend keeps one (Anthropic, Gemini)",
   },
@@ -72,7 +71,7 @@ export const anthropicHistoryProbes: Probe[] = [
     axis: "content",
     field: "messages[].content[].thinking",
     request: thinkingTurn({ type: "redacted_thinking", data: "REDACTEDPROBE-opaque-data" }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     backends: ["anthropic-messages"],
     note: "the redacted block arrives unchanged on an Anthropic backend",
@@ -83,7 +82,7 @@ export const anthropicHistoryProbes: Probe[] = [
     axis: "content",
     field: "messages[].content[].id",
     request: callWithId(ID_64),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "a 64-character id arrives unchanged on the call and on its result",
   },
@@ -93,7 +92,7 @@ export const anthropicHistoryProbes: Probe[] = [
     axis: "content",
     field: "messages[].content[].id",
     request: callWithId("functions.list_skills:0"),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "an id replayed from another provider (Kimi style) arrives unchanged",
   },
@@ -103,7 +102,7 @@ export const anthropicHistoryProbes: Probe[] = [
     axis: "content",
     field: "messages[].content[].tool_use_id",
     request: callWithId("toolu_01RESULTID"),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "the result still names the id of its call",
   },
@@ -133,7 +132,7 @@ export const anthropicHistoryProbes: Probe[] = [
         },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "two results arrive right after their two calls, each with its own id, in order",
   },
@@ -149,7 +148,7 @@ export const anthropicHistoryProbes: Probe[] = [
         { role: "user", content: "TURNPROBE-3 second question" },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "three turns arrive with the same roles, texts and order",
   },

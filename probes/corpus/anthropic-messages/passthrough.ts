@@ -4,8 +4,8 @@
  * @see https://docs.anthropic.com/en/api/messages
  */
 import type { Probe } from "../probe.ts";
+import { BOTH_MODES } from "../shared.ts";
 
-const both = ["stream", "non-stream"] as const;
 const native = ["anthropic-messages"] as const;
 
 export const anthropicPassthroughProbes: Probe[] = [
@@ -15,7 +15,7 @@ export const anthropicPassthroughProbes: Probe[] = [
     axis: "request",
     field: "context_management",
     request: { context_management: { edits: [{ type: "clear_tool_uses_20250919" }] } },
-    modes: both,
+    modes: BOTH_MODES,
     backends: native,
     severity: "low",
     note: "the context-editing config reaches an Anthropic backend unchanged",
@@ -28,7 +28,7 @@ export const anthropicPassthroughProbes: Probe[] = [
     request: {
       mcp_servers: [{ type: "url", name: "probe", url: "https://mcp.example.com/MCPPROBE" }],
     },
-    modes: both,
+    modes: BOTH_MODES,
     backends: native,
     severity: "low",
     note: "the MCP connector list reaches an Anthropic backend unchanged",
@@ -39,7 +39,7 @@ export const anthropicPassthroughProbes: Probe[] = [
     axis: "request",
     field: "container",
     request: { container: "container_PROBE0123456789" },
-    modes: both,
+    modes: BOTH_MODES,
     backends: native,
     severity: "low",
     note: "the code-execution container id reaches an Anthropic backend unchanged",

@@ -3,10 +3,17 @@
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 import type { Probe } from "../probe.ts";
-import { ASK, IMAGE_URL, PDF_BASE64, PNG_BASE64, TOOLS, WAV_BASE64 } from "../shared.ts";
+import {
+  ASK,
+  BOTH_MODES,
+  IMAGE_URL,
+  PDF_BASE64,
+  PNG_BASE64,
+  TOOLS,
+  WAV_BASE64,
+} from "../shared.ts";
 
 const tools = TOOLS["openai-chat"];
-const both = ["stream", "non-stream"] as const;
 
 /** A user turn, an assistant tool call, and the tool message answering it. */
 function toolTurn(result: unknown) {
@@ -47,7 +54,7 @@ export const chatContentProbes: Probe[] = [
         },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the data URL arrives as an image part with the same bytes and media type",
   },
@@ -67,7 +74,7 @@ export const chatContentProbes: Probe[] = [
         },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the URL image arrives with the same URL (detail kept where the backend has it)",
   },
@@ -93,7 +100,7 @@ export const chatContentProbes: Probe[] = [
         },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the PDF arrives as a document part with the same bytes",
   },
@@ -113,7 +120,7 @@ export const chatContentProbes: Probe[] = [
         },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "the audio arrives as audio (Gemini inlineData) or no-equivalent, never as text",
   },
@@ -133,7 +140,7 @@ export const chatContentProbes: Probe[] = [
         },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "two text parts arrive as two parts (or joined with their order kept)",
   },
@@ -143,7 +150,7 @@ export const chatContentProbes: Probe[] = [
     axis: "content",
     field: "messages[role=tool]",
     request: toolTurn("RESULTPROBE 18C sunny"),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "the tool message arrives as the result for call_PROBE01",
   },
@@ -156,7 +163,7 @@ export const chatContentProbes: Probe[] = [
       { type: "text", text: "RESULTPROBE-A" },
       { type: "text", text: "RESULTPROBE-B" },
     ]),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "an array-of-parts tool result arrives with both texts, in order",
   },
@@ -166,7 +173,7 @@ export const chatContentProbes: Probe[] = [
     axis: "content",
     field: "messages[].tool_calls[].function.arguments",
     request: toolTurn("RESULTPROBE"),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: 'the replayed arguments arrive as {"city":"Paris"} by value',
   },
@@ -176,7 +183,7 @@ export const chatContentProbes: Probe[] = [
     axis: "content",
     field: "messages[].tool_calls[].function.name",
     request: toolTurn("RESULTPROBE"),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the replayed call keeps the name get_weather",
   },

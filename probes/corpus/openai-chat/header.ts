@@ -3,8 +3,7 @@
  * @see https://platform.openai.com/docs/api-reference/debugging-requests
  */
 import type { Probe } from "../probe.ts";
-
-const both = ["stream", "non-stream"] as const;
+import { BOTH_MODES } from "../shared.ts";
 
 export const chatHeaderProbes: Probe[] = [
   {
@@ -14,7 +13,7 @@ export const chatHeaderProbes: Probe[] = [
     field: "headers.idempotency-key",
     request: {},
     headers: { "idempotency-key": "IDEMPROBE-oc-7d8e9f" },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "low",
     note: "the key reaches the backend so a retried request is not billed twice",
   },
@@ -25,7 +24,7 @@ export const chatHeaderProbes: Probe[] = [
     field: "headers.user-agent",
     request: {},
     headers: { "user-agent": "UAPROBE-oc-client/1.0" },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "low",
     note: "the client's user agent reaches the backend (or the gateway says it replaces it)",
   },

@@ -6,10 +6,9 @@
  * @see https://ai.google.dev/gemini-api/docs/thought-signatures
  */
 import type { Probe } from "../probe.ts";
-import { ASK, TOOLS } from "../shared.ts";
+import { ASK, BOTH_MODES, TOOLS } from "../shared.ts";
 
 const tools = TOOLS["openai-chat"];
-const both = ["stream", "non-stream"] as const;
 const ID_64 = `call_${"Zq9-x_Y8w7".repeat(5)}Vu6t5s4r3`; // 64 characters
 const GEMINI_SIGNATURE = "CiQB0e2Kb3GCPROBEthoughtSignatureAAAABBBBCCCC0123456789==";
 
@@ -52,7 +51,7 @@ export const chatHistoryProbes: Probe[] = [
     axis: "content",
     field: "messages[].reasoning_content",
     request: toolTurn({ assistant: { reasoning_content: "REASONPROBE-5521 need weather" } }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     knownIssues: [
       {
@@ -75,7 +74,7 @@ export const chatHistoryProbes: Probe[] = [
     request: toolTurn({
       call: { extra_content: { google: { thought_signature: GEMINI_SIGNATURE } } },
     }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     backends: ["gemini", "openai-chat"],
     note: "the signature arrives as the call's thoughtSignature byte-equal (Gemini 3 rejects without)",
@@ -86,7 +85,7 @@ export const chatHistoryProbes: Probe[] = [
     axis: "content",
     field: "messages[].content",
     request: toolTurn({ assistant: { content: "" } }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     // Chat and Responses carry "" as is; an empty block is an invention where blocks are typed.
     backends: ["anthropic-messages", "gemini"],
@@ -98,7 +97,7 @@ export const chatHistoryProbes: Probe[] = [
     axis: "content",
     field: "messages[].tool_calls[].id",
     request: toolTurn({ id: "functions.list_skills:0" }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "Kimi-style id arrives unchanged on call and result (or rewritten with a working inverse)",
   },
@@ -108,7 +107,7 @@ export const chatHistoryProbes: Probe[] = [
     axis: "content",
     field: "messages[].tool_calls[].id",
     request: toolTurn({ id: ID_64 }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "a 64-character id arrives unchanged, not truncated",
   },
@@ -118,7 +117,7 @@ export const chatHistoryProbes: Probe[] = [
     axis: "content",
     field: "messages[].tool_calls[].id",
     request: toolTurn({ id: "call|weather#1.v2+tail" }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "an id with | # . + arrives unchanged on call and result",
   },
@@ -128,7 +127,7 @@ export const chatHistoryProbes: Probe[] = [
     axis: "content",
     field: "messages[].tool_call_id",
     request: toolTurn({ id: "call_RESULTID" }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "the tool message still names the id of its call",
   },
@@ -140,7 +139,7 @@ export const chatHistoryProbes: Probe[] = [
     request: toolTurn({
       between: [{ role: "system", content: "NOTEPROBE the user switched to Celsius" }],
     }),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the note keeps its place or moves after the result, text kept; the call/result pair stays adjacent",
   },
@@ -173,7 +172,7 @@ export const chatHistoryProbes: Probe[] = [
         { role: "tool", tool_call_id: "call_B", content: "12:00" },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "two calls arrive in one assistant turn, each result right after, ids kept",
   },
@@ -189,7 +188,7 @@ export const chatHistoryProbes: Probe[] = [
         { role: "user", content: ASK },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "low",
     note: "the earlier refusal arrives as assistant refusal (or its text), not dropped",
   },

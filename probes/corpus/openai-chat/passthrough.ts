@@ -4,8 +4,8 @@
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 import type { Probe } from "../probe.ts";
+import { BOTH_MODES } from "../shared.ts";
 
-const both = ["stream", "non-stream"] as const;
 const native = ["openai-chat"] as const;
 
 export const chatPassthroughProbes: Probe[] = [
@@ -15,7 +15,7 @@ export const chatPassthroughProbes: Probe[] = [
     axis: "request",
     field: "logprobs",
     request: { logprobs: true, top_logprobs: 3 },
-    modes: both,
+    modes: BOTH_MODES,
     backends: native,
     severity: "low",
     note: "logprobs: true reaches a Chat backend",
@@ -26,7 +26,7 @@ export const chatPassthroughProbes: Probe[] = [
     axis: "request",
     field: "logit_bias",
     request: { logit_bias: { "50256": -100 } },
-    modes: both,
+    modes: BOTH_MODES,
     backends: native,
     severity: "low",
     note: "the bias map reaches a Chat backend unchanged",
@@ -37,7 +37,7 @@ export const chatPassthroughProbes: Probe[] = [
     axis: "request",
     field: "prediction",
     request: { prediction: { type: "content", content: "PREDICTPROBE expected output" } },
-    modes: both,
+    modes: BOTH_MODES,
     backends: native,
     severity: "low",
     note: "predicted output reaches a Chat backend unchanged",
@@ -48,7 +48,7 @@ export const chatPassthroughProbes: Probe[] = [
     axis: "request",
     field: "store",
     request: { store: false },
-    modes: both,
+    modes: BOTH_MODES,
     backends: native,
     severity: "medium",
     note: "store: false (do not retain) reaches a Chat backend as false",
@@ -59,7 +59,7 @@ export const chatPassthroughProbes: Probe[] = [
     axis: "request",
     field: "verbosity",
     request: { verbosity: "low" },
-    modes: both,
+    modes: BOTH_MODES,
     backends: native,
     severity: "low",
     note: "verbosity low reaches a Chat backend",

@@ -3,10 +3,8 @@
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 import type { Probe } from "../probe.ts";
-import { LITELLM_41913, WEATHER_SCHEMA } from "../shared.ts";
+import { BOTH_MODES, LITELLM_41913, WEATHER_SCHEMA } from "../shared.ts";
 import { chatToolProbes } from "./tools.ts";
-
-const both = ["stream", "non-stream"] as const;
 
 export const chatRequestProbes: Probe[] = [
   {
@@ -15,7 +13,7 @@ export const chatRequestProbes: Probe[] = [
     axis: "request",
     field: "max_tokens",
     request: { max_tokens: 777 },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     knownIssues: [
       {
@@ -36,7 +34,7 @@ export const chatRequestProbes: Probe[] = [
     axis: "request",
     field: "max_completion_tokens",
     request: { max_completion_tokens: 778 },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the newer spelling arrives as 778, not dropped for the old name",
   },
@@ -46,7 +44,7 @@ export const chatRequestProbes: Probe[] = [
     axis: "request",
     field: "temperature",
     request: { temperature: 0.3 },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "0.3 arrives as 0.3",
   },
@@ -56,7 +54,7 @@ export const chatRequestProbes: Probe[] = [
     axis: "request",
     field: "top_p",
     request: { top_p: 0.42 },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "0.42 arrives as 0.42",
   },
@@ -66,7 +64,7 @@ export const chatRequestProbes: Probe[] = [
     axis: "request",
     field: "stop",
     request: { stop: "STOPPROBE" },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: 'a single stop string arrives as ["STOPPROBE"] (or the same string)',
   },
@@ -76,7 +74,7 @@ export const chatRequestProbes: Probe[] = [
     axis: "request",
     field: "stop",
     request: { stop: ["STOPPROBE", "</answer>"] },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "both sequences arrive, in order",
   },
@@ -86,7 +84,7 @@ export const chatRequestProbes: Probe[] = [
     axis: "request",
     field: "seed",
     request: { seed: 424242 },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "low",
     note: "424242 arrives where the backend has a seed; no-equivalent on Anthropic",
   },
@@ -96,7 +94,7 @@ export const chatRequestProbes: Probe[] = [
     axis: "request",
     field: "presence_penalty",
     request: { presence_penalty: 0.5 },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "low",
     note: "0.5 arrives as 0.5 where the backend has it",
   },
@@ -106,7 +104,7 @@ export const chatRequestProbes: Probe[] = [
     axis: "request",
     field: "frequency_penalty",
     request: { frequency_penalty: -0.25 },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "low",
     note: "a negative value arrives negative, not clamped to 0",
   },
@@ -131,7 +129,7 @@ export const chatRequestProbes: Probe[] = [
         { role: "user", content: "Reply with OK." },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the system text arrives as the backend's system prompt, not as user text",
   },
@@ -146,7 +144,7 @@ export const chatRequestProbes: Probe[] = [
         { role: "user", content: "Reply with OK." },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     knownIssues: [
       {
@@ -167,7 +165,7 @@ export const chatRequestProbes: Probe[] = [
     axis: "request",
     field: "metadata",
     request: { metadata: { probe: "METAPROBE-31", team: "gatecheck" }, store: true },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "low",
     note: "both metadata keys arrive with their values where the backend has metadata",
   },
@@ -177,7 +175,7 @@ export const chatRequestProbes: Probe[] = [
     axis: "request",
     field: "user",
     request: { user: "USERPROBE-4412" },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "USERPROBE-4412 arrives as the end-user id (Anthropic metadata.user_id)",
   },
@@ -187,7 +185,7 @@ export const chatRequestProbes: Probe[] = [
     axis: "request",
     field: "service_tier",
     request: { service_tier: "flex" },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "low",
     note: "flex arrives where the backend has tiers; no-equivalent elsewhere",
   },
@@ -224,7 +222,7 @@ export const chatRequestProbes: Probe[] = [
         json_schema: { name: "weather", strict: true, schema: WEATHER_SCHEMA },
       },
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "name, strict and schema arrive by value (Anthropic output_config.format, Gemini responseSchema)",
   },
@@ -234,7 +232,7 @@ export const chatRequestProbes: Probe[] = [
     axis: "request",
     field: "response_format",
     request: { response_format: { type: "json_object" } },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "JSON mode arrives as JSON mode (Gemini responseMimeType, Ollama format)",
   },
@@ -244,7 +242,7 @@ export const chatRequestProbes: Probe[] = [
     axis: "request",
     field: "reasoning_effort",
     request: { reasoning_effort: "high" },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "high arrives as high effort (or a mapped thinking budget)",
   },
@@ -254,7 +252,7 @@ export const chatRequestProbes: Probe[] = [
     axis: "request",
     field: "reasoning_effort",
     request: { reasoning_effort: "minimal" },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "low",
     note: "minimal arrives as minimal, not rounded up to low",
   },

@@ -4,10 +4,9 @@
  * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools
  */
 import type { Probe } from "../probe.ts";
-import { LITELLM_41913, TOOLS, WEATHER_SCHEMA } from "../shared.ts";
+import { BOTH_MODES, LITELLM_41913, TOOLS, WEATHER_SCHEMA } from "../shared.ts";
 
 const tools = TOOLS["openai-chat"];
-const both = ["stream", "non-stream"] as const;
 
 export const chatToolProbes: Probe[] = [
   {
@@ -16,7 +15,7 @@ export const chatToolProbes: Probe[] = [
     axis: "request",
     field: "tools",
     request: { tools },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "both tools arrive with their names, in order",
   },
@@ -26,7 +25,7 @@ export const chatToolProbes: Probe[] = [
     axis: "request",
     field: "tools[].function.description",
     request: { tools },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: 'the description "WXPROBE weather lookup" arrives unchanged',
   },
@@ -36,7 +35,7 @@ export const chatToolProbes: Probe[] = [
     axis: "request",
     field: "tools[].function.parameters",
     request: { tools },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the schema arrives equal by value (nothing added, nothing stripped)",
   },
@@ -53,7 +52,7 @@ export const chatToolProbes: Probe[] = [
         },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "an argument-less schema arrives without an invented `required: []`",
   },
@@ -78,7 +77,7 @@ export const chatToolProbes: Probe[] = [
         },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     note: "a schema with $defs/$ref arrives equal by value (or inlined to the same meaning)",
   },
@@ -95,7 +94,7 @@ export const chatToolProbes: Probe[] = [
         },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     knownIssues: [
       {
@@ -116,7 +115,7 @@ export const chatToolProbes: Probe[] = [
     axis: "request",
     field: "tool_choice",
     request: { tools, tool_choice: "required" },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "required arrives as any (Anthropic) / ANY (Gemini) / required",
   },
@@ -126,7 +125,7 @@ export const chatToolProbes: Probe[] = [
     axis: "request",
     field: "tool_choice",
     request: { tools, tool_choice: "none" },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "none arrives as none, tools kept",
   },
@@ -136,7 +135,7 @@ export const chatToolProbes: Probe[] = [
     axis: "request",
     field: "tool_choice",
     request: { tools, tool_choice: { type: "function", function: { name: "get_time" } } },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "a forced function arrives forcing get_time",
   },
@@ -146,7 +145,7 @@ export const chatToolProbes: Probe[] = [
     axis: "request",
     field: "parallel_tool_calls",
     request: { tools, parallel_tool_calls: false },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     knownIssues: [
       {

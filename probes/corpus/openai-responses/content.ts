@@ -4,10 +4,9 @@
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
  */
 import type { Probe } from "../probe.ts";
-import { ASK, IMAGE_URL, PDF_BASE64, PNG_BASE64, TOOLS } from "../shared.ts";
+import { ASK, BOTH_MODES, IMAGE_URL, PDF_BASE64, PNG_BASE64, TOOLS } from "../shared.ts";
 
 const tools = TOOLS["openai-responses"];
-const both = ["stream", "non-stream"] as const;
 
 function userWith(parts: unknown[]) {
   return { input: [{ role: "user", content: [{ type: "input_text", text: "Look." }, ...parts] }] };
@@ -44,7 +43,7 @@ export const responsesContentProbes: Probe[] = [
     axis: "content",
     field: "input[].content[].image_url",
     request: userWith([{ type: "input_image", image_url: `data:image/png;base64,${PNG_BASE64}` }]),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the data URL arrives as an image part with the same bytes",
   },
@@ -54,7 +53,7 @@ export const responsesContentProbes: Probe[] = [
     axis: "content",
     field: "input[].content[].image_url",
     request: userWith([{ type: "input_image", image_url: IMAGE_URL, detail: "high" }]),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the URL image arrives with the same URL",
   },
@@ -70,7 +69,7 @@ export const responsesContentProbes: Probe[] = [
         file_data: `data:application/pdf;base64,${PDF_BASE64}`,
       },
     ]),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the PDF arrives as a document part with the same bytes",
   },
@@ -80,7 +79,7 @@ export const responsesContentProbes: Probe[] = [
     axis: "content",
     field: "input[].function_call_output",
     request: callTurn("call_PROBE01", "RESULTPROBE 18C sunny"),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "the output arrives as the tool result for call_PROBE01",
   },
@@ -93,7 +92,7 @@ export const responsesContentProbes: Probe[] = [
       { type: "input_text", text: "RESULTPROBE chart" },
       { type: "input_image", image_url: `data:image/png;base64,${PNG_BASE64}` },
     ]),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "an image inside the output arrives as an image, not stringified",
   },
@@ -103,7 +102,7 @@ export const responsesContentProbes: Probe[] = [
     axis: "content",
     field: "input[].arguments",
     request: callTurn("call_PROBE03", "18C"),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: 'the replayed arguments arrive as {"city":"Paris"} by value',
   },
@@ -113,7 +112,7 @@ export const responsesContentProbes: Probe[] = [
     axis: "content",
     field: "input[].call_id",
     request: callTurn("functions.list_skills:0", "18C"),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "Kimi-style call id arrives unchanged on call and output",
   },
@@ -123,7 +122,7 @@ export const responsesContentProbes: Probe[] = [
     axis: "content",
     field: "input[].call_id",
     request: callTurn(`call_${"Qw3-Er4_Ty".repeat(5)}Ui5Op6As7`, "18C"),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "a 64-character call id arrives unchanged",
   },
@@ -135,7 +134,7 @@ export const responsesContentProbes: Probe[] = [
     request: callTurn("call_NOTE", "18C", [
       { role: "system", content: "NOTEPROBE the user switched to Celsius" },
     ]),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the note keeps its text; the call and its output stay adjacent and in order",
   },
@@ -157,7 +156,7 @@ export const responsesContentProbes: Probe[] = [
         },
       ],
     ),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "high",
     note: "the reasoning item arrives as reasoning before the call, not as visible text",
   },
@@ -179,7 +178,7 @@ export const responsesContentProbes: Probe[] = [
         },
       ],
     ),
-    modes: both,
+    modes: BOTH_MODES,
     severity: "medium",
     backends: ["openai-responses"],
     note: "the encrypted content arrives byte-equal on a Responses backend",
@@ -196,7 +195,7 @@ export const responsesContentProbes: Probe[] = [
         { role: "user", content: "TURNPROBE-3 second question" },
       ],
     },
-    modes: both,
+    modes: BOTH_MODES,
     severity: "critical",
     note: "three turns arrive with the same roles, texts and order",
   },

@@ -4,8 +4,8 @@
  * @see https://platform.openai.com/docs/api-reference/responses/create
  */
 import type { Probe } from "../probe.ts";
+import { BOTH_MODES } from "../shared.ts";
 
-const both = ["stream", "non-stream"] as const;
 const native = ["openai-responses"] as const;
 
 export const responsesPassthroughProbes: Probe[] = [
@@ -15,7 +15,7 @@ export const responsesPassthroughProbes: Probe[] = [
     axis: "request",
     field: "store",
     request: { store: false },
-    modes: both,
+    modes: BOTH_MODES,
     backends: native,
     severity: "medium",
     note: "store: false (do not retain) reaches a Responses backend as false",
@@ -26,7 +26,7 @@ export const responsesPassthroughProbes: Probe[] = [
     axis: "request",
     field: "previous_response_id",
     request: { previous_response_id: "resp_PREVPROBE0123" },
-    modes: both,
+    modes: BOTH_MODES,
     backends: native,
     severity: "high",
     note: "the conversation link reaches a Responses backend unchanged",
@@ -37,7 +37,7 @@ export const responsesPassthroughProbes: Probe[] = [
     axis: "request",
     field: "truncation",
     request: { truncation: "auto" },
-    modes: both,
+    modes: BOTH_MODES,
     backends: native,
     severity: "low",
     note: "truncation auto reaches a Responses backend",
@@ -48,7 +48,7 @@ export const responsesPassthroughProbes: Probe[] = [
     axis: "request",
     field: "include",
     request: { include: ["reasoning.encrypted_content"] },
-    modes: both,
+    modes: BOTH_MODES,
     backends: native,
     severity: "medium",
     note: "include reasoning.encrypted_content reaches a Responses backend",
@@ -59,7 +59,7 @@ export const responsesPassthroughProbes: Probe[] = [
     axis: "request",
     field: "max_tool_calls",
     request: { max_tool_calls: 2 },
-    modes: both,
+    modes: BOTH_MODES,
     backends: native,
     severity: "low",
     note: "max_tool_calls 2 reaches a Responses backend",
