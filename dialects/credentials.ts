@@ -289,31 +289,21 @@ export function redactParsedBody(
   const found = credentialValuesInJson(parsed);
   const secrets = extraSecrets.length === 0 ? found : [...found, ...extraSecrets];
   const out = redactText(raw, secrets);
+  // redactText reads escapes, so nothing found there means nothing hides in the body.
+  if (out === raw && secrets.length === 0) return raw;
   // The in-place text can stop being JSON when a secret also stood outside a string
   // (inside a number, a key spelled with escapes): then re-serialize from the structure.
-  if (out === raw && secrets.length === 0 && !hidesKeyShape(raw, parsed)) return raw;
   let reparsed: unknown;
   try {
     reparsed = JSON.parse(out);
   } catch {
     return JSON.stringify(redactJson(parsed, secrets));
   }
+  // A last look at what a reader of the stored JSON gets, escapes undone.
+  const plain = JSON.stringify(reparsed);
   const leftover =
-    secrets.some((s) => s.length >= 6 && JSON.stringify(reparsed).includes(s)) ||
-    hidesKeyShape(out, reparsed);
+    secrets.some((s) => s.length >= 6 && plain.includes(s)) || redactText(plain) !== plain;
   return leftover ? JSON.stringify(redactJson(reparsed, extraSecrets)) : out;
-}
-
-/**
- * A key-shaped string that the text spells with `\u` escapes (`"s\u006b-proj-..."`, as
- * Python's `json.dumps` writes non-ASCII, or anyone hiding a key): the text scan cannot see
- * it, but a reader of the stored JSON gets the key. Only text with an escape pays for the
- * check, which serializes the parsed value (no escapes for ASCII) and scans that.
- */
-function hidesKeyShape(text: string, parsed: unknown): boolean {
-  if (!text.includes("\\u")) return false;
-  const plain = JSON.stringify(parsed);
-  return redactText(plain) !== plain;
 }
 
 /** A request target (`/path?query`) with its query's credentials redacted; the path is kept. */
