@@ -10,7 +10,8 @@
  *   writer.add({ cell, attempts });         // batched; a unit is all-or-nothing
  *   writer.close(); store.finishRun(runId, "done"); store.close();
  * Resuming: `store.doneCells(runId)` lists the cells already written.
- * Re-judging (rescore): `store.iterateAttempts(runId)` streams attempts back, parsed.
+ * Reading back: `store.iterateAttempts(runId)` streams attempts, parsed; `rescore` reads and
+ * writes through `rescore-io.ts`, which copies no bytes.
  */
 import { randomBytes } from "node:crypto";
 import type { Statement } from "better-sqlite3";
