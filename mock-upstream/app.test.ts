@@ -312,6 +312,28 @@ describe("control API", () => {
     });
     expect(plan.status).toBe(400);
     expect((await readJson(plan)).error).toMatch(/reply\.body: .*chunks join to "ab"/);
+    // The check's outcome is remembered per body: the same refusal again, in a sequence's
+    // place this time, and a body that renders is still taken.
+    const again = await post(app, "/__gatecheck/replies", {
+      sequence: [
+        {
+          body: {
+            canonical: { parts: [{ type: "text", text: "abc" }] },
+            plan: { textChunks: [["ab"]] },
+          },
+        },
+      ],
+    });
+    expect((await readJson(again)).error).toMatch(/sequence\[0\]\.body: .*chunks join to "ab"/);
+    const fine = await post(app, "/__gatecheck/replies", {
+      reply: {
+        body: {
+          canonical: { parts: [{ type: "text", text: "abc" }] },
+          plan: { textChunks: [["ab", "c"]] },
+        },
+      },
+    });
+    expect(fine.status).toBe(201);
   });
 
   it("is never recorded; reset clears records and staged replies", async () => {

@@ -22,20 +22,49 @@ export function checkRenderable(specs: readonly StagedReplySpec[]): string | und
     for (const [j, step] of steps.entries()) {
       const body = step.body;
       if (!body || !("canonical" in body)) continue;
+      const problem = renderProblem(body.canonical, body.plan);
+      if (problem === undefined) continue;
       const where = `${specs.length > 1 ? `[${i}].` : ""}${spec.sequence ? `sequence[${j}]` : "reply"}.body`;
-      for (const dialect of DIALECTS) {
-        for (const stream of [false, true]) {
-          try {
-            canonicalBody(dialect, body.canonical, { stream, plan: body.plan });
-          } catch (error) {
-            return `invalid staged reply: ${where}: ${(error as Error).message}`;
-          }
-        }
+      return `invalid staged reply: ${where}: ${problem}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why a canonical body and plan cannot be rendered in some dialect and mode, or undefined.
+ * Ten renders cost more than answering the request they are staged for, and a sweep stages
+ * the same probe's reply for every mode and repeat, so the outcome is kept by the pair's
+ * JSON text (staged bodies are JSON data, so the text is all a render reads).
+ */
+function renderProblem(canonical: RenderedCanonical, plan: unknown): string | undefined {
+  const key = JSON.stringify([canonical, plan ?? null]);
+  const known = renderProblems.get(key);
+  if (known !== undefined) return known || undefined;
+  const problem = firstRenderError(canonical, plan) ?? "";
+  if (renderProblems.size >= MAX_REMEMBERED) renderProblems.clear();
+  renderProblems.set(key, problem);
+  return problem || undefined;
+}
+
+type RenderedCanonical = Parameters<typeof canonicalBody>[1];
+
+function firstRenderError(canonical: RenderedCanonical, plan: unknown): string | undefined {
+  for (const dialect of DIALECTS) {
+    for (const stream of [false, true]) {
+      try {
+        canonicalBody(dialect, canonical, { stream, plan });
+      } catch (error) {
+        return (error as Error).message;
       }
     }
   }
   return undefined;
 }
+
+/** Outcomes of `renderProblem` by JSON text ("" renders everywhere). */
+const renderProblems = new Map<string, string>();
+const MAX_REMEMBERED = 2000;
 
 /** Validate and stage; returns the ids or the error message for a 400. */
 export function stageSpecs(

@@ -120,6 +120,25 @@ describe("recorder memory ring", () => {
     }
   });
 
+  it("finds a nonce's records by its index as a full scan would, through eviction and clear", () => {
+    const recorder = new Recorder(undefined, { maxRecords: 100 });
+    const nonces = Array.from({ length: 7 }, (_, i) => `gc-${String(i).padStart(16, "0")}`);
+    // Past 1,024 spent slots the ring's array is compacted; the index must not care.
+    for (let seq = 1; seq <= 3000; seq++) recorder.add(sample(seq, nonces[seq % 8]));
+    const all = recorder.list();
+    expect(all).toHaveLength(100);
+    for (const nonce of nonces) {
+      const found = recorder.list({ nonce }).map((r) => r.seq);
+      expect(found).toEqual(all.filter((r) => r.nonce === nonce).map((r) => r.seq));
+      expect(found.length).toBeGreaterThan(10);
+      expect(recorder.list({ nonce, since: 2950 }).every((r) => r.seq > 2950)).toBe(true);
+    }
+    recorder.clear();
+    expect(recorder.list({ nonce: nonces[1] })).toEqual([]);
+    recorder.add(sample(3001, nonces[1]));
+    expect(recorder.list({ nonce: nonces[1] }).map((r) => r.seq)).toEqual([3001]);
+  });
+
   it("keeps under maxBytes, but always the newest record", () => {
     const recorder = new Recorder(undefined, { maxBytes: 1 });
     recorder.add(sample(1));

@@ -71,6 +71,11 @@ export class Recorder implements RecordStore {
   /** Oldest first; the slots before `#head` are spent (undefined). */
   #kept: (KeptRecord | undefined)[] = [];
   #head = 0;
+  /**
+   * The same kept records by nonce, oldest first: a sweep asks for one attempt's nonce after
+   * every attempt, and scanning every kept record for it grew with the run.
+   */
+  readonly #byNonce = new Map<string, KeptRecord[]>();
   #keptSize = 0;
   #evicted = 0;
   #recorded = 0;
@@ -112,7 +117,13 @@ export class Recorder implements RecordStore {
   addLine(seq: number, nonce: string | undefined, line: RecordLine): void {
     const size = lineSize(line);
     this.#recorded += 1;
-    this.#kept.push({ seq, nonce, line, size });
+    const kept = { seq, nonce, line, size };
+    this.#kept.push(kept);
+    if (nonce !== undefined) {
+      const same = this.#byNonce.get(nonce);
+      if (same) same.push(kept);
+      else this.#byNonce.set(nonce, [kept]);
+    }
     this.#keptSize += size;
     this.#evictOverLimits();
     if (this.#file && !this.#closed) this.#file.append(line);
@@ -127,6 +138,7 @@ export class Recorder implements RecordStore {
       this.#head += 1;
       this.#keptSize -= oldest.size;
       this.#evicted += 1;
+      this.#forgetByNonce(oldest);
     }
     // Drop the spent slots once they are the larger part, so the ring's array stays small.
     if (this.#head > 1024 && this.#head * 2 > this.#kept.length) {
@@ -135,15 +147,24 @@ export class Recorder implements RecordStore {
     }
   }
 
+  /** Evicted records are the oldest, so the oldest of their nonce too. */
+  #forgetByNonce(evicted: KeptRecord): void {
+    if (evicted.nonce === undefined) return;
+    const same = this.#byNonce.get(evicted.nonce);
+    if (same?.[0] === evicted) same.shift();
+    if (same?.length === 0) this.#byNonce.delete(evicted.nonce);
+  }
+
   /** The kept records that pass the filter, in `seq` order. */
   #select(filter: RecordFilter): KeptRecord[] {
     const since = filter.since ?? 0;
     const nonce = filter.nonce;
+    const candidates =
+      nonce === undefined ? this.#kept.slice(this.#head) : (this.#byNonce.get(nonce) ?? []);
     const out: KeptRecord[] = [];
     let sorted = true;
-    for (let i = this.#head; i < this.#kept.length; i++) {
-      const kept = this.#kept[i];
-      if (!kept || kept.seq <= since || (nonce !== undefined && kept.nonce !== nonce)) continue;
+    for (const kept of candidates) {
+      if (!kept || kept.seq <= since) continue;
       const last = out[out.length - 1];
       if (last && last.seq > kept.seq) sorted = false;
       out.push(kept);
@@ -191,6 +212,7 @@ export class Recorder implements RecordStore {
   /** Forget records in memory (the file keeps them: it is the log of the whole run). */
   clear(): void {
     this.#kept = [];
+    this.#byNonce.clear();
     this.#head = 0;
     this.#keptSize = 0;
   }

@@ -4,12 +4,7 @@
  * the nonce, and judge. Everything kept is redacted before it leaves this function, and
  * judged in that redacted form, so `rescore` of stored bytes gives the same verdicts.
  */
-import {
-  redactBody,
-  redactHeaderPairs,
-  redactJson,
-  redactRequestTarget,
-} from "../dialects/credentials.ts";
+import { redactBody, redactHeaderPairs, redactRequestTarget } from "../dialects/credentials.ts";
 import type { Mode } from "../dialects/dialect.ts";
 import type { GatewayRoute } from "../gateways/adapter.ts";
 import type { MockHandle } from "../mock-upstream/index.ts";
@@ -18,15 +13,9 @@ import { type BuiltRequest, buildClientRequest } from "../probes/corpus/build.ts
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
 import type { Verdict } from "../probes/verdict.ts";
-import { type ClientSdkRecord, compareSdkWithLens } from "./client-sdk/client-sdk-record.ts";
-import { sdkView } from "./client-sdk/sdk-view.ts";
+import type { ClientSdkRecord } from "./client-sdk/client-sdk-record.ts";
 import { collectRecords } from "./collect-records.ts";
-import {
-  exchangeFromWire,
-  type ForwardedRecord,
-  type StoredClientRequest,
-  type StoredResponse,
-} from "./exchange-from-wire.ts";
+import type { ForwardedRecord, StoredClientRequest, StoredResponse } from "./exchange-from-wire.ts";
 import {
   type FallbackTarget,
   fallbackRequest,
@@ -34,7 +23,7 @@ import {
   isFallbackProbe,
 } from "./fallback-targets.ts";
 import { sendRequest } from "./http-client.ts";
-import { judgeAttempt } from "./judge-attempt.ts";
+import { judgeWire, type WireJudge } from "./judge-wire.ts";
 import { stagedReplyFor } from "./stage-upstream.ts";
 
 export interface AttemptTarget {
@@ -51,6 +40,8 @@ export interface AttemptTarget {
   settleMs?: number;
   /** The second target, for fallback probes (sweep/fallback-targets.ts). */
   fallback?: FallbackTarget;
+  /** Judges the attempt (default: in this thread; judge-thread.ts judges in a worker). */
+  judge?: WireJudge;
 }
 
 export interface AttemptOutcome {
@@ -151,32 +142,17 @@ export async function runAttempt(
     ).toString("base64"),
     ...(response.transportError ? { transportError: response.transportError } : {}),
   };
-  const exchange = exchangeFromWire({
+  const { verdicts, verdict, clientSdk } = await (target.judge ?? judgeWire)({
     client: route.client,
     backend: route.backend,
     mode,
+    field: plan.field,
     clientRequest,
     forwarded,
     clientResponse,
-    secrets,
-    timings: { totalMs: response.timings.totalMs },
+    totalMs: response.timings.totalMs,
+    received: { status: response.status, headers: response.headers, body: response.body },
   });
-  const { verdicts, verdict, clientReply } = judgeAttempt(exchange, plan.field, clientResponse);
-  const clientSdk =
-    response.status > 0
-      ? (redactJson(
-          compareSdkWithLens(
-            response.status,
-            await sdkView(route.client, mode, {
-              status: response.status,
-              headers: response.headers,
-              body: response.body,
-            }),
-            clientReply,
-          ),
-          secrets,
-        ) as ClientSdkRecord)
-      : undefined;
   return {
     status: response.transportError ? "transport-error" : "ok",
     timings: {

@@ -28,6 +28,7 @@ import {
   withFallbackTarget,
 } from "./fallback-targets.ts";
 import { GatewaySession } from "./gateway-session.ts";
+import type { WireJudge } from "./judge-wire.ts";
 import { knownIssueFor } from "./known-issue.ts";
 import { forEachLimited } from "./pool.ts";
 import type { ProgressSink } from "./progress.ts";
@@ -56,6 +57,8 @@ export interface ColumnDeps {
   progress: ProgressSink;
   /** Cell keys already in the database (resume). */
   done: ReadonlySet<string>;
+  /** Judges attempts (default: in this thread; judge-thread.ts judges in a worker). */
+  judge?: WireJudge;
 }
 
 export interface ColumnJob {
@@ -160,7 +163,7 @@ export async function runColumn(
       spec,
       startOptions,
       mock,
-      settings,
+      deps.judge ? { ...settings, judge: deps.judge } : settings,
       (message) => deps.progress.note(label, message),
       fallbackTarget,
     );

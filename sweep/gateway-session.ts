@@ -16,11 +16,14 @@ import type { MockHandle } from "../mock-upstream/index.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import { type AttemptOutcome, type AttemptPlan, runAttempt } from "./attempt.ts";
 import type { FallbackTarget } from "./fallback-targets.ts";
+import type { WireJudge } from "./judge-wire.ts";
 
 export interface SessionSettings {
   apiKey: string;
   backendModel: string;
   attemptTimeoutMs: number;
+  /** Judges attempts (default: in this thread; judge-thread.ts judges in a worker). */
+  judge?: WireJudge;
 }
 
 export class GatewaySession {
@@ -57,6 +60,7 @@ export class GatewaySession {
           backendModel: this.settings.backendModel,
           timeoutMs: this.settings.attemptTimeoutMs,
           ...(this.fallback ? { fallback: this.fallback } : {}),
+          ...(this.settings.judge ? { judge: this.settings.judge } : {}),
         },
         plan,
       );

@@ -7,14 +7,14 @@
 import { Worker } from "node:worker_threads";
 import { RescoreError, type StoredJob, type StoredJudgement } from "./rescore-judge.ts";
 import type { RescoreBatch, RescoreBatchResult } from "./rescore-worker.ts";
-import { rescoreWorkerBundle } from "./rescore-worker-bundle.ts";
+import { workerBundle } from "./worker-bundle.ts";
 
-/** Through tsx: used only when the bundle cannot be built (rescore-worker-bundle.ts). */
+/** Through tsx: used only when the bundle cannot be built (worker-bundle.ts). */
 const TSX_ENTRY = new URL("./rescore-worker-entry.mjs", import.meta.url);
 
 function workerEntry(): { entry: URL | string; bundled: boolean } {
   try {
-    return { entry: rescoreWorkerBundle(), bundled: true };
+    return { entry: workerBundle("rescore-worker"), bundled: true };
   } catch {
     return { entry: TSX_ENTRY, bundled: false };
   }

@@ -245,7 +245,7 @@ export function rescoreRun(
 
 /**
  * Below this many attempts, workers cost more than they save. On the shared 2-core machine
- * two workers take 0.5–1.4 s to start (bundle included, rescore-worker-bundle.ts) and then
+ * two workers take 0.5–1.4 s to start (bundle included, worker-bundle.ts) and then
  * add 15–25% to this thread's ~5,500 attempts a second: they pay for themselves from about
  * 20,000 attempts.
  */

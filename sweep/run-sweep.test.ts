@@ -57,6 +57,8 @@ describe("runSweep", () => {
         ],
         // The Gemini-style ?key= canary rides on the client URL, which the sweep stores.
         probes: probes([...PROBE_IDS, "oc-credential-query-key"]),
+        // Judged in the worker, as a full sweep is: the rescore below judges in this thread.
+        judgeInWorker: true,
       }),
     );
     expect(result.status).toBe("done");
@@ -114,8 +116,19 @@ describe("runSweep", () => {
         ).toEqual([]);
       }
 
+      const attempts = store.countAttempts(result.runId);
+      expect(result.judgedInWorker).toBe(attempts);
       const rescored = rescoreRun(store, result.runId);
       expect(rescored.changed).toBe(0);
+      // Every attempt's verdict list, judged in this thread again, is the worker's.
+      const sameLists = store.db
+        .prepare(
+          `SELECT count(*) FROM judgements a JOIN judgements b ON b.exchange_id = a.exchange_id
+           WHERE a.run_id = ? AND b.run_id = ? AND b.verdicts_id = a.verdicts_id`,
+        )
+        .pluck()
+        .get(result.runId, rescored.runId);
+      expect(sameLists).toBe(attempts);
       const again = store.cells(rescored.runId);
       expect(again.map((c) => [cellKeyString(c), c.verdict])).toEqual(
         cells.map((c) => [cellKeyString(c), c.verdict]),

@@ -16,6 +16,7 @@ import { newRunId, openStore } from "../results/store.ts";
 import { storedProbe } from "./cell-record.ts";
 import { type ColumnResult, runColumn } from "./column-run.ts";
 import { Deadline } from "./deadline.ts";
+import { JudgeThread } from "./judge-thread.ts";
 import { type ProgressSink, silentProgress } from "./progress.ts";
 import type { Shard } from "./shard.ts";
 
@@ -47,6 +48,12 @@ export interface SweepOptions {
   args: unknown;
   progress?: ProgressSink;
   signal?: AbortSignal;
+  /**
+   * Judge in a worker thread (judge-thread.ts). Default: when the sweep plans at least
+   * `JUDGE_WORKER_MIN_CELLS` cells (probes × modes × columns), below which starting the
+   * worker costs more than it saves. The verdicts are the same either way.
+   */
+  judgeInWorker?: boolean;
 }
 
 export interface SweepResult {
@@ -57,12 +64,25 @@ export interface SweepResult {
   summaryPath: string;
   htmlPath: string;
   dbPath: string;
+  /** Attempts the judging worker judged (0: all were judged in this thread). */
+  judgedInWorker: number;
 }
 
 /** The model the mock is asked for; any name works, this one is easy to spot in records. */
 export const BACKEND_MODEL = "gatecheck-mock-model";
 /** The route key clients send where a route needs one (redacted on disk like any key). */
 export const ROUTE_API_KEY = "sk-gatecheck-route-key-0000000000000000";
+
+/**
+ * Below this many planned cells the sweep judges in its own thread: the worker takes 0.3 to
+ * 1 s to build and load on the shared 2-core machine, about what judging 200 cells costs.
+ */
+export const JUDGE_WORKER_MIN_CELLS = 200;
+
+function wantsJudgeWorker(options: SweepOptions): boolean {
+  const cells = options.probes.length * options.modes.length * options.columns.length;
+  return options.judgeInWorker ?? cells >= JUDGE_WORKER_MIN_CELLS;
+}
 
 export async function runSweep(options: SweepOptions): Promise<SweepResult> {
   const progress = options.progress ?? silentProgress;
@@ -95,7 +115,11 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
     const reserveMs = options.reportReserveMs ?? Math.min(30_000, options.minutes * 6_000);
     const deadline = new Deadline(options.minutes * 60_000, reserveMs);
     const writer = store.cellWriter();
+    const judging = wantsJudgeWorker(options)
+      ? new JudgeThread({ onFailure: (message) => progress.note("sweep", message) })
+      : undefined;
     let columns: ColumnResult[];
+    let closingJudge: Promise<void> | undefined;
     try {
       columns = await Promise.all(
         options.columns.map((column) => {
@@ -117,7 +141,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
               deadline,
               signal,
             },
-            { store, writer, progress, done },
+            { store, writer, progress, done, ...(judging ? { judge: judging.judge } : {}) },
           ).catch((error: Error): ColumnResult => {
             progress.note(label, `failed: ${error.message}`);
             store.putGatewayRun({
@@ -134,10 +158,13 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
       );
     } finally {
       writer.close();
+      // The worker stops while the outputs are written: nothing below judges.
+      closingJudge = judging?.close();
     }
     const status = signal.aborted ? "interrupted" : "done";
     store.finishRun(runId, status);
     const paths = writeRunOutputs(store, runId, options.outDir);
+    await closingJudge;
     return {
       runId,
       status,
@@ -146,6 +173,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
       summaryPath: paths.summary,
       htmlPath: paths.html,
       dbPath: options.dbPath,
+      judgedInWorker: judging?.judged.worker ?? 0,
     };
   } finally {
     progress.close();

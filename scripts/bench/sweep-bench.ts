@@ -146,7 +146,7 @@ try {
     `sweep through direct: ${cells} cells in ${(sweepMs / 1000).toFixed(2)} s = ${((cells * 1000) / sweepMs).toFixed(0)} cells/s whole run ` +
       `(steady part: ${(((doneAt.length - 1) * 1000) / steadyMs).toFixed(0)} cells/s; start ${((doneAt[0] ?? started) - started).toFixed(0)} ms, ` +
       `after the last cell ${(started + sweepMs - (doneAt.at(-1) ?? 0)).toFixed(0)} ms); ` +
-      `CPU ${(sweepCpuMs / cells).toFixed(2)} ms/cell; target >= 200 cells/s; ${load()}`,
+      `CPU ${(sweepCpuMs / cells).toFixed(2)} ms/cell (both threads); ${result.judgedInWorker} attempts judged in the worker; target >= 200 cells/s; ${load()}`,
   );
 
   // 2. Baseline: the same requests, bare.
