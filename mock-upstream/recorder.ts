@@ -159,11 +159,12 @@ export class Recorder implements RecordStore {
   #select(filter: RecordFilter): KeptRecord[] {
     const since = filter.since ?? 0;
     const nonce = filter.nonce;
-    const candidates =
-      nonce === undefined ? this.#kept.slice(this.#head) : (this.#byNonce.get(nonce) ?? []);
+    // The ring from its head, or the nonce's own list: walked in place, never copied.
+    const candidates = nonce === undefined ? this.#kept : (this.#byNonce.get(nonce) ?? []);
     const out: KeptRecord[] = [];
     let sorted = true;
-    for (const kept of candidates) {
+    for (let i = nonce === undefined ? this.#head : 0; i < candidates.length; i++) {
+      const kept = candidates[i];
       if (!kept || kept.seq <= since) continue;
       const last = out[out.length - 1];
       if (last && last.seq > kept.seq) sorted = false;

@@ -4,10 +4,11 @@
  * rescore worker loads the lens and nothing else (no HTTP client, no client SDKs).
  */
 import type { CanonicalReply } from "../dialects/canonical.ts";
+import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import { readExchange } from "../probes/lens/judge-exchange.ts";
 import { judgeReadAll } from "../probes/lens/judge-read-all.ts";
 import type { Verdict } from "../probes/verdict.ts";
-import type { exchangeFromWire, StoredResponse } from "./exchange-from-wire.ts";
+import { exchangeFromWire, type StoredResponse, type WireSides } from "./exchange-from-wire.ts";
 
 /** Failure fields judged from timings, which a response that never came still has. */
 const CLOCK_FIELDS = new Set(["failure.deadline", "failure.retries"]);
@@ -46,4 +47,24 @@ export function judgeAttempt(
     };
     return { verdicts: [verdict], verdict };
   }
+}
+
+/** An attempt's sides as stored (redacted), the client's response among them. */
+export type StoredSides = Omit<WireSides, "secrets" | "clientResponse"> & {
+  clientResponse: StoredResponse;
+};
+
+/**
+ * The stored sides rebuilt into the exchange the live sweep judged, and judged: what the
+ * sweep (judge-wire.ts) and `rescore` (rescore-judge.ts) both do, with the time inside the
+ * lens for rescore's account of where its time goes.
+ */
+export function judgeStoredSides(
+  sides: StoredSides,
+  field: string,
+): ReturnType<typeof judgeAttempt> & { lensMs: number } {
+  const exchange = exchangeFromWire({ ...sides, secrets: CANARY_VALUES });
+  const started = performance.now();
+  const judged = judgeAttempt(exchange, field, sides.clientResponse);
+  return { ...judged, lensMs: performance.now() - started };
 }

@@ -122,22 +122,24 @@ export class JudgeThread {
     this.failed = true;
     this.started(false);
     this.options.onFailure?.(`${message}; judging in the main thread from here on`);
+    this.takeBackHeld();
+    void this.worker?.terminate();
+  }
+
+  /** The attempts the worker still owes, judged here instead (its answers are ignored). */
+  private takeBackHeld(): void {
     for (const [id, job] of this.pending) {
       this.settle(id);
       this.judged.worker -= 1;
       this.judged.here += 1;
       job.resolve(judgeWire(job.input));
     }
-    void this.worker?.terminate();
   }
 
   /** Stop the worker; attempts still waiting in it are judged here first. */
   async close(): Promise<void> {
     if (this.closed) return;
-    for (const [id, job] of this.pending) {
-      this.settle(id);
-      job.resolve(judgeWire(job.input));
-    }
+    this.takeBackHeld();
     this.closed = true;
     this.started(false);
     await this.worker?.terminate();

@@ -11,13 +11,8 @@ import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import type { Verdict } from "../probes/verdict.ts";
 import { type ClientSdkRecord, compareSdkWithLens } from "./client-sdk/client-sdk-record.ts";
 import { sdkView } from "./client-sdk/sdk-view.ts";
-import {
-  exchangeFromWire,
-  type ForwardedRecord,
-  type StoredClientRequest,
-  type StoredResponse,
-} from "./exchange-from-wire.ts";
-import { judgeAttempt } from "./judge-attempt.ts";
+import type { ForwardedRecord, StoredClientRequest, StoredResponse } from "./exchange-from-wire.ts";
+import { judgeStoredSides } from "./judge-attempt.ts";
 
 export interface WireJudgeInput {
   client: ClientDialect;
@@ -49,21 +44,17 @@ export interface WireJudgement {
 export type WireJudge = (input: WireJudgeInput) => Promise<WireJudgement>;
 
 export const judgeWire: WireJudge = async (input) => {
-  const secrets = CANARY_VALUES;
-  const exchange = exchangeFromWire({
-    client: input.client,
-    backend: input.backend,
-    mode: input.mode,
-    clientRequest: input.clientRequest,
-    forwarded: input.forwarded,
-    clientResponse: input.clientResponse,
-    secrets,
-    timings: { totalMs: input.totalMs },
-  });
-  const { verdicts, verdict, clientReply } = judgeAttempt(
-    exchange,
+  const { verdicts, verdict, clientReply } = judgeStoredSides(
+    {
+      client: input.client,
+      backend: input.backend,
+      mode: input.mode,
+      clientRequest: input.clientRequest,
+      forwarded: input.forwarded,
+      clientResponse: input.clientResponse,
+      timings: { totalMs: input.totalMs },
+    },
     input.field,
-    input.clientResponse,
   );
   const { received } = input;
   if (received.status <= 0) return { verdicts, verdict };
@@ -73,7 +64,7 @@ export const judgeWire: WireJudge = async (input) => {
   const view = await sdkView(input.client, input.mode, { ...received, body });
   const clientSdk = redactJson(
     compareSdkWithLens(received.status, view, clientReply),
-    secrets,
+    CANARY_VALUES,
   ) as ClientSdkRecord;
   return { verdicts, verdict, clientSdk };
 };

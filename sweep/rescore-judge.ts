@@ -7,17 +7,11 @@
  * the stored JSON texts (also what scripts/bench/rescore-judge-bench.ts times).
  */
 import type { ClientDialect, Dialect, Mode } from "../dialects/dialect.ts";
-import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import type { Verdict } from "../probes/verdict.ts";
 import type { AttemptPhase } from "../results/records.ts";
 import type { StoredTextsReader } from "../results/rescore-io.ts";
-import {
-  exchangeFromWire,
-  type ForwardedRecord,
-  type StoredClientRequest,
-  type StoredResponse,
-} from "./exchange-from-wire.ts";
-import { judgeAttempt } from "./judge-attempt.ts";
+import type { ForwardedRecord, StoredClientRequest, StoredResponse } from "./exchange-from-wire.ts";
+import { judgeStoredSides } from "./judge-attempt.ts";
 import { storedAttemptRoute } from "./stored-route.ts";
 
 export interface RescoreJob {
@@ -120,20 +114,19 @@ function judgeStored(
     { phase: job.phase, path: clientRequest.path },
     job,
   );
-  const exchange = exchangeFromWire({
-    client,
-    backend,
-    mode: job.mode,
-    clientRequest,
-    forwarded,
-    clientResponse,
-    secrets: CANARY_VALUES,
-    ...(timings ? { timings } : {}),
-  });
-  const lensStarted = performance.now();
-  const judged = judgeAttempt(exchange, field, clientResponse);
-  const lensMs = performance.now() - lensStarted;
-  return { verdicts: judged.verdicts, verdict: judged.verdict, lensMs };
+  const judged = judgeStoredSides(
+    {
+      client,
+      backend,
+      mode: job.mode,
+      clientRequest,
+      forwarded,
+      clientResponse,
+      ...(timings ? { timings } : {}),
+    },
+    field,
+  );
+  return { verdicts: judged.verdicts, verdict: judged.verdict, lensMs: judged.lensMs };
 }
 
 export function judgeStoredAttempt(job: RescoreJob): RescoreJudgement {
