@@ -16,6 +16,12 @@ describe("nonce", () => {
     expect(findNonce("gc-0123456789ABCDEF")).toBeUndefined();
     expect(findNonce("nothing here")).toBeUndefined();
   });
+
+  it("never repeats across pool refills (the bytes are drawn 4 KiB at a time)", () => {
+    const nonces = Array.from({ length: 2_000 }, () => newNonce());
+    expect(new Set(nonces).size).toBe(nonces.length);
+    expect(nonces.every(isNonce)).toBe(true);
+  });
 });
 
 describe("stage store", () => {

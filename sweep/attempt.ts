@@ -22,7 +22,7 @@ import {
   fallbackStages,
   isFallbackProbe,
 } from "./fallback-targets.ts";
-import { sendRequest } from "./http-client.ts";
+import { type ClientResponse, sendRequest } from "./http-client.ts";
 import { judgeWire, type WireJudge } from "./judge-wire.ts";
 import { stagedReplyFor } from "./stage-upstream.ts";
 
@@ -92,10 +92,18 @@ export function mainLeg(probe: Probe, mode: Mode): AttemptPlan {
   };
 }
 
-export async function runAttempt(
-  target: AttemptTarget,
-  plan: AttemptPlan,
-): Promise<AttemptOutcome> {
+/** What one attempt sent and got back, before it is judged. */
+export interface SentAttempt {
+  nonce: string;
+  path: string;
+  headers: [string, string][];
+  body: string;
+  response: ClientResponse;
+  forwarded: ForwardedRecord[];
+}
+
+/** Plant the nonce, stage the reply, call the gateway and collect the mock's records. */
+export async function sendAttempt(target: AttemptTarget, plan: AttemptPlan): Promise<SentAttempt> {
   const { route, mock } = target;
   const { probe, mode } = plan;
   const nonce = newNonce();
@@ -126,6 +134,18 @@ export async function runAttempt(
   });
   const listeners = fallback ? [mock, fallback.mock] : [mock];
   const forwarded = await collectRecords(listeners, nonce, target.settleMs ?? 50);
+  return { nonce, path, headers, body, response, forwarded };
+}
+
+/** Redact what was sent and received, and judge it. */
+export async function judgeSent(
+  target: Pick<AttemptTarget, "route" | "judge">,
+  plan: Pick<AttemptPlan, "mode" | "field">,
+  sent: SentAttempt,
+): Promise<AttemptOutcome> {
+  const { route } = target;
+  const { nonce, path, headers, body, response, forwarded } = sent;
+  const { mode } = plan;
   const secrets = CANARY_VALUES;
   const clientRequest: StoredClientRequest = {
     method: "POST",
@@ -170,4 +190,11 @@ export async function runAttempt(
     ...(clientSdk ? { clientSdk } : {}),
     nonce,
   };
+}
+
+export async function runAttempt(
+  target: AttemptTarget,
+  plan: AttemptPlan,
+): Promise<AttemptOutcome> {
+  return judgeSent(target, plan, await sendAttempt(target, plan));
 }

@@ -27,7 +27,7 @@ import {
   SECOND_TARGET_DEFAULT,
   withFallbackTarget,
 } from "./fallback-targets.ts";
-import { GatewaySession } from "./gateway-session.ts";
+import { GatewaySession, NOT_WANTED } from "./gateway-session.ts";
 import type { WireJudge } from "./judge-wire.ts";
 import { knownIssueFor } from "./known-issue.ts";
 import { forEachLimited } from "./pool.ts";
@@ -72,6 +72,19 @@ export interface ColumnResult {
   status: "ok" | "not-run" | "error";
   reason?: string;
   cells: number;
+}
+
+/**
+ * Cells in progress per request slot: a cell waiting on its judgement (in the judging
+ * worker, judge-thread.ts) holds no slot, so more cells than slots keep the gateway busy.
+ * Measured through `direct` (docs/sweep.md, Performance): 4 × 8 cells over 8 slots gave
+ * +10% cells/s over 8 cells holding their slot to the end.
+ */
+export const CELLS_PER_SLOT = 4;
+
+/** Whether another attempt may start: not after Ctrl-C, nor once the work budget is spent. */
+function wantedWhileTimeLeft(settings: ColumnSettings): () => boolean {
+  return () => !settings.signal.aborted && !settings.deadline.workExpired();
 }
 
 interface CellState {
@@ -240,10 +253,14 @@ async function mainPhase(
 ): Promise<CellState[]> {
   const states: CellState[] = [];
   const { runId } = settings;
-  await forEachLimited(planned, settings.concurrency, async (cell) => {
-    if (settings.signal.aborted) return; // left unwritten: --resume runs it
+  const stillWanted = wantedWhileTimeLeft(settings);
+  await forEachLimited(planned, settings.concurrency * CELLS_PER_SLOT, async (cell) => {
     const knownIssue = issueOf(cell);
-    if (settings.deadline.workExpired()) {
+    const outcome = stillWanted()
+      ? await session.attempt(cell.route, mainLeg(cell.probe, cell.key.mode), stillWanted)
+      : NOT_WANTED;
+    if (outcome === NOT_WANTED) {
+      if (settings.signal.aborted) return; // left unwritten: --resume runs it
       deps.writer.add({
         cell: unattemptedCell(
           runId,
@@ -257,7 +274,6 @@ async function mainPhase(
       deps.progress.cell(label, "not-run");
       return;
     }
-    const outcome = await session.attempt(cell.route, mainLeg(cell.probe, cell.key.mode));
     if (!outcome) {
       deps.writer.add({
         cell: unattemptedCell(runId, cell, "error", `gateway ${session.deadReason}`, knownIssue),
@@ -289,15 +305,17 @@ async function repeatPhase(
 ): Promise<void> {
   if (settings.repeats <= 1) return;
   const nonClean = states.filter((s) => !isClean(s.verdicts[0]?.verdict ?? "error"));
-  await forEachLimited(nonClean, settings.concurrency, async (state) => {
+  const stillWanted = wantedWhileTimeLeft(settings);
+  await forEachLimited(nonClean, settings.concurrency * CELLS_PER_SLOT, async (state) => {
     const attempts = [];
     for (let n = 2; n <= settings.repeats; n++) {
-      if (settings.signal.aborted || settings.deadline.workExpired()) break;
+      if (!stillWanted()) break;
       const outcome = await session.attempt(
         state.cell.route,
         mainLeg(state.cell.probe, state.cell.key.mode),
+        stillWanted,
       );
-      if (!outcome) break;
+      if (!outcome || outcome === NOT_WANTED) break;
       state.verdicts.push(outcome.verdict);
       attempts.push(attemptRecord(settings.runId, state.cell.key, "repeat", n, outcome));
     }
@@ -317,14 +335,15 @@ async function controlPhase(
   const candidates = states.filter((s) =>
     isSilentDefect(cellRecord({ runId: settings.runId, ...s }).verdict),
   );
-  await forEachLimited(candidates, settings.concurrency, async (state) => {
-    if (settings.signal.aborted || settings.deadline.workExpired()) return;
+  const stillWanted = wantedWhileTimeLeft(settings);
+  await forEachLimited(candidates, settings.concurrency * CELLS_PER_SLOT, async (state) => {
+    if (!stillWanted()) return;
     const native = nativeRouteFor(routes, state.cell.route.backend);
     if (!native || native.id === state.cell.route.id) return;
     const plan = controlLeg(state.cell.probe, state.cell.key.mode, native);
     if (!plan) return;
-    const outcome = await session.attempt(native, plan);
-    if (!outcome) return;
+    const outcome = await session.attempt(native, plan, stillWanted);
+    if (!outcome || outcome === NOT_WANTED) return;
     deps.writer.add({
       cell: cellRecord({
         runId: settings.runId,

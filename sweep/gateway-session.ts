@@ -14,20 +14,33 @@ import type {
 import { type StartOptions, startGateway } from "../gateways/start.ts";
 import type { MockHandle } from "../mock-upstream/index.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
-import { type AttemptOutcome, type AttemptPlan, runAttempt } from "./attempt.ts";
+import {
+  type AttemptOutcome,
+  type AttemptPlan,
+  type AttemptTarget,
+  judgeSent,
+  sendAttempt,
+} from "./attempt.ts";
 import type { FallbackTarget } from "./fallback-targets.ts";
 import type { WireJudge } from "./judge-wire.ts";
+import { Slots } from "./pool.ts";
 
 export interface SessionSettings {
   apiKey: string;
   backendModel: string;
   attemptTimeoutMs: number;
+  /** Requests in flight to the gateway at once (`--concurrency`). */
+  concurrency: number;
   /** Judges attempts (default: in this thread; judge-thread.ts judges in a worker). */
   judge?: WireJudge;
 }
 
+/** An attempt the caller no longer wanted once a request slot came free (deadline, Ctrl-C). */
+export const NOT_WANTED = "not-wanted";
+
 export class GatewaySession {
   private restarts = 0;
+  private readonly slots: Slots;
   private restarting: Promise<boolean> | undefined;
   /** Why the gateway is given up on; set after its second crash. */
   deadReason: string | undefined;
@@ -42,31 +55,43 @@ export class GatewaySession {
     private readonly onNote: (message: string) => void,
     /** The second target, when the column runs fallback probes. */
     private readonly fallback?: FallbackTarget,
-  ) {}
+  ) {
+    this.slots = new Slots(settings.concurrency);
+  }
 
   get logPath(): string | undefined {
     return this.gateway.logPath;
   }
 
-  async attempt(route: GatewayRoute, plan: AttemptPlan): Promise<AttemptOutcome | undefined> {
+  /**
+   * One attempt through the gateway: undefined once it is given up on. The request holds one
+   * of `concurrency` slots until the mock's record is in; judging happens after, so the
+   * gateway gets its next request meanwhile. `wanted` is asked again once a slot is held.
+   */
+  async attempt(
+    route: GatewayRoute,
+    plan: AttemptPlan,
+    wanted: () => boolean = () => true,
+  ): Promise<AttemptOutcome | typeof NOT_WANTED | undefined> {
     if (this.deadReason) return undefined;
-    const run = () =>
-      runAttempt(
-        {
-          baseUrl: this.gateway.baseUrl,
-          mock: this.mock,
-          route,
-          apiKey: this.settings.apiKey,
-          backendModel: this.settings.backendModel,
-          timeoutMs: this.settings.attemptTimeoutMs,
-          ...(this.fallback ? { fallback: this.fallback } : {}),
-          ...(this.settings.judge ? { judge: this.settings.judge } : {}),
-        },
-        plan,
-      );
-    const outcome = await run();
-    if (outcome.status === "ok" || !this.gateway.exited()) return outcome;
-    return (await this.restart()) ? run() : undefined;
+    const target = (): AttemptTarget => ({
+      baseUrl: this.gateway.baseUrl,
+      mock: this.mock,
+      route,
+      apiKey: this.settings.apiKey,
+      backendModel: this.settings.backendModel,
+      timeoutMs: this.settings.attemptTimeoutMs,
+      ...(this.fallback ? { fallback: this.fallback } : {}),
+      ...(this.settings.judge ? { judge: this.settings.judge } : {}),
+    });
+    const send = () =>
+      this.slots.run(async () => (wanted() ? sendAttempt(target(), plan) : undefined));
+    let sent = await send();
+    if (sent?.response.transportError && this.gateway.exited()) {
+      if (!(await this.restart())) return undefined;
+      sent = await send();
+    }
+    return sent ? judgeSent(target(), plan, sent) : NOT_WANTED;
   }
 
   private restart(): Promise<boolean> {

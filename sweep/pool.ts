@@ -13,3 +13,30 @@ export async function forEachLimited<T>(
   });
   await Promise.all(lanes);
 }
+
+/**
+ * At most `size` holders at once, served in arrival order: the sweep's requests in flight
+ * to one gateway (`--concurrency`), held from sending to the mock's record and released
+ * before judging, so a cell waiting on its judgement never keeps the gateway idle.
+ */
+export class Slots {
+  #free: number;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(readonly size: number) {
+    this.#free = Math.max(1, size);
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#free > 0) this.#free -= 1;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.#waiting.shift();
+      // The slot passes straight to the next in line, so a late arrival never jumps ahead.
+      if (next) next();
+      else this.#free += 1;
+    }
+  }
+}

@@ -22,7 +22,11 @@ export const registerSweep: RegisterCommand = (program: Command) => {
     .option("--modes <list>", "stream, non-stream or both", "non-stream,stream")
     .option("--repeats <n>", "attempts per non-clean cell (the k of N count)", "5")
     .option("--minutes <m>", "time budget; cells not reached are not-run: budget", "60")
-    .option("--concurrency <k>", "cells in flight per gateway", "4")
+    .option(
+      "--concurrency <k>",
+      "requests in flight per gateway (cells waiting on their judgement hold none)",
+      "4",
+    )
     .option("--timeout-ms <ms>", "the client's deadline for one attempt", "20000")
     .option(
       "--shard <i/n>",
