@@ -12,7 +12,7 @@ import { direct } from "../gateways/adapters/direct.ts";
 import { CORPUS } from "../probes/corpus/index.ts";
 import { openStore, type ResultsStore } from "../results/store.ts";
 import { verdictsDigest } from "../results/verdict-lists.ts";
-import { rescoreRun, rescoreRunParallel } from "./rescore.ts";
+import { defaultRescoreWorkers, rescoreRun, rescoreRunParallel } from "./rescore.ts";
 import { RescoreWorkerPool } from "./rescore-pool.ts";
 import { runSweep } from "./run-sweep.ts";
 
@@ -247,4 +247,10 @@ describe("rescore", () => {
       corrupt.close();
     }
   }, 60_000);
+
+  it("by default judges with one worker per core, and in this thread on a one-core machine", () => {
+    expect(defaultRescoreWorkers(1)).toBe(0);
+    expect(defaultRescoreWorkers(2)).toBe(2);
+    expect(defaultRescoreWorkers(8)).toBe(8);
+  });
 });

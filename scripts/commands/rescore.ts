@@ -14,7 +14,7 @@ export const registerRescore: RegisterCommand = (program: Command) => {
     .option("--json", "print the result as JSON")
     .option(
       "--workers <n>",
-      "worker threads that judge (default: one per core; 0 judges in this thread; runs under 20,000 attempts are always judged here)",
+      "worker threads that judge (default: one per core on machines with two or more, else none; 0 judges in this thread; runs under 20,000 attempts are always judged here)",
     )
     .action(lazyAction(async () => (await import("../actions/rescore.ts")).rescoreAction));
 };
