@@ -137,11 +137,14 @@ export const StagedReplySpec = z
   });
 export type StagedReplySpec = z.infer<typeof StagedReplySpec>;
 
+/** Built once, not per call: building a zod schema costs more than a parse. */
+const StagedReplyList = z.array(StagedReplySpec).min(1);
+
 /** Parse a spec or a list of specs; on failure one line per problem: `sequence[1].status: ...`. */
 export function parseStagedReply(
   input: unknown,
 ): { ok: true; specs: StagedReplySpec[] } | { ok: false; error: string } {
-  const schema = Array.isArray(input) ? z.array(StagedReplySpec).min(1) : StagedReplySpec;
+  const schema = Array.isArray(input) ? StagedReplyList : StagedReplySpec;
   const parsed = schema.safeParse(input);
   if (parsed.success) {
     return { ok: true, specs: Array.isArray(parsed.data) ? parsed.data : [parsed.data] };
