@@ -1,8 +1,9 @@
 /**
- * One attempt of one cell: plant a fresh nonce, stage the probe's upstream reply on the
- * gateway's mock listener, call the gateway's ingress, collect what the mock recorded for
- * the nonce, and judge. Everything kept is redacted before it leaves this function, and
- * judged in that redacted form, so `rescore` of stored bytes gives the same verdicts.
+ * One attempt of one cell, in two steps (gateway-session.ts holds a request slot for the
+ * first only): `sendAttempt` plants a fresh nonce, stages the probe's upstream reply on the
+ * gateway's mock listener, calls the gateway's ingress and collects what the mock recorded
+ * for the nonce; `judgeSent` redacts everything kept and judges it in that redacted form, so
+ * `rescore` of stored bytes gives the same verdicts.
  */
 import { redactBody, redactHeaderPairs, redactRequestTarget } from "../dialects/credentials.ts";
 import type { Mode } from "../dialects/dialect.ts";
@@ -190,11 +191,4 @@ export async function judgeSent(
     ...(clientSdk ? { clientSdk } : {}),
     nonce,
   };
-}
-
-export async function runAttempt(
-  target: AttemptTarget,
-  plan: AttemptPlan,
-): Promise<AttemptOutcome> {
-  return judgeSent(target, plan, await sendAttempt(target, plan));
 }

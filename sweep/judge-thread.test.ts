@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { direct } from "../gateways/adapters/direct.ts";
 import { type MockHandle, startMock } from "../mock-upstream/index.ts";
 import { CORPUS } from "../probes/corpus/index.ts";
-import { mainLeg, runAttempt } from "./attempt.ts";
+import { type AttemptTarget, judgeSent, mainLeg, sendAttempt } from "./attempt.ts";
 import { JudgeThread } from "./judge-thread.ts";
 import { judgeWire, type WireJudgeInput } from "./judge-wire.ts";
 import { ROUTE_API_KEY } from "./run-sweep.ts";
@@ -26,7 +26,7 @@ let mock: MockHandle;
 const inputs: WireJudgeInput[] = [];
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-judge-thread-"));
 
-/** What runAttempt hands its judge, for real attempts through `direct`. */
+/** What an attempt hands its judge, for real attempts through `direct`. */
 beforeAll(async () => {
   mock = await startMock();
   const probes = CORPUS.filter((p) => PROBE_IDS.includes(p.id));
@@ -37,21 +37,20 @@ beforeAll(async () => {
       .find((r) => r.client === probe.client);
     if (!route) throw new Error(`direct has no route for ${probe.client}`);
     for (const mode of ["non-stream", "stream"] as const) {
-      await runAttempt(
-        {
-          baseUrl: mock.url,
-          mock,
-          route,
-          apiKey: ROUTE_API_KEY,
-          backendModel: "gatecheck-mock-model",
-          timeoutMs: 10_000,
-          judge: (input) => {
-            inputs.push(structuredClone(input));
-            return judgeWire(input);
-          },
+      const target: AttemptTarget = {
+        baseUrl: mock.url,
+        mock,
+        route,
+        apiKey: ROUTE_API_KEY,
+        backendModel: "gatecheck-mock-model",
+        timeoutMs: 10_000,
+        judge: (input) => {
+          inputs.push(structuredClone(input));
+          return judgeWire(input);
         },
-        mainLeg(probe, mode),
-      );
+      };
+      const plan = mainLeg(probe, mode);
+      await judgeSent(target, plan, await sendAttempt(target, plan));
     }
   }
 });
