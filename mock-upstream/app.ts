@@ -14,6 +14,7 @@ import { getPersona } from "./personas/index.ts";
 import { DEFAULT_BODY_LIMIT, readNodeRequest } from "./read-request.ts";
 import { RecordThread } from "./record-thread.ts";
 import { Recorder, type RecorderLimits, type RecordStore } from "./recorder.ts";
+import { requestIdPrefix } from "./request-id.ts";
 import { StageStore } from "./stage-store.ts";
 import { answerTraffic, arrive, handleTraffic, type TrafficState } from "./traffic.ts";
 import type { WireReply } from "./wire-plan.ts";
@@ -74,6 +75,7 @@ export function createMockState(options: MockAppOptions = {}): TrafficState {
     bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
     recorder: createRecorder(options, listener),
     stages: new StageStore(),
+    requestIdPrefix: requestIdPrefix(),
     ...(persona ? { persona } : {}),
   };
 }

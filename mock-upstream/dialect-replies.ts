@@ -58,7 +58,21 @@ export interface CanonicalOptions {
   stream: boolean;
   /** A stream plan (dialects/stream-plan.ts), validated here. */
   plan?: unknown;
+  /** The model the request named: a reply that names none echoes it, as providers do. */
+  requestModel?: string;
+  /**
+   * The request asked for OpenAI Chat's usage chunk (`stream_options.include_usage`): without
+   * it a Chat stream carries none unless the plan's `usage` forces it.
+   */
+  includeUsage?: boolean;
 }
+
+/**
+ * Usage a reply staged without one carries: every provider sends usage on every reply, and
+ * clients that read it unconditionally (the Anthropic SDK's stream helper, the AI SDK's
+ * schemas) break without it.
+ */
+const NO_USAGE = Object.freeze({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
 
 /** A canonical reply in the dialect's framing: a JSON body, or one unit per stream event. */
 export function canonicalBody(
@@ -70,10 +84,14 @@ export function canonicalBody(
   const reply = {
     ...given,
     dialect: given.dialect ?? dialect,
+    model: given.model ?? options.requestModel,
+    usage: given.usage ?? NO_USAGE,
     extras: given.extras ?? {},
   } as CanonicalReply;
   if (!options.stream) return jsonBody(writeReply(dialect, reply), CONTENT_TYPES[dialect].json);
-  const plan = options.plan === undefined ? {} : parseStreamPlan(options.plan, "body.plan");
+  const givenPlan = options.plan === undefined ? {} : parseStreamPlan(options.plan, "body.plan");
+  const plan =
+    givenPlan.usage === undefined ? { ...givenPlan, ...usagePlan(dialect, options) } : givenPlan;
   const events = writeReplyEvents(dialect, reply, plan);
   return {
     contentType: CONTENT_TYPES[dialect].stream,
@@ -121,7 +139,8 @@ export function defaultBody(dialect: Dialect, ctx: DefaultReplyContext): Rendere
   if (cached) return cached;
   const body = canonicalBody(dialect, defaultReply(dialect, ctx), {
     stream: ctx.stream,
-    plan: ctx.stream ? { textChunkSize: 8, ...usagePlan(dialect, ctx) } : undefined,
+    plan: ctx.stream ? { textChunkSize: 8 } : undefined,
+    includeUsage: ctx.includeUsage,
   });
   if (defaultCacheSize >= DEFAULT_CACHE_LIMIT) {
     defaultCache.clear();
@@ -153,7 +172,11 @@ const DEFAULT_SHAPES = Object.fromEntries(
   }),
 ) as Record<Dialect, Pair<Pair<string>>>;
 
-/** @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options */
-function usagePlan(dialect: Dialect, ctx: DefaultReplyContext): { usage?: "omit" } {
-  return dialect === "openai-chat" && !ctx.includeUsage ? { usage: "omit" } : {};
+/**
+ * Where a plan that says nothing about usage puts it: OpenAI Chat streams carry usage only
+ * when the request asks (`stream_options.include_usage`); every other dialect always does.
+ * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options
+ */
+function usagePlan(dialect: Dialect, options: CanonicalOptions): { usage?: "omit" } {
+  return dialect === "openai-chat" && !options.includeUsage ? { usage: "omit" } : {};
 }

@@ -94,14 +94,14 @@ export const MODEL_LISTS = {
 } as const satisfies Record<ModelListShape, () => unknown>;
 
 /**
- * `GET /v1/models` is shared by OpenAI and Anthropic: Anthropic's SDKs always send
- * `anthropic-version` and authenticate with `x-api-key`, OpenAI's with `authorization`.
+ * `GET /v1/models` is shared by OpenAI, Anthropic and Gemini's `v1`: Anthropic's SDKs always
+ * send `anthropic-version` and authenticate with `x-api-key`, Google's with `x-goog-api-key`,
+ * OpenAI's with `authorization`.
  */
 export function sharedModelsShape(
   headerNames: readonly string[],
-): Extract<ModelListShape, "openai" | "anthropic"> {
+): Extract<ModelListShape, "openai" | "anthropic" | "gemini"> {
   const lower = headerNames.map((n) => n.toLowerCase());
-  return lower.includes("anthropic-version") || lower.includes("x-api-key")
-    ? "anthropic"
-    : "openai";
+  if (lower.includes("anthropic-version") || lower.includes("x-api-key")) return "anthropic";
+  return lower.includes("x-goog-api-key") ? "gemini" : "openai";
 }

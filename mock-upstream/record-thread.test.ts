@@ -242,9 +242,13 @@ describe("the recorder thread in a running mock", () => {
       await (await send(m, staged, "/v1/v1/chat/completions")).arrayBuffer();
       await (await fetch(`${m.url}/v1/models`, { headers: { "x-api-key": SECRET } })).arrayBuffer();
     }
-    // The two mocks differ only in arrival times and in the port in the Host header.
+    // The two mocks differ only in arrival times, the port in the Host header and the
+    // listener's half of each reply's request id.
     const sameTime = (text: string) =>
-      text.replace(/"receivedAt":"[^"]+"/g, '"receivedAt":"T"').replace(/127\.0\.0\.1:\d+/g, "H");
+      text
+        .replace(/"receivedAt":"[^"]+"/g, '"receivedAt":"T"')
+        .replace(/127\.0\.0\.1:\d+/g, "H")
+        .replace(/"req_[0-9A-Za-z]+"/g, '"req"');
     const listed = (m: MockHandle) => sameTime(JSON.stringify(m.records()));
     expect(listed(thread) === listed(main)).toBe(true);
     // Closed right after the last reply: the thread's file must be complete all the same.

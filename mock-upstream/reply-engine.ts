@@ -57,16 +57,25 @@ function defaultErrorMessage(status: number): string {
 }
 
 /**
- * Rendered staged bodies, per spec body and per (dialect, stream): a spec is immutable once
- * parsed, and an "always" reply of 2,000 events must not be re-encoded for every request.
+ * Rendered staged bodies, per spec body and per (dialect, stream, status, and for a canonical
+ * body the request's model and usage ask): a spec is immutable once parsed, and an "always"
+ * reply of 2,000 events must not be re-encoded for every request. Bounded per body, since
+ * models come from traffic.
  */
 const rendered = new WeakMap<object, Map<string, RenderedBody>>();
+const RENDERED_PER_BODY_LIMIT = 256;
+
+function renderKey(spec: ReplySpec, ctx: ReplyContext): string {
+  const key = `${ctx.dialect}|${ctx.stream}|${spec.status}`;
+  if (!spec.body || !("canonical" in spec.body)) return key;
+  return `${key}|${ctx.defaultReply.includeUsage === true}|${ctx.defaultReply.model ?? ""}`;
+}
 
 /** The body a reply spec describes, before wire shaping. */
 export function renderBody(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
   const body = spec.body;
   if (!body) return renderUncached(spec, ctx);
-  const key = `${ctx.dialect}|${ctx.stream}|${spec.status}`;
+  const key = renderKey(spec, ctx);
   let forBody = rendered.get(body);
   if (!forBody) {
     forBody = new Map();
@@ -75,6 +84,7 @@ export function renderBody(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
   let out = forBody.get(key);
   if (!out) {
     out = renderUncached(spec, ctx);
+    if (forBody.size >= RENDERED_PER_BODY_LIMIT) forBody.clear();
     forBody.set(key, out);
   }
   return out;
@@ -113,6 +123,8 @@ function renderUncached(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
     return canonicalBody(ctx.dialect, body.canonical, {
       stream: body.stream ?? ctx.stream,
       plan: body.plan,
+      requestModel: ctx.defaultReply.model,
+      includeUsage: ctx.defaultReply.includeUsage,
     });
   }
   const message = body.error.message || defaultErrorMessage(spec.status);

@@ -62,13 +62,19 @@ export function routeFacts(path: string, prefix: string, headers: Headers): Rout
   return facts;
 }
 
+const SHARED_MODELS_DIALECT = {
+  openai: "openai-chat",
+  anthropic: "anthropic-messages",
+  gemini: "gemini",
+} as const satisfies Record<ReturnType<typeof sharedModelsShape>, Dialect>;
+
 function matchRoute(path: string, prefix: string, headers: Headers): RouteFacts {
   const prefixless = prefix && path.startsWith(prefix) ? path.slice(prefix.length) || "/" : path;
   const match = dialectOfPath(path, prefix);
   if (!match) return { answerDialect: guessDialect(path, headers), kind: "unknown", prefixless };
   let dialect = match.dialect;
   if (match.kind === "models" && dialect === "openai-chat") {
-    if (sharedModelsShape(headers.map(([k]) => k)) === "anthropic") dialect = "anthropic-messages";
+    dialect = SHARED_MODELS_DIALECT[sharedModelsShape(headers.map(([k]) => k))];
   }
   return {
     dialect,

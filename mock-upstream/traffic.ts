@@ -30,6 +30,7 @@ import {
   routeFacts,
   wantsStream,
 } from "./request-facts.ts";
+import { withRequestId } from "./request-id.ts";
 import type { StageStore } from "./stage-store.ts";
 import type { ReplySpec } from "./staged-reply-spec.ts";
 import { trafficLine } from "./traffic-record.ts";
@@ -42,6 +43,8 @@ export interface TrafficState {
   recorder: RecordStore;
   stages: StageStore;
   persona?: Persona;
+  /** Random per listener: the first half of every reply's request id (request-id.ts). */
+  requestIdPrefix: string;
 }
 
 interface Decision {
@@ -259,8 +262,9 @@ interface Judged {
   ctx: ReplyContext;
 }
 
-function recordTraffic(judged: Judged, decision: Decision, wire: WireReply): WireReply {
+function recordTraffic(judged: Judged, decision: Decision, planned: WireReply): WireReply {
   const { arrival, state } = judged;
+  const wire = withRequestId(planned, judged.ctx.dialect, state.requestIdPrefix, arrival.seq);
   state.recorder.addTraffic(
     trafficLine({
       seq: arrival.seq,

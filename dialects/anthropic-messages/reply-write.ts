@@ -10,6 +10,15 @@ import { replyDigest } from "../stream-plan.ts";
 import { anthropicStopToWire } from "./stop-reason.ts";
 import { writeAnthropicUsage } from "./usage.ts";
 
+/**
+ * The header Anthropic puts on every reply, errors too: `req_` and 24 base62 characters.
+ * @see https://docs.anthropic.com/en/api/errors#request-id
+ */
+export const ANTHROPIC_REQUEST_ID = {
+  header: "request-id",
+  format: (hex32: string): string => `req_011C${hex32.slice(0, 20)}`,
+} as const;
+
 export function anthropicReplyId(reply: CanonicalReply): string {
   return reply.id ?? `msg_${replyDigest(reply)}`;
 }

@@ -91,6 +91,35 @@ export function responsesStatus(reply: CanonicalReply): { status: string; reason
   return responsesStopToWire(reply.stopReason ?? inferStop(reply.parts));
 }
 
+/**
+ * Fields OpenAI returns on every response object, here with the values a request that did not
+ * set them gets (the API echoes a request's own `tools`, `temperature`, ... there). The SDK's
+ * types mark several of them required, and strict readers (the AI SDK) may check them.
+ * @see https://platform.openai.com/docs/api-reference/responses/object
+ */
+const ALWAYS_PRESENT = {
+  background: false,
+  instructions: null,
+  max_output_tokens: null,
+  max_tool_calls: null,
+  parallel_tool_calls: true,
+  previous_response_id: null,
+  prompt_cache_key: null,
+  reasoning: { effort: null, summary: null },
+  safety_identifier: null,
+  service_tier: "default",
+  store: true,
+  temperature: 1,
+  text: { format: { type: "text" }, verbosity: "medium" },
+  tool_choice: "auto",
+  tools: [],
+  top_logprobs: 0,
+  top_p: 1,
+  truncation: "disabled",
+  user: null,
+  metadata: {},
+} as const;
+
 /** The whole response object; `status` overrides for the in-progress copies a stream sends. */
 export function writeResponsesReply(
   reply: CanonicalReply,
@@ -99,6 +128,9 @@ export function writeResponsesReply(
   const { status, reason } = responsesStatus(reply);
   const final = stage === "final";
   const own = reply.dialect === "openai-responses" ? reply.extras : {};
+  // The reply's own values where it came from a Responses reply (its extras), else defaults.
+  const echoed: Record<string, unknown> = { ...ALWAYS_PRESENT };
+  for (const key in ALWAYS_PRESENT) if (key in own) echoed[key] = own[key];
   return {
     ...own,
     id: responsesReplyId(reply),
@@ -110,6 +142,7 @@ export function writeResponsesReply(
         ? { code: reply.error?.type ?? "server_error", message: reply.error?.message ?? "" }
         : null,
     incomplete_details: final && reason !== undefined ? { reason } : null,
+    ...echoed,
     model: reply.model ?? "gatecheck-mock",
     output: final ? outputItems(reply).map(itemBody) : [],
     usage: final && reply.usage ? writeResponsesUsage(reply.usage) : null,

@@ -1,0 +1,50 @@
+/**
+ * The request id header a provider puts on every reply (OpenAI's `x-request-id`,
+ * Anthropic's `request-id`), so a gateway that forwards or logs it can be checked. Each reply
+ * gets its own: a random prefix per listener and the record's sequence number, so the id in
+ * a client's hands leads to exactly one record.
+ */
+import { randomBytes } from "node:crypto";
+import { ANTHROPIC_REQUEST_ID } from "../dialects/anthropic-messages/reply-write.ts";
+import type { Dialect } from "../dialects/dialect.ts";
+import { OPENAI_REQUEST_ID } from "../dialects/openai-chat/reply-write.ts";
+import type { WireReply } from "./wire-plan.ts";
+
+interface RequestIdSpec {
+  header: string;
+  format(hex32: string): string;
+}
+
+/** Gemini and Ollama send no request id header. */
+const REQUEST_IDS: Record<Dialect, RequestIdSpec | undefined> = {
+  "openai-chat": OPENAI_REQUEST_ID,
+  "openai-responses": OPENAI_REQUEST_ID,
+  "anthropic-messages": ANTHROPIC_REQUEST_ID,
+  gemini: undefined,
+  ollama: undefined,
+};
+
+/** 16 random hex digits, drawn once per listener. */
+export function requestIdPrefix(): string {
+  return randomBytes(8).toString("hex");
+}
+
+/**
+ * The plan with the dialect's request id added (a copy: plans are shared), unless the
+ * dialect has none, the reply never sends headers, or a staged reply set the header itself.
+ */
+export function withRequestId(
+  wire: WireReply,
+  dialect: Dialect,
+  prefix: string,
+  seq: number,
+): WireReply {
+  const spec = REQUEST_IDS[dialect];
+  if (!spec || wire.before !== undefined) return wire;
+  const name = spec.header;
+  for (const [k] of wire.headers) {
+    if (k.length === name.length && k.toLowerCase() === name) return wire;
+  }
+  const id = spec.format(prefix + seq.toString(16).padStart(16, "0"));
+  return { ...wire, headers: [...wire.headers, [name, id]] };
+}
