@@ -2,14 +2,17 @@ import { describe, expect, it } from "vitest";
 import {
   credentialValuesInJson,
   isRedactionTag,
-  KEY_SHAPES,
+  KEY_SHAPE_TABLE,
   redactBody,
   redactCredentialValue,
   redactHeaderPairs,
   redactionTag,
   redactJson,
+  redactPath,
   redactQuery,
+  redactRequestTarget,
   redactText,
+  refreshEnvironmentSecrets,
 } from "./credentials.ts";
 
 const OPENAI = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx";
@@ -35,11 +38,14 @@ describe("redactText", () => {
     );
   });
 
-  it("has a quick prefix for every key shape (a shape without one would never be redacted)", () => {
-    for (const shape of KEY_SHAPES) {
-      const sample = shape.source.match(/^[A-Za-z_-]+/)?.[0] ?? "";
-      const secret = `${sample}${"A1b2C3d4E5f6G7h8J9k0L1m2"}`;
-      expect(redactText(`x ${secret} y`), shape.source).toBe(`x ${redactionTag(secret)} y`);
+  it("redacts every provider's example, so each shape passes the quick prefix scan too", () => {
+    for (const row of KEY_SHAPE_TABLE) {
+      const text = row.provider.startsWith("AWS secret")
+        ? `aws_secret_access_key = ${row.example}`
+        : `x ${row.example} y`;
+      expect(redactText(text), row.provider).toBe(
+        text.replace(row.example, redactionTag(row.example)),
+      );
     }
   });
 
@@ -165,5 +171,151 @@ describe("bodies", () => {
     const out = redactBody(raw);
     expect(JSON.parse(out).api_key).toBe(redactionTag("123456"));
     expect(out).not.toMatch(/"123456"/);
+  });
+});
+
+/** One of each shape the issue names, made up, as a gateway might carry them. */
+const PLANTED = {
+  xai: `xai-${"Q".repeat(8)}${"7".repeat(40)}`,
+  huggingFace: `hf_${"Hh".repeat(17)}`,
+  github: `ghp_${"G1".repeat(18)}`,
+  githubFine: `github_pat_11${"A".repeat(20)}_${"b".repeat(40)}`,
+  awsId: "AKIAQWERTYUIOPASDFGH",
+  groq: `gsk_${"g".repeat(52)}`,
+  openRouter: `sk-or-v1-${"0a".repeat(32)}`,
+  deepSeek: `sk-${"d".repeat(32)}`,
+  googleOauth: `ya29.${"Tok".repeat(10)}`,
+};
+
+describe("every common provider key shape", () => {
+  it("is redacted anywhere in text", () => {
+    for (const [name, key] of Object.entries(PLANTED)) {
+      expect(redactText(`before ${key} after`), name).toBe(`before ${redactionTag(key)} after`);
+    }
+  });
+
+  it("leaves text that only looks near a shape alone", () => {
+    for (const text of [
+      "hf_short",
+      "AKIA",
+      "ghp_",
+      "the author wrote",
+      "0123456789abcdef".repeat(3),
+    ]) {
+      expect(redactText(text)).toBe(text);
+    }
+  });
+});
+
+describe("credential names", () => {
+  const MISTRAL = "Zx8Qw2Lm4Np6Rt0Vb3Hk5Jd7Fg9Sa1Ce";
+  const AWS_SECRET = "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY00";
+
+  it("redact a header's whole value, whatever the provider calls it", () => {
+    const pairs = redactHeaderPairs([
+      ["X-Auth-Token", MISTRAL],
+      ["x-custom-password", "hunter2"],
+      ["Ocp-Apim-Subscription-Key", MISTRAL],
+      ["X-Author", "Ada"],
+    ]);
+    expect(pairs).toEqual([
+      ["X-Auth-Token", redactionTag(MISTRAL)],
+      ["x-custom-password", redactionTag("hunter2")],
+      ["Ocp-Apim-Subscription-Key", redactionTag(MISTRAL)],
+      ["X-Author", "Ada"],
+    ]);
+  });
+
+  it("redact a body key's value, short or prefixless, and leave counts and look-alikes", () => {
+    const raw = JSON.stringify({
+      model: "m",
+      password: "pw",
+      client_secret: MISTRAL,
+      aws_secret_access_key: AWS_SECRET,
+      refreshToken: "r-e-f-r-e-s-h",
+      author: "Ada Lovelace",
+      max_tokens: 5,
+      tokenizer: "cl100k_base",
+    });
+    const out = JSON.parse(redactBody(raw));
+    expect(out).toEqual({
+      model: "m",
+      password: redactionTag("pw"),
+      client_secret: redactionTag(MISTRAL),
+      aws_secret_access_key: redactionTag(AWS_SECRET),
+      refreshToken: redactionTag("r-e-f-r-e-s-h"),
+      author: "Ada Lovelace",
+      max_tokens: 5,
+      tokenizer: "cl100k_base",
+    });
+  });
+
+  it("find an AWS secret after its name in free text", () => {
+    expect(redactText(`aws_secret_access_key=${AWS_SECRET}`)).toBe(
+      `aws_secret_access_key=${redactionTag(AWS_SECRET)}`,
+    );
+  });
+
+  it("in the environment make their values secrets everywhere", () => {
+    refreshEnvironmentSecrets({
+      MISTRAL_API_KEY: MISTRAL,
+      AZURE_OPENAI_API_KEY: "0cca0a4e00000000000000000000c0de",
+      SSH_AUTH_SOCK: "/tmp/ssh-agent.sock",
+      HOME: "/home/someone",
+      SHORT_TOKEN: "abc",
+    });
+    try {
+      expect(redactText(`key ${MISTRAL} and 0cca0a4e00000000000000000000c0de`)).toBe(
+        `key ${redactionTag(MISTRAL)} and ${redactionTag("0cca0a4e00000000000000000000c0de")}`,
+      );
+      expect(redactText("/tmp/ssh-agent.sock /home/someone abc")).toBe(
+        "/tmp/ssh-agent.sock /home/someone abc",
+      );
+      expect(redactPath(`/v1/${MISTRAL}/chat`)).toBe(`/v1/${redactionTag(MISTRAL)}/chat`);
+    } finally {
+      refreshEnvironmentSecrets({});
+    }
+  });
+});
+
+describe("URLs", () => {
+  it("redacts keys in the path, also percent-encoded", () => {
+    expect(redactPath(`/v1/keys/${OPENAI}/chat`)).toBe(`/v1/keys/${redactionTag(OPENAI)}/chat`);
+    const encoded = OPENAI.replaceAll("-", "%2D");
+    expect(redactPath(`/v1/${encoded}`)).toBe(`/v1/${redactionTag(OPENAI)}`);
+    expect(redactPath("/v1/chat%20completions")).toBe("/v1/chat%20completions");
+  });
+
+  it("decodes query values before looking for keys, and redacts credential-named parameters", () => {
+    const encoded = encodeURIComponent(`Bearer ${PLANTED.github}`);
+    expect(redactQuery(`q=${encoded}&access_token=abc%2Bdef&x-goog-api-key=z`)).toBe(
+      `q=Bearer%20${redactionTag(PLANTED.github)}&access_token=${redactionTag("abc+def")}&x-goog-api-key=${redactionTag("z")}`,
+    );
+    expect(redactQuery("q=hello%20world+again")).toBe("q=hello%20world+again");
+  });
+
+  it("redacts path and query of a request target", () => {
+    expect(redactRequestTarget(`/p/${PLANTED.xai}?key=${GOOGLE}`)).toBe(
+      `/p/${redactionTag(PLANTED.xai)}?key=${redactionTag(GOOGLE)}`,
+    );
+  });
+});
+
+describe("a body nested ten thousand levels deep", () => {
+  const deep = (inner: string) => `${'{"a":'.repeat(10_000)}${inner}${"}".repeat(10_000)}`;
+
+  it("is walked without overflowing the stack", () => {
+    const raw = deep(`{"api_key":"deep-secret-1","n":[1,2]}`);
+    const parsed = JSON.parse(raw);
+    expect(credentialValuesInJson(parsed)).toEqual(["deep-secret-1"]);
+    const out = redactBody(raw);
+    expect(out).toBe(deep(`{"api_key":"${redactionTag("deep-secret-1")}","n":[1,2]}`));
+    const walked = JSON.stringify(redactJson(JSON.parse('{"x":[{"token":"t0k3n-value"}]}')));
+    expect(walked).toBe(`{"x":[{"token":"${redactionTag("t0k3n-value")}"}]}`);
+  });
+
+  it("is re-serialized when a short credential forces the structural pass", () => {
+    const out = redactBody(deep(`{"password":"pw"}`));
+    expect(out).toBe(deep(`{"password":"${redactionTag("pw")}"}`));
   });
 });

@@ -5,7 +5,13 @@
  * for equality and a leak check can match a known canary without the secret touching disk.
  */
 import { createHash } from "node:crypto";
+import { environmentSecrets, isCredentialName } from "./credential-names.ts";
+import { stringifyDeep, walkJson } from "./deep-json.ts";
 import { decodedText, replaceInView, type ViewSpan } from "./escaped-view.ts";
+import { KEY_PREFIXES, KEY_SHAPES } from "./key-shapes.ts";
+
+export { environmentSecrets, isCredentialName } from "./credential-names.ts";
+export { KEY_SHAPE_TABLE, KEY_SHAPES } from "./key-shapes.ts";
 
 /** Header names (lower case) that carry a credential in some dialect or gateway. */
 export const CREDENTIAL_HEADERS = [
@@ -25,18 +31,6 @@ export const CREDENTIAL_QUERY_PARAMS = ["key", "api_key", "api-key", "access_tok
 
 /** Body keys (any depth) whose string value is a credential. */
 export const CREDENTIAL_BODY_KEYS = ["api_key", "apiKey", "api-key", "x-api-key", "authorization"];
-
-/**
- * Key-shaped strings, found anywhere in text. Order matters: the Anthropic shape is
- * checked before the generic `sk-` one so both become one tag, not two.
- */
-export const KEY_SHAPES: readonly RegExp[] = [
-  /sk-ant-[A-Za-z0-9_-]{8,}/g,
-  /sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}/g,
-  /AIza[0-9A-Za-z_-]{20,}/g,
-  /pk-[A-Za-z0-9_-]{16,}/g,
-  /gsk_[A-Za-z0-9]{20,}/g,
-];
 
 const TAG = /\[REDACTED:[0-9a-f]{8}\]/;
 
@@ -63,21 +57,44 @@ export function isRedactionTag(value: string): boolean {
   return TAG.test(value);
 }
 
-/** Every KEY_SHAPES pattern starts with one of these: one scan rules out most text. */
-const KEY_PREFIXES = /sk-|AIza|pk-|gsk_/;
+/**
+ * Values of the environment's credential-named variables (credential-names.ts), redacted in
+ * every text like the secrets a caller passes. Read once, when first needed.
+ */
+let fromEnvironment: readonly string[] | undefined;
+
+function environment(): readonly string[] {
+  fromEnvironment ??= environmentSecrets();
+  return fromEnvironment;
+}
+
+/** Read the environment's secrets again (after the environment changed; tests). */
+export function refreshEnvironmentSecrets(env: NodeJS.ProcessEnv = process.env): void {
+  fromEnvironment = environmentSecrets(env);
+}
+
+/** Secrets shorter than this are not searched for in text: they would hit ordinary words. */
+const MIN_TEXT_SECRET = 6;
+
+function replaceSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length >= MIN_TEXT_SECRET && out.includes(secret)) {
+      out = out.split(secret).join(redactionTag(secret));
+    }
+  }
+  return out;
+}
 
 /**
  * Replace every key-shaped substring (and every extra secret given) by its tag, also where
  * the text spells one with `\u` escapes (inside a JSON body or a stream's event lines).
  */
 export function redactText(text: string, extraSecrets: readonly string[] = []): string {
-  if (text.includes("\\u")) return redactEscapedText(text, extraSecrets);
-  let out = text;
-  for (const secret of extraSecrets) {
-    if (secret.length >= 6 && out.includes(secret)) {
-      out = out.split(secret).join(redactionTag(secret));
-    }
-  }
+  const env = environment();
+  if (text.includes("\\u")) return redactEscapedText(text, extraSecrets, env);
+  let out = replaceSecrets(text, extraSecrets);
+  if (env.length > 0) out = replaceSecrets(out, env);
   if (!KEY_PREFIXES.test(out)) return out;
   for (const shape of KEY_SHAPES) out = out.replace(shape, (m) => redactionTag(m));
   return out;
@@ -88,14 +105,19 @@ export function redactText(text: string, extraSecrets: readonly string[] = []): 
  * as a JSON reader decodes it (escapedView) and replaced where they are spelled. Escapes are
  * rare in traffic (Python's `json.dumps` writes them for non-ASCII), so only such text pays.
  */
-function redactEscapedText(text: string, extraSecrets: readonly string[]): string {
+function redactEscapedText(
+  text: string,
+  extraSecrets: readonly string[],
+  env: readonly string[],
+): string {
   // Escaped text seldom holds a key: one decode rules that out before any span is mapped.
   const decoded = decodedText(text);
-  const holdsSecret = extraSecrets.some((s) => s.length >= 6 && decoded.includes(s));
+  const secrets = env.length === 0 ? extraSecrets : [...extraSecrets, ...env];
+  const holdsSecret = secrets.some((s) => s.length >= MIN_TEXT_SECRET && decoded.includes(s));
   if (!holdsSecret && !KEY_PREFIXES.test(decoded)) return text;
   let out = text;
-  for (const secret of extraSecrets) {
-    if (secret.length < 6) continue;
+  for (const secret of secrets) {
+    if (secret.length < MIN_TEXT_SECRET) continue;
     const tag = redactionTag(secret);
     out = replaceInView(out, (view) => occurrences(view, secret, tag));
   }
@@ -134,8 +156,17 @@ export function redactCredentialValue(value: string): string {
 
 const CREDENTIAL_HEADER_SET: ReadonlySet<string> = new Set(CREDENTIAL_HEADERS);
 
+/**
+ * The headers a client credential rides in, by the providers' and gateways' own names (the
+ * lens checks these for leaks). Redaction covers more: any credential-named header.
+ */
 export function isCredentialHeader(name: string): boolean {
   return CREDENTIAL_HEADER_SET.has(name.toLowerCase());
+}
+
+/** A header whose value is redacted whole: a known credential header or a credential name. */
+function redactsWhole(name: string): boolean {
+  return isCredentialHeader(name) || isCredentialName(name);
 }
 
 /**
@@ -147,18 +178,11 @@ const credentialKeys = new Map<string, boolean>();
 const CREDENTIAL_KEY_CACHE_LIMIT = 4096;
 const CACHED_KEY_MAX_LENGTH = 64;
 
-/**
- * A JSON key whose string value is a credential: a body key, a credential header's name,
- * or `bearer` / `token`. Runs for every key of every recorded body, so the regex only sees
- * keys of the right length.
- */
+/** A JSON key whose string value is a credential: a known body key or a credential name. */
 function isCredentialKey(key: string): boolean {
   let known = credentialKeys.get(key);
   if (known === undefined) {
-    known =
-      CREDENTIAL_BODY_KEYS.includes(key) ||
-      isCredentialHeader(key) ||
-      ((key.length === 5 || key.length === 6) && /^(bearer|token)$/i.test(key));
+    known = CREDENTIAL_BODY_KEYS.includes(key) || redactsWhole(key);
     if (key.length <= CACHED_KEY_MAX_LENGTH) {
       if (credentialKeys.size >= CREDENTIAL_KEY_CACHE_LIMIT) credentialKeys.clear();
       credentialKeys.set(key, known);
@@ -174,17 +198,55 @@ export function redactHeaderPairs(
 ): [string, string][] {
   return pairs.map(([name, value]) => [
     name,
-    isCredentialHeader(name) ? redactCredentialValue(value) : redactText(value, extraSecrets),
+    redactsWhole(name) ? redactCredentialValue(value) : redactText(value, extraSecrets),
   ]);
 }
 
 /** decodeURIComponent that keeps malformed percent-encoding as written instead of throwing. */
 function safeDecode(text: string): string {
+  if (!text.includes("%")) return text;
   try {
     return decodeURIComponent(text);
   } catch {
     return text;
   }
+}
+
+/** A form value's `+` is a space; a path's is a plus. */
+function decodeQueryPart(text: string): string {
+  return safeDecode(text.includes("+") ? text.replaceAll("+", " ") : text);
+}
+
+/**
+ * Percent-encoding for a redacted URL part: everything `encodeURIComponent` encodes, except
+ * the tag's brackets and colon, so `[REDACTED:1f0c2a9e]` stays readable in a stored URL.
+ */
+function encodeRedacted(text: string): string {
+  return encodeURIComponent(text).replace(/%5B|%5D|%3A/g, (m) => decodeURIComponent(m));
+}
+
+/**
+ * One URL part, secrets searched as a server decodes it (`sk%2Dproj...` is a key): kept as
+ * written when nothing is found, else re-encoded from the redacted decoded text.
+ */
+function redactUrlPart(
+  part: string,
+  extraSecrets: readonly string[],
+  decode: (text: string) => string,
+): string {
+  const plain = redactText(part, extraSecrets);
+  const decoded = decode(plain);
+  if (decoded === plain) return plain;
+  const redacted = redactText(decoded, extraSecrets);
+  return redacted === decoded ? plain : encodeRedacted(redacted);
+}
+
+/** Query parameter names whose value is redacted whole. */
+function isCredentialParam(name: string): boolean {
+  return (
+    (CREDENTIAL_QUERY_PARAMS as readonly string[]).includes(name.toLowerCase()) ||
+    isCredentialName(name)
+  );
 }
 
 /** A query string (without `?`), credential parameters redacted, order kept. */
@@ -194,42 +256,59 @@ export function redactQuery(query: string, extraSecrets: readonly string[] = [])
     .split("&")
     .map((pair) => {
       const eq = pair.indexOf("=");
-      if (eq < 0) return pair;
-      const name = safeDecode(pair.slice(0, eq));
+      if (eq < 0) return redactUrlPart(pair, extraSecrets, decodeQueryPart);
+      const name = decodeQueryPart(pair.slice(0, eq));
       const value = pair.slice(eq + 1);
-      if ((CREDENTIAL_QUERY_PARAMS as readonly string[]).includes(name.toLowerCase())) {
-        return `${pair.slice(0, eq)}=${redactionTag(safeDecode(value))}`;
+      if (isCredentialParam(name)) {
+        return `${pair.slice(0, eq)}=${redactionTag(decodeQueryPart(value))}`;
       }
-      return `${pair.slice(0, eq)}=${redactText(value, extraSecrets)}`;
+      return `${pair.slice(0, eq)}=${redactUrlPart(value, extraSecrets, decodeQueryPart)}`;
     })
     .join("&");
 }
 
-/** A JSON value with credential-named keys' string values and key-shaped strings redacted. */
-export function redactJson(value: unknown, extraSecrets: readonly string[] = []): unknown {
-  if (typeof value === "string") return redactText(value, extraSecrets);
-  if (Array.isArray(value)) return value.map((v) => redactJson(v, extraSecrets));
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      const named = isCredentialKey(k);
-      out[k] =
-        named && typeof v === "string" ? redactCredentialValue(v) : redactJson(v, extraSecrets);
-    }
-    return out;
-  }
-  return value;
+/** A URL path with key-shaped and known secrets redacted segment by segment, decoded. */
+export function redactPath(path: string, extraSecrets: readonly string[] = []): string {
+  // Without escapes the path is its own decoded text: one scan, no split.
+  if (!path.includes("%")) return redactText(path, extraSecrets);
+  return path
+    .split("/")
+    .map((segment) => redactUrlPart(segment, extraSecrets, safeDecode))
+    .join("/");
 }
 
-/** String values under credential-named keys, at any depth. */
+/**
+ * A JSON value with credential-named keys' string values and key-shaped strings redacted.
+ * Walked without recursion: a body nested ten thousand deep must not overflow the stack.
+ */
+export function redactJson(value: unknown, extraSecrets: readonly string[] = []): unknown {
+  return walkJson(value, {
+    leaf: (v) => (typeof v === "string" ? redactText(v, extraSecrets) : v),
+    // A value already redacted in place keeps its tag (a tag of the tag would not match).
+    member: (key, v) =>
+      isCredentialKey(key) && typeof v === "string"
+        ? isRedactionTag(v)
+          ? v
+          : redactCredentialValue(v)
+        : undefined,
+  });
+}
+
+/** String values under credential-named keys, at any depth (without recursion). */
 export function credentialValuesInJson(value: unknown, found: string[] = []): string[] {
-  if (Array.isArray(value)) for (const v of value) credentialValuesInJson(v, found);
-  else if (value && typeof value === "object") {
-    for (const k in value) {
-      const v = (value as Record<string, unknown>)[k];
-      if (isCredentialKey(k) && typeof v === "string")
-        found.push(v.replace(/^(Bearer|Basic|Token)\s+/i, ""));
-      else credentialValuesInJson(v, found);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
+    } else if (v && typeof v === "object") {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, inner] = entries[i] as [string, unknown];
+        if (isCredentialKey(k) && typeof inner === "string") {
+          found.push(inner.replace(/^(Bearer|Basic|Token)\s+/i, ""));
+        } else stack.push(inner);
+      }
     }
   }
   return found;
@@ -253,10 +332,8 @@ export function redactBody(raw: string, extraSecrets: readonly string[] = []): s
 }
 
 /** A credential-named key as JSON spells it, or an escape that may spell one. */
-const MAY_NAME_CREDENTIAL = new RegExp(
-  `"(?:${[...CREDENTIAL_BODY_KEYS, ...CREDENTIAL_HEADERS, "bearer", "token"].join("|")})"\\s*:|\\\\u`,
-  "i",
-);
+const MAY_NAME_CREDENTIAL =
+  /"[^"\\]*(?:key|token|secret|passw|pwd|credential|auth|cookie|bearer)[^"\\]*"\s*:|\\u/i;
 
 /**
  * Values under credential-named keys in a body that is not one JSON value: a stream, whose
@@ -277,6 +354,11 @@ function eventCredentialValues(raw: string): string[] {
   return found;
 }
 
+/** Whether a value under a credential-named key is still readable (not a tag). */
+function credentialLeft(parsed: unknown): boolean {
+  return credentialValuesInJson(parsed).some((v) => v !== "" && !isRedactionTag(v));
+}
+
 /**
  * `redactBody` for a caller that has already parsed `raw` (it must be `JSON.parse(raw)`),
  * so a body is parsed once on the mock's hot path.
@@ -290,25 +372,29 @@ export function redactParsedBody(
   const secrets = extraSecrets.length === 0 ? found : [...found, ...extraSecrets];
   const out = redactText(raw, secrets);
   // redactText reads escapes, so nothing found there means nothing hides in the body.
-  if (out === raw && secrets.length === 0) return raw;
+  if (out === raw && found.length === 0) return raw;
   // The in-place text can stop being JSON when a secret also stood outside a string
   // (inside a number, a key spelled with escapes): then re-serialize from the structure.
   let reparsed: unknown;
   try {
     reparsed = JSON.parse(out);
   } catch {
-    return JSON.stringify(redactJson(parsed, secrets));
+    return stringifyDeep(redactJson(parsed, secrets));
   }
-  // A last look at what a reader of the stored JSON gets, escapes undone.
-  const plain = JSON.stringify(reparsed);
+  // A last look at what a reader of the stored JSON gets, escapes undone: a value under a
+  // credential-named key too short to be searched in text, or a key shape the in-place
+  // replacement missed.
+  if (credentialLeft(reparsed)) return stringifyDeep(redactJson(reparsed, extraSecrets));
+  const plain = stringifyDeep(reparsed);
   const leftover =
-    secrets.some((s) => s.length >= 6 && plain.includes(s)) || redactText(plain) !== plain;
-  return leftover ? JSON.stringify(redactJson(reparsed, extraSecrets)) : out;
+    secrets.some((s) => s.length >= MIN_TEXT_SECRET && plain.includes(s)) ||
+    redactText(plain) !== plain;
+  return leftover ? stringifyDeep(redactJson(reparsed, extraSecrets)) : out;
 }
 
-/** A request target (`/path?query`) with its query's credentials redacted; the path is kept. */
+/** A request target (`/path?query`), its path and query redacted. */
 export function redactRequestTarget(target: string, extraSecrets: readonly string[] = []): string {
   const mark = target.indexOf("?");
-  if (mark < 0) return target;
-  return `${target.slice(0, mark + 1)}${redactQuery(target.slice(mark + 1), extraSecrets)}`;
+  if (mark < 0) return redactPath(target, extraSecrets);
+  return `${redactPath(target.slice(0, mark), extraSecrets)}?${redactQuery(target.slice(mark + 1), extraSecrets)}`;
 }

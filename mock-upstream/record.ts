@@ -3,7 +3,8 @@
  * already redacted: no credential reaches memory that others can read, nor the disk.
  */
 import { isUtf8 } from "node:buffer";
-import { redactParsedBody, redactText } from "../dialects/credentials.ts";
+import { redactCompressed } from "../dialects/compressed-body.ts";
+import { redactBody, redactParsedBody, redactText } from "../dialects/credentials.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { tryParseJson } from "../dialects/json.ts";
 import { findNonce } from "./nonce.ts";
@@ -77,11 +78,24 @@ export interface RequestFacts {
 
 /**
  * Redacted body facts. A body that is not UTF-8 is redacted through latin1 (byte-exact both
- * ways, and every key shape is ASCII) and then stored as base64. The nonce is looked for in
- * the unredacted text: it is not a secret and redaction could only hide it.
+ * ways, and every key shape is ASCII) and then stored as base64; a compressed one
+ * (`content-encoding`) through its decompressed text (compressed-body.ts). The nonce is looked
+ * for in the unredacted text: it is not a secret and redaction could only hide it.
  */
-export function bodyFacts(body: Buffer): RequestFacts {
+export function bodyFacts(body: Buffer, contentEncoding?: string): RequestFacts {
   if (body.length === 0) return { rawBody: "", bodyEncoding: "utf8", text: "" };
+  if (contentEncoding !== undefined) {
+    const compressed = redactCompressed(body, contentEncoding, redactBody);
+    if (compressed) {
+      return {
+        rawBody: compressed.bytes.toString("base64"),
+        bodyEncoding: "base64",
+        jsonError: `body is ${contentEncoding}-compressed`,
+        nonce: findNonce(compressed.text),
+        text: body.toString("latin1"),
+      };
+    }
+  }
   if (isUtf8(body)) {
     const text = body.toString("utf8");
     const nonce = findNonce(text);

@@ -12,7 +12,8 @@
  * `trafficRecord` builds the same record as an object, the plain way; the tests hold the
  * line to it.
  */
-import { redactHeaderPairs, redactQuery } from "../dialects/credentials.ts";
+import { redactHeaderPairs, redactPath, redactQuery } from "../dialects/credentials.ts";
+import { stringifyDeep } from "../dialects/deep-json.ts";
 import type { MockRecord, RawRequest, RecordReply, RequestFacts } from "./record.ts";
 import type { RecordLine } from "./record-line.ts";
 import type { ReplyBytes } from "./reply-bytes.ts";
@@ -41,7 +42,7 @@ function requestHead(input: TrafficRecordInput): Partial<MockRecord> {
     receivedAt: input.receivedAt,
     listener: input.listener,
     method: raw.method,
-    path: raw.path,
+    path: redactPath(raw.path),
     query: redactQuery(raw.query),
     headers: redactHeaderPairs(raw.headers),
     rawBody: facts?.rawBody ?? "",
@@ -93,6 +94,7 @@ export interface TrafficLine {
   receivedAt: string;
   listener: string;
   method: string;
+  /** Not yet redacted: the line redacts it. */
   path: string;
   /** Not yet redacted: the line redacts it. */
   query: string;
@@ -117,15 +119,18 @@ export interface TrafficLine {
 }
 
 /**
- * The text that stands for `json` in the line: the body's own text when that is one line
- * (it was parsed from exactly that text, so it reads back as the same value, and it is not
- * serialized a second time), else `JSON.stringify` of the parsed body.
+ * The text that stands for `json` in the line: the body's own text (it was parsed from
+ * exactly that text, so it reads back as the same value, and it is not serialized a second
+ * time), its line breaks made spaces so the record stays one line.
  */
 export function recordJsonText(facts: RequestFacts | undefined): string | undefined {
   if (!facts || facts.json === undefined) return undefined;
   const text = facts.rawBody;
-  const oneLine = facts.bodyEncoding === "utf8" && !text.includes("\n") && !text.includes("\r");
-  return oneLine ? text : JSON.stringify(facts.json);
+  if (facts.bodyEncoding !== "utf8") return stringifyDeep(facts.json);
+  // A line break in valid JSON text is whitespace between tokens (inside a string it must be
+  // escaped), so a space in its place reads back as the same value: no second serialization,
+  // and no recursion on a body nested thousands deep.
+  return text.includes("\n") || text.includes("\r") ? text.replace(/[\r\n]/g, " ") : text;
 }
 
 export function trafficLine(input: TrafficRecordInput): TrafficLine {
@@ -161,7 +166,7 @@ function lineHead(line: TrafficLine): Partial<MockRecord> {
     receivedAt: line.receivedAt,
     listener: line.listener,
     method: line.method,
-    path: line.path,
+    path: redactPath(line.path),
     query: redactQuery(line.query),
     headers: redactHeaderPairs(line.headers),
     rawBody: line.rawBody,

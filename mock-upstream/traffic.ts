@@ -6,7 +6,7 @@
  * reply first, then their list or 404.
  */
 
-import { redactHeaderPairs } from "../dialects/credentials.ts";
+import { redactHeaderPairs, redactPath } from "../dialects/credentials.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { isRecord } from "../dialects/json.ts";
 import { jsonBody, type RenderedBody } from "./dialect-replies.ts";
@@ -145,7 +145,7 @@ function decide(
       errorDecision(
         404,
         "unknown-route",
-        `Invalid URL (${raw.method} ${raw.path})`,
+        `Invalid URL (${raw.method} ${redactPath(raw.path)})`,
         // OpenAI's type for a bad URL; without it the table would say model_not_found.
         route.answerDialect.startsWith("openai") ? "invalid_request_error" : undefined,
       )
@@ -156,7 +156,7 @@ function decide(
       return errorDecision(
         405,
         "method-not-allowed",
-        `Method ${raw.method} not allowed on ${raw.path}`,
+        `Method ${raw.method} not allowed on ${redactPath(raw.path)}`,
       );
     }
     const shape = MODEL_SHAPE[route.answerDialect];
@@ -172,7 +172,7 @@ function decide(
     return errorDecision(
       405,
       "method-not-allowed",
-      `Method ${raw.method} not allowed on ${raw.path}`,
+      `Method ${raw.method} not allowed on ${redactPath(raw.path)}`,
     );
   }
   const problem = inputProblem(raw, facts, state.bodyLimit);
@@ -318,7 +318,9 @@ export function answerTraffic(
   state: TrafficState,
 ): WireReply | Promise<WireReply> {
   const route = routeFacts(raw.path, state.prefix, raw.headers);
-  const facts = raw.bodyTruncated ? undefined : bodyFacts(raw.body);
+  const facts = raw.bodyTruncated
+    ? undefined
+    : bodyFacts(raw.body, headerValue(raw.headers, "content-encoding"));
   // Past the body limit nothing was kept, so there is nothing to match a nonce in.
   const rawText = facts?.text ?? "";
   const model = requestModel(route, facts?.json);

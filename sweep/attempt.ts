@@ -5,6 +5,7 @@
  * for the nonce; `judgeSent` redacts everything kept and judges it in that redacted form, so
  * `rescore` of stored bytes gives the same verdicts.
  */
+import { redactCompressed } from "../dialects/compressed-body.ts";
 import { redactBody, redactHeaderPairs, redactRequestTarget } from "../dialects/credentials.ts";
 import type { Mode } from "../dialects/dialect.ts";
 import type { GatewayRoute } from "../gateways/adapter.ts";
@@ -138,6 +139,15 @@ export async function sendAttempt(target: AttemptTarget, plan: AttemptPlan): Pro
   return { nonce, path, headers, body, response, forwarded };
 }
 
+/** The response body redacted; a compressed one through its decoded text (compressed-body.ts). */
+function redactedResponseBody(response: ClientResponse, secrets: readonly string[]): Buffer {
+  const coding = response.headers.find(([k]) => k.toLowerCase() === "content-encoding")?.[1];
+  const redact = (text: string) => redactBody(text, secrets);
+  const compressed = redactCompressed(response.body, coding, redact);
+  if (compressed) return compressed.bytes;
+  return Buffer.from(redact(response.body.toString("latin1")), "latin1");
+}
+
 /** Redact what was sent and received, and judge it. */
 export async function judgeSent(
   target: Pick<AttemptTarget, "route" | "judge">,
@@ -157,10 +167,7 @@ export async function judgeSent(
   const clientResponse: StoredResponse = {
     status: response.status,
     headers: redactHeaderPairs(response.headers, secrets),
-    bodyBase64: Buffer.from(
-      redactBody(response.body.toString("latin1"), secrets),
-      "latin1",
-    ).toString("base64"),
+    bodyBase64: redactedResponseBody(response, secrets).toString("base64"),
     ...(response.transportError ? { transportError: response.transportError } : {}),
   };
   const { verdicts, verdict, clientSdk } = await (target.judge ?? judgeWire)({
