@@ -2,6 +2,9 @@
  * The verdict vocabulary of DESIGN.md. Every judgement the lens makes is one of these,
  * with a reason that names the two values it compared.
  */
+import type { Cause } from "./causes.ts";
+import type { Subject } from "./subject.ts";
+
 export const VERDICTS = [
   "preserved",
   "no-equivalent",
@@ -32,14 +35,24 @@ export const VERDICT_CLASS: Record<VerdictKind, VerdictClass> = {
 };
 
 export interface Verdict {
-  /** Field in the client dialect's dotted spelling (`stop_sequences`, `tools[].strict`),
-   * or for reply features the upstream feature (`finish_reason`, `tool_calls[].id`). */
+  /**
+   * What was judged, the same for every client dialect (probes/subject.ts): a canonical
+   * request attribute (`tools.strict`), a reply feature (`finish_reason`), a header, a
+   * credential, a failure field, `path`, or an unmapped client key (`extras.<key>`). Queries
+   * and comparisons key on it.
+   */
+  subject: Subject;
+  /** The field as the client's dialect spells it (`tools[].function.strict`), for display. */
   field: string;
   verdict: VerdictKind;
-  /** Short human reason with the two values compared: `["STOPPROBE"] → absent`. */
+  /** `<field>: <the two values compared>`, e.g. `stop_sequences: ["STOPPROBE"] → absent`. */
   reason: string;
-  /** Finer-grained cause where one helps (e.g. `status-relabelled`, `stringified`, `erased-safety`). */
-  cause?: string;
+  /** Why, where the verdict alone does not say (probes/causes.ts). */
+  cause?: Cause;
+  /** The value the upstream side held and the one the downstream side held, where the
+   * verdict compared one value each and both are small (describe.ts `comparedValues`). */
+  sent?: unknown;
+  got?: unknown;
   /** Which direction was judged. */
   direction?: "request" | "reply";
 }

@@ -6,7 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { subjectOf } from "../probes/subject.ts";
 import { queryResultToJson, runReadOnlyQuery } from "./read-only-query.ts";
+import type { ProbeRecord } from "./records.ts";
 import { openStore, openStoreReadonly, type ResultsStore } from "./store.ts";
 import { FIXTURE_OVERRIDES, writeFixtureRun } from "./testing/fixture-run.ts";
 
@@ -19,6 +21,46 @@ function docQueries(): Map<string, string> {
   const re = /^### (.+)\n(?:(?!^### )[\s\S])*?```sql\n([\s\S]*?)```/gm;
   for (const m of text.matchAll(re)) out.set(m[1] ?? "", m[2] ?? "");
   return out;
+}
+
+/**
+ * A Messages client's `tools[].strict` dropped by one gateway: the same subject as the
+ * fixture's Chat probe (`tools[].function.strict`), spelled another way.
+ */
+function addMessagesStrictCell(writer: ResultsStore, runId: string): void {
+  const probe: ProbeRecord = {
+    probeId: "am-tools-strict",
+    definitionHash: "h-am-strict",
+    clientDialect: "anthropic-messages",
+    axis: "request",
+    field: "tools[].strict",
+    subject: subjectOf("anthropic-messages", "tools[].strict"),
+    severity: "medium",
+    definition: { id: "am-tools-strict" },
+  };
+  writer.putProbes([probe]);
+  const cells = writer.cellWriter();
+  cells.add({
+    cell: {
+      runId,
+      column: "litellm@1.74.0",
+      routeId: "anthropic-messages->openai-chat",
+      probeId: probe.probeId,
+      mode: "non-stream",
+      clientDialect: "anthropic-messages",
+      backendDialect: "openai-chat",
+      definitionHash: probe.definitionHash,
+      subject: probe.subject,
+      verdict: "dropped",
+      reason: 'tools[].strict: {"get_weather":true} → absent',
+      runs: 5,
+      counts: { dropped: 5 },
+      determinism: 5,
+      stable: true,
+    },
+    attempts: [],
+  });
+  cells.close();
 }
 
 let dir: string;
@@ -55,6 +97,7 @@ beforeAll(() => {
       },
     },
   });
+  addMessagesStrictCell(writer, "2026-11-30T02-10-00Z-bbbb");
   writer.close();
   store = openStoreReadonly(path);
 });
@@ -78,8 +121,15 @@ describe("docs/results.md SQL", () => {
     expect(ask(heading).length).toBeGreaterThan(0);
   });
 
-  it("which gateways drop tools[].strict: portkey, non-stream only after the fix", () => {
+  it("which gateways drop tools[].strict: by subject, a Messages client's cell and a Chat client's", () => {
     expect(ask("Which gateways drop tools[].strict (latest run)")).toEqual([
+      {
+        column: "litellm@1.74.0",
+        route_id: "anthropic-messages->openai-chat",
+        mode: "non-stream",
+        k_of_n: "5/5",
+        known_issue: null,
+      },
       {
         column: "portkey@1.16.0+locked",
         route_id: "openai-chat->anthropic-messages",
@@ -109,7 +159,7 @@ describe("docs/results.md SQL", () => {
     expect(ccr).toMatchObject({ status: "not-run", clean: null, judged: null });
     expect(rows.find((r) => r.column === "litellm@1.74.0")).toMatchObject({
       clean: 17,
-      judged: 19,
+      judged: 20,
       not_measured: 1,
     });
   });

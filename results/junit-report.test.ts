@@ -55,7 +55,7 @@ describe("renderJunit", () => {
       JSON.stringify([
         {
           gateway: "portkey",
-          field: "tools[].strict",
+          field: "tools[].function.strict",
           verdict: "dropped",
           reason: "anthropic strict is beta; tracked",
         },

@@ -113,7 +113,7 @@ describe("preservation per gateway", () => {
       .split("\n")
       .find((l) => l.startsWith("| field (probe) | claude-code-router@2.0.0 → anthropic-messages"));
     expect(header).toBeDefined();
-    expect(row(text, "`tools[].strict` (oc-tools-strict)")[1]).toBe("not-run");
+    expect(row(text, "`tools[].function.strict` (oc-tools-strict)")[1]).toBe("not-run");
     // Its known-issue cells are positive controls that were not measured.
     expect(text).toContain("### Not measured (2)");
   });
@@ -127,8 +127,8 @@ describe("per-axis tables", () => {
     expect(header).toBe(
       "| field (probe) | direct@0.1.0 → openai-chat | litellm@1.74.0 → anthropic-messages | litellm@1.74.0 → openai-chat | portkey@1.15.2+locked → anthropic-messages | portkey@1.15.2+locked → openai-chat |",
     );
-    expect(row(md, "`tools[].strict` (oc-tools-strict)")).toEqual([
-      "`tools[].strict` (oc-tools-strict)",
+    expect(row(md, "`tools[].function.strict` (oc-tools-strict)")).toEqual([
+      "`tools[].function.strict` (oc-tools-strict)",
       "ok",
       "ns n/e · s ok",
       "ok",
@@ -202,6 +202,7 @@ describe("cellToken", () => {
     routeId: "a->b",
     probeId: "p",
     mode: "stream",
+    subject: "sampling.stop",
     clientDialect: "openai-chat",
     backendDialect: "gemini",
     definitionHash: "h",

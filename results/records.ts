@@ -7,6 +7,8 @@
  * and come back parsed. Wire records arrive already redacted by the sweep.
  */
 import type { ClientDialect, Dialect, Mode } from "../dialects/dialect.ts";
+import type { Cause } from "../probes/causes.ts";
+import type { Subject } from "../probes/subject.ts";
 import type { Verdict, VerdictKind } from "../probes/verdict.ts";
 
 export type RunStatus = "running" | "done" | "interrupted";
@@ -48,8 +50,10 @@ export interface ProbeRecord {
   definitionHash: string;
   clientDialect: ClientDialect;
   axis: string;
-  /** Field in the client dialect's dotted spelling (`tools[].strict`). */
+  /** Field in the client dialect's dotted spelling (`tools[].function.strict`). */
   field: string;
+  /** What the field names, the same in every client dialect (`tools.strict`; probes/subject.ts). */
+  subject: Subject;
   severity: string;
   /** The probe as data, for the record. */
   definition: unknown;
@@ -70,10 +74,12 @@ export interface CellRecord extends CellKey {
   clientDialect: ClientDialect;
   backendDialect: Dialect;
   definitionHash: string;
+  /** The probe's subject (ProbeRecord.subject), so a query by subject needs no join. */
+  subject: Subject;
   /** The cell's verdict: the majority across its runs (the sweep decides). */
   verdict: VerdictKind;
   reason: string;
-  cause?: string;
+  cause?: Cause;
   /** N: attempts judged for this cell (main + repeats). */
   runs: number;
   /** How many of the N runs gave each verdict. */

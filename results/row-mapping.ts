@@ -3,7 +3,9 @@
  * `merge` agree on them.
  */
 import type { ClientDialect, Dialect, Mode } from "../dialects/dialect.ts";
-import { VERDICTS, type Verdict, type VerdictKind } from "../probes/verdict.ts";
+import type { Cause } from "../probes/causes.ts";
+import type { Subject } from "../probes/subject.ts";
+import { VERDICTS, type VerdictKind } from "../probes/verdict.ts";
 import type {
   AttemptPhase,
   AttemptRecord,
@@ -18,6 +20,7 @@ import type {
   RunStatus,
 } from "./records.ts";
 import { ResultsError } from "./results-error.ts";
+import { parseVerdictList } from "./verdict-lists.ts";
 
 export const RUN_COLUMNS = [
   "id",
@@ -48,6 +51,7 @@ export const PROBE_COLUMNS = [
   "field",
   "severity",
   "definition",
+  "subject",
 ] as const;
 
 export const CELL_KEY_COLUMNS = ["run_id", "column", "route_id", "probe_id", "mode"] as const;
@@ -66,6 +70,7 @@ export const CELL_COLUMNS = [
   "stable",
   "control_verdict",
   "known_issue",
+  "subject",
 ] as const;
 
 export const ATTEMPT_COLUMNS = [
@@ -188,6 +193,7 @@ export function probeToRow(p: ProbeRecord): Row {
     field: p.field,
     severity: p.severity,
     definition: JSON.stringify(p.definition ?? null),
+    subject: p.subject,
   };
 }
 
@@ -200,6 +206,7 @@ export function rowToProbe(row: Row): ProbeRecord {
     field: str(row.field),
     severity: str(row.severity),
     definition: json(row.definition),
+    subject: str(row.subject) as Subject,
   };
 }
 
@@ -226,6 +233,7 @@ export function cellToRow(c: CellRecord): Row {
     stable: c.stable ? 1 : 0,
     control_verdict: c.controlVerdict ?? null,
     known_issue: c.knownIssue ?? null,
+    subject: c.subject,
   };
 }
 
@@ -239,9 +247,10 @@ export function rowToCell(row: Row): CellRecord {
     clientDialect: str(row.client_dialect) as ClientDialect,
     backendDialect: str(row.backend_dialect) as Dialect,
     definitionHash: str(row.definition_hash),
+    subject: str(row.subject) as Subject,
     verdict: verdictOf(row.verdict, cellWhere(row)),
     reason: str(row.reason),
-    cause: optStr(row.cause),
+    cause: optStr(row.cause) as Cause | undefined,
     runs: Number(row.runs),
     counts: json(row.counts) as CellRecord["counts"],
     determinism: Number(row.determinism),
@@ -296,7 +305,7 @@ export function rowToAttempt(row: Row): AttemptRecord {
     forwarded: json(row.forwarded),
     upstreamReply: json(row.upstream_reply),
     clientResponse: json(row.client_response),
-    verdicts: json(row.verdicts) as Verdict[],
+    verdicts: parseVerdictList(str(row.verdicts), str(row.route_id)),
     ...(row.client_sdk == null ? {} : { clientSdk: json(row.client_sdk) }),
   };
 }

@@ -73,3 +73,53 @@ describe("migration 3: exchanges and judgements behind an attempts view", () => 
     }
   });
 });
+
+describe("migration 4: subjects on probes and cells", () => {
+  it("gives rows written before it the subject their field names", () => {
+    const path = join(dir, "v3.db");
+    const old = new Database(path);
+    old.function("verdicts_digest", (text: unknown) => String(text));
+    for (const sql of MIGRATIONS.slice(0, 3)) old.exec(sql);
+    old.pragma("user_version = 3");
+    old
+      .prepare(
+        "INSERT INTO runs (id, started_at, status, gatecheck_version, args) VALUES ('r', 'x', 'done', '0', '{}')",
+      )
+      .run();
+    const probe = old.prepare(
+      `INSERT INTO probes (probe_id, definition_hash, client_dialect, axis, field, severity, definition)
+       VALUES (?, 'h', ?, 'request', ?, 'high', '{}')`,
+    );
+    probe.run("oc-strict", "openai-chat", "tools[].function.strict");
+    probe.run("am-strict", "anthropic-messages", "tools[].strict");
+    probe.run("oc-odd", "openai-chat", "not_a_field");
+    const cell = old.prepare(
+      `INSERT INTO cells (run_id, "column", route_id, client_dialect, backend_dialect, probe_id,
+         definition_hash, mode, verdict, reason, runs, counts, determinism, stable)
+       VALUES ('r', 'g@1', ?, ?, 'gemini', ?, 'h', 'stream', 'dropped', 'x', 1, '{}', 1, 1)`,
+    );
+    cell.run("openai-chat->gemini", "openai-chat", "oc-strict");
+    cell.run("anthropic-messages->gemini", "anthropic-messages", "am-strict");
+    old.close();
+
+    const db = openDb(path);
+    try {
+      const subjects = db
+        .prepare("SELECT probe_id, subject FROM probes ORDER BY probe_id")
+        .raw(true)
+        .all();
+      expect(subjects).toEqual([
+        ["am-strict", "tools.strict"],
+        ["oc-odd", "extras.not_a_field"],
+        ["oc-strict", "tools.strict"],
+      ]);
+      const dropped = db
+        .prepare("SELECT probe_id FROM cells WHERE subject = 'tools.strict' ORDER BY 1")
+        .pluck()
+        .all();
+      expect(dropped).toEqual(["am-strict", "oc-strict"]);
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -5,6 +5,7 @@
  */
 import Database from "better-sqlite3";
 import { ResultsError } from "./results-error.ts";
+import { registerSubjectOf } from "./subject-function.ts";
 import { registerVerdictsDigest } from "./verdict-lists.ts";
 
 export type Db = Database.Database;
@@ -145,6 +146,19 @@ export const MIGRATIONS: readonly string[] = [
     JOIN exchanges e ON e.id = j.exchange_id
     JOIN verdict_lists v ON v.id = j.verdicts_id;
   `,
+  // 4: what a probe's field names, the same in every client dialect (probes/subject.ts), on
+  // probes and cells: "who drops strict?" is one query for Chat, Responses and Messages
+  // clients. Rows written before are given theirs by the registered gatecheck_subject.
+  `
+  ALTER TABLE probes ADD COLUMN subject TEXT;
+  UPDATE probes SET subject = gatecheck_subject(client_dialect, field);
+  ALTER TABLE cells ADD COLUMN subject TEXT;
+  UPDATE cells SET subject = (
+    SELECT p.subject FROM probes p
+    WHERE p.probe_id = cells.probe_id AND p.definition_hash = cells.definition_hash
+  );
+  CREATE INDEX cells_subject ON cells (subject, verdict);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -176,6 +190,7 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
     registerVerdictsDigest(db);
+    registerSubjectOf(db);
     migrate(db, path);
   } else {
     const version = db.pragma("user_version", { simple: true }) as number;

@@ -70,7 +70,7 @@ describe("store round trip", () => {
       determinism: 3,
       runs: 5,
       stable: false,
-      cause: "inverted",
+      cause: "malformed",
       counts: { mangled: 3, preserved: 2 },
     });
     expect(portkey?.knownIssue).toBeUndefined();

@@ -6,6 +6,9 @@
  * sha256 of its text.
  */
 import { hash } from "node:crypto";
+import { isClientDialect } from "../dialects/dialect.ts";
+import { subjectOf } from "../probes/subject.ts";
+import type { Verdict } from "../probes/verdict.ts";
 import type { Db } from "./schema.ts";
 
 /** The key a verdict list is stored under: sha256 of its JSON text, base64url. */
@@ -51,4 +54,26 @@ export function verdictListInterner(db: Db): {
       known = new Map();
     },
   };
+}
+
+/**
+ * A stored verdict list, parsed. Lists written before verdicts had a subject (schema
+ * version 3 and older) get each verdict's subject from its field, in the client dialect of
+ * the attempt's route (`client->backend`); anything but an array reads as no verdicts.
+ */
+export function parseVerdictList(text: string, routeId: string): Verdict[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  const client = routeId.slice(0, routeId.indexOf("->"));
+  for (const v of parsed as Partial<Verdict>[]) {
+    if (v.subject === undefined && typeof v.field === "string" && isClientDialect(client)) {
+      v.subject = subjectOf(client, v.field);
+    }
+  }
+  return parsed as Verdict[];
 }

@@ -6,6 +6,7 @@ import { redactJson } from "../dialects/credentials.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
 import { probeHash } from "../probes/corpus/probe-hash.ts";
+import { subjectOf } from "../probes/subject.ts";
 import type { Verdict, VerdictKind } from "../probes/verdict.ts";
 import type {
   AttemptPhase,
@@ -27,6 +28,7 @@ export function storedProbe(probe: Probe): ProbeRecord {
     clientDialect: probe.client,
     axis: probe.axis,
     field: probe.field,
+    subject: subjectOf(probe.client, probe.field),
     severity: probe.severity,
     definition,
   };
@@ -101,6 +103,7 @@ export function cellRecord(facts: CellFacts): CellRecord {
     clientDialect: cell.route.client,
     backendDialect: cell.route.backend,
     definitionHash: definitionHash(cell.probe),
+    subject: subjectOf(cell.probe.client, cell.probe.field),
     verdict: folded.verdict,
     reason: representative?.reason ?? "",
     ...(representative?.cause ? { cause: representative.cause } : {}),
@@ -127,6 +130,7 @@ export function unattemptedCell(
     clientDialect: cell.route.client,
     backendDialect: cell.route.backend,
     definitionHash: definitionHash(cell.probe),
+    subject: subjectOf(cell.probe.client, cell.probe.field),
     verdict,
     reason,
     runs: 0,

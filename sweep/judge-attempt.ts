@@ -6,7 +6,8 @@
 import type { CanonicalReply } from "../dialects/canonical.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import { readExchange } from "../probes/lens/judge-exchange.ts";
-import { judgeReadAll } from "../probes/lens/judge-read-all.ts";
+import { judgeRead } from "../probes/lens/judge-read.ts";
+import { subjectOf } from "../probes/subject.ts";
 import type { Verdict } from "../probes/verdict.ts";
 import { exchangeFromWire, type StoredResponse, type WireSides } from "./exchange-from-wire.ts";
 
@@ -22,9 +23,11 @@ export function judgeAttempt(
   field: string,
   response: StoredResponse,
 ): { verdicts: Verdict[]; verdict: Verdict; clientReply?: CanonicalReply } {
+  const subject = subjectOf(exchange.route.client, field);
   // A caller's deadline is judged from the clock even when no response ever arrived.
   if (response.status === 0 && !CLOCK_FIELDS.has(field)) {
     const verdict: Verdict = {
+      subject,
       field,
       verdict: "error",
       reason: `no response from the gateway: ${response.transportError ?? "unknown transport failure"}`,
@@ -35,11 +38,12 @@ export function judgeAttempt(
   try {
     const read = readExchange(exchange);
     const clientReply = read.clientReply?.ok ? read.clientReply.value : undefined;
-    // Every verdict, and the probe's own, from one pass where that pass answers it.
-    const { verdicts, verdict } = judgeReadAll(read, field);
-    return { verdicts, verdict, ...(clientReply ? { clientReply } : {}) };
+    // Every verdict, and the probe's own, from one pass.
+    const { verdicts, verdict } = judgeRead(read, { subject, field });
+    return { verdicts, verdict: verdict as Verdict, ...(clientReply ? { clientReply } : {}) };
   } catch (error) {
     const verdict: Verdict = {
+      subject,
       field,
       verdict: "error",
       reason: `the lens could not judge this exchange: ${(error as Error).message}`,

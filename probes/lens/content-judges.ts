@@ -4,9 +4,9 @@
  * markers. Each returns an Outcome; judge-request.ts names the field and the direction.
  */
 import type { CacheMarker, CanonicalRequest, MediaSource, Part } from "../../dialects/canonical.ts";
-import type { VerdictKind } from "../verdict.ts";
 import { show, showChange } from "./describe.ts";
-import { type NoEquivalentRow, partNoEquivalent } from "./no-equivalent.ts";
+import type { Absent, Judgement } from "./judgement.ts";
+import { partNoEquivalent } from "./no-equivalent.ts";
 import {
   allTexts,
   conversation,
@@ -15,26 +15,6 @@ import {
   normalizeText,
   systemParts,
 } from "./request-view.ts";
-
-export interface Outcome {
-  kind: VerdictKind;
-  /** The two values compared, without the field name (judge-request.ts prefixes it). */
-  detail: string;
-  cause?: string;
-}
-
-/**
- * What the outcome would be if the backend has no place for the attribute at all. `rowOf`
- * names the attribute whose no-equivalent row applies when it is not the field's own (a
- * Responses reasoning item's summary travels as reasoning text).
- */
-export type Absent = { absent: true; detail: string; rowOf?: NoEquivalentRow["subject"] };
-
-export type Judgement = Outcome | Absent;
-
-export function isAbsent(j: Judgement): j is Absent {
-  return "absent" in j;
-}
 
 function textsOf(parts: readonly Part[]): string[] {
   const out: string[] = [];

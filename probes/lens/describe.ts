@@ -2,6 +2,8 @@
  * Short renderings of compared values for verdict reasons: a reason always shows both
  * sides, `stop_sequences: ["STOPPROBE"] → absent`, and stays one line.
  */
+import type { Cause } from "../causes.ts";
+import type { Subject } from "../subject.ts";
 import type { Verdict, VerdictKind } from "../verdict.ts";
 import { jsonHead, quote } from "./json-head.ts";
 
@@ -102,14 +104,54 @@ export function sameValue(a: unknown, b: unknown): boolean {
 
 export type Direction = NonNullable<Verdict["direction"]>;
 
-export function verdict(
-  direction: Direction,
-  field: string,
-  kind: VerdictKind,
-  reason: string,
-  cause?: string,
-): Verdict {
-  return cause === undefined
-    ? { field, verdict: kind, reason, direction }
-    : { field, verdict: kind, reason, cause, direction };
+export interface VerdictInit {
+  direction: Direction;
+  subject: Subject;
+  /** The client's spelling of the subject, which the reason starts with. */
+  field: string;
+  kind: VerdictKind;
+  /** The two values compared, rendered (`["STOPPROBE"] → absent`): the reason after the field. */
+  detail: string;
+  cause?: Cause | undefined;
+  /** The values compared, kept on the verdict when both are small (comparedValues). */
+  sent?: unknown;
+  got?: unknown;
+}
+
+/** A verdict, its reason rendered as `<field>: <detail>` (every reason has that form). */
+export function verdict(init: VerdictInit): Verdict {
+  const reason = `${init.field}: ${init.detail}`;
+  const { subject, field, kind, cause, direction } = init;
+  // Key order as stored since schema version 1 (cause before direction), the new keys around.
+  const out: Verdict =
+    cause === undefined
+      ? { subject, field, verdict: kind, reason, direction }
+      : { subject, field, verdict: kind, reason, cause, direction };
+  if (init.sent !== undefined && small(init.sent) && small(init.got)) {
+    out.sent = init.sent;
+    if (init.got !== undefined) out.got = init.got;
+  }
+  return out;
+}
+
+/** The largest value, as JSON text, a verdict keeps beside its reason. */
+const KEPT_VALUE_LIMIT = 256;
+
+/**
+ * Whether a compared value is small enough to keep on the verdict: scalars always, structures
+ * while their JSON stays short. Texts and message lists are shown in the reason (clipped) and
+ * stay in the stored bytes; a verdict list holding them whole would double what is stored.
+ */
+function small(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value === "number" || typeof value === "boolean") return true;
+  if (typeof value === "string") return value.length <= KEPT_VALUE_LIMIT;
+  const text = jsonHead(value, KEPT_VALUE_LIMIT + 1);
+  return text !== undefined && text.length <= KEPT_VALUE_LIMIT;
+}
+
+/** The verdict as another spelling of its subject names it (`field`), reason and all. */
+export function respelled(v: Verdict, field: string): Verdict {
+  if (v.field === field) return v;
+  return { ...v, field, reason: `${field}${v.reason.slice(v.field.length)}` };
 }

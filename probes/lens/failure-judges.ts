@@ -8,6 +8,7 @@
  * - retries, deadline, fallback: see failure-clock.ts.
  */
 import type { CanonicalReply } from "../../dialects/canonical.ts";
+import type { Cause } from "../causes.ts";
 import type { WireReply } from "../exchange.ts";
 import type { Verdict } from "../verdict.ts";
 import { show, verdict } from "./describe.ts";
@@ -54,9 +55,9 @@ function statusClass(status: number): string {
   return `${Math.floor(status / 100)}xx`;
 }
 
-export type Judged = Omit<Verdict, "field" | "direction">;
+export type Judged = Pick<Verdict, "verdict" | "reason" | "cause">;
 
-const judged = (kind: Verdict["verdict"], reason: string, cause?: string): Judged =>
+const judged = (kind: Verdict["verdict"], reason: string, cause?: Cause): Judged =>
   cause === undefined ? { verdict: kind, reason } : { verdict: kind, reason, cause };
 
 /**
@@ -195,5 +196,12 @@ const JUDGES: Record<FailureField, (read: ReadExchange) => Judged> = {
 /** The verdict for one failure field. */
 export function judgeFailure(read: ReadExchange, field: FailureField): Verdict {
   const j = JUDGES[field](read);
-  return verdict("reply", field, j.verdict, `${field}: ${j.reason}`, j.cause);
+  return verdict({
+    direction: "reply",
+    subject: field,
+    field,
+    kind: j.verdict,
+    detail: j.reason,
+    cause: j.cause,
+  });
 }

@@ -139,14 +139,14 @@ export function isFailureField(field: string): field is FailureField {
 export const PATH_FIELD = "path";
 
 /** A header's field name: `headers.anthropic-beta`. */
-export function headerField(name: string): string {
+export function headerField(name: string): `headers.${string}` {
   return `headers.${name.toLowerCase()}`;
 }
 
 export type CredentialPlace = "header" | "body" | "query";
 
 /** A credential's field name: `credentials.header.x-api-key`, `credentials.query.key`. */
-export function credentialField(place: CredentialPlace, name: string): string {
+export function credentialField(place: CredentialPlace, name: string): `credentials.${string}` {
   return `credentials.${place}.${place === "header" ? name.toLowerCase() : name}`;
 }
 

@@ -76,7 +76,9 @@ export function readExchange(exchange: Exchange): ReadExchange {
 /** Every verdict for the exchange, request direction first; or only `options.field`'s. */
 export function judgeExchange(exchange: Exchange, options: JudgeOptions = {}): Verdict[] {
   const read = readExchange(exchange);
-  return options.field === undefined ? judgeRead(read) : [judgeReadField(read, options.field)];
+  return options.field === undefined
+    ? judgeRead(read).verdicts
+    : [judgeReadField(read, options.field)];
 }
 
 /** The one verdict for `field` (the most severe where several apply). */

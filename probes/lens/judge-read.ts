@@ -1,41 +1,26 @@
 /**
  * Judging an exchange whose sides are already read into the canonical model: which
  * forwarded record is scored, what a missing or unreadable side means, and every verdict in
- * both directions (or only those for one field).
+ * both directions, with the verdict for one subject (the probe's) taken from the same pass.
  */
 import type { CanonicalReply, CanonicalRequest } from "../../dialects/canonical.ts";
 import { dialectOfPath } from "../../dialects/routes.ts";
+import type { Cause } from "../causes.ts";
 import type { Exchange, WireReply, WireRequest } from "../exchange.ts";
+import { extrasSubject, type Subject, subjectOf } from "../subject.ts";
 import type { Verdict, VerdictKind } from "../verdict.ts";
-import { show, verdict } from "./describe.ts";
+import { respelled, show, verdict } from "./describe.ts";
 import { judgeFailure } from "./failure-judges.ts";
 import {
-  attributeOf,
   credentialField,
   headerField,
   isFailureField,
   isReplyFeature,
   PATH_FIELD,
   REQUEST_ATTRIBUTES,
-  type ReplyFeature,
 } from "./field-names.ts";
-import {
-  errorMessage,
-  judgeReply,
-  judgeReplyFeature,
-  type ReplyPair,
-  replyFeaturesOf,
-  replyInventions,
-} from "./judge-reply.ts";
-import {
-  carries,
-  judgeAttribute,
-  judgeInventions,
-  judgeRequestInto,
-  judgeUnknownKey,
-  type RequestPair,
-  spelling,
-} from "./judge-request.ts";
+import { errorMessage, judgeReply, replyFeaturesOf } from "./judge-reply.ts";
+import { carries, judgeRequestInto, type RequestPair, spelling } from "./judge-request.ts";
 import {
   clientCredentials,
   JUDGED_HEADERS,
@@ -83,82 +68,102 @@ export function scoredForward(exchange: Exchange): WireRequest | undefined {
   return exchange.forwarded[0];
 }
 
-/** Every client-request field name a verdict can be due for, in report order. */
-export function requestFields(read: ReadExchange): string[] {
+/** A subject as the client's dialect spells it: what a verdict is due for. */
+export interface Asked {
+  subject: Subject;
+  field: string;
+}
+
+/** Every subject of the client request a verdict can be due for, in report order. */
+export function requestSubjects(read: ReadExchange): Asked[] {
   const { exchange, client } = read;
   const pair = { clientDialect: exchange.route.client, clientBody: exchange.clientRequest.body };
-  const out: string[] = [];
+  const out: Asked[] = [];
   for (const attribute of REQUEST_ATTRIBUTES) {
     const field = spelling(pair, attribute);
-    if (field !== undefined && carries(attribute, client)) out.push(field);
+    if (field !== undefined && carries(attribute, client)) out.push({ subject: attribute, field });
   }
-  out.push(...Object.keys(client.extras));
+  for (const key of Object.keys(client.extras))
+    out.push({ subject: extrasSubject(key), field: key });
   for (const name of JUDGED_HEADERS) {
-    if (exchange.clientRequest.headers.some(([n]) => n === name)) out.push(headerField(name));
+    if (exchange.clientRequest.headers.some(([n]) => n === name)) {
+      const field = headerField(name);
+      out.push({ subject: field, field });
+    }
   }
-  for (const c of clientCredentials(exchange.clientRequest))
-    out.push(credentialField(c.place, c.name));
-  out.push(PATH_FIELD);
+  for (const c of clientCredentials(exchange.clientRequest)) {
+    const field = credentialField(c.place, c.name);
+    out.push({ subject: field, field });
+  }
+  out.push({ subject: PATH_FIELD, field: PATH_FIELD });
   return out;
 }
 
 /** When no request was forwarded: what the client got decides the verdict for every field. */
-function notForwarded(read: ReadExchange, fields: string[]): Verdict[] {
+function notForwarded(read: ReadExchange, asked: readonly Asked[]): Verdict[] {
   const response = read.exchange.clientResponse;
   const message = read.clientReply?.ok ? errorMessage(read.clientReply.value.error) : undefined;
   let kind: VerdictKind;
-  let why: string;
-  let cause: string | undefined;
+  let detail: string;
+  let cause: Cause | undefined;
   if (!response) {
     kind = "error";
-    why = "sent → nothing forwarded and no client response recorded";
+    detail = "sent → nothing forwarded and no client response recorded";
   } else if (response.status >= 400) {
     kind = "rejected";
-    why = `sent → not forwarded; client got ${response.status}${message ? ` ${show(message)}` : " with no message"}`;
+    detail = `sent → not forwarded; client got ${response.status}${message ? ` ${show(message)}` : " with no message"}`;
     if (!message) cause = "no-message";
   } else {
     kind = "dropped";
-    why = `sent → no request reached the backend; client got ${response.status}`;
+    detail = `sent → no request reached the backend; client got ${response.status}`;
     cause = "not-forwarded";
   }
-  return fields.map((field) =>
-    field.startsWith("credentials.") && response
-      ? verdict(
-          "request",
+  return asked.map(({ subject, field }) =>
+    subject.startsWith("credentials.") && response
+      ? verdict({
+          direction: "request",
+          subject,
           field,
-          "preserved",
-          `${field}: sent → not forwarded (nothing reached the backend)`,
-        )
-      : verdict("request", field, kind, `${field}: ${why}`, cause),
+          kind: "preserved",
+          detail: "sent → not forwarded (nothing reached the backend)",
+        })
+      : verdict({ direction: "request", subject, field, kind, detail, cause }),
   );
 }
 
-function fieldsAsked(read: ReadExchange, only: string | undefined): string[] {
-  return only === undefined ? requestFields(read) : [only];
+/** A subject judged from the request's shape alone, not from its forwarded body. */
+function wireSubject(subject: Subject): boolean {
+  return (
+    subject === PATH_FIELD || subject.startsWith("headers.") || subject.startsWith("credentials.")
+  );
 }
 
-function requestVerdicts(read: ReadExchange, only?: string): Verdict[] {
+/** The forwarded body could not be read: every body subject asked is mangled. */
+function unreadableForward(asked: readonly Asked[], why: string, out: Verdict[]): void {
+  for (const { subject, field } of asked) {
+    if (wireSubject(subject)) continue;
+    const detail = `sent → unreadable forwarded body (${why})`;
+    out.push(
+      verdict({
+        direction: "request",
+        subject,
+        field,
+        kind: "mangled",
+        detail,
+        cause: "unreadable",
+      }),
+    );
+  }
+}
+
+function requestVerdicts(read: ReadExchange): Verdict[] {
   const { exchange, client } = read;
   const wire = read.scored ?? scoredForward(exchange);
-  if (!wire || !read.forwarded) return notForwarded(read, fieldsAsked(read, only));
+  if (!wire || !read.forwarded) return notForwarded(read, requestSubjects(read));
   const out: Verdict[] = [];
   const backend = exchange.route.backend;
-  if (!read.forwarded.ok) {
-    const why = read.forwarded.error;
-    for (const field of fieldsAsked(read, only)) {
-      if (field === PATH_FIELD || field.startsWith("headers.") || field.startsWith("credentials."))
-        continue;
-      out.push(
-        verdict(
-          "request",
-          field,
-          "mangled",
-          `${field}: sent → unreadable forwarded body (${why})`,
-          "unreadable",
-        ),
-      );
-    }
-  } else {
+  if (!read.forwarded.ok) unreadableForward(requestSubjects(read), read.forwarded.error, out);
+  else {
     const pair: RequestPair = {
       clientDialect: exchange.route.client,
       backend,
@@ -166,77 +171,49 @@ function requestVerdicts(read: ReadExchange, only?: string): Verdict[] {
       forwarded: read.forwarded.value,
       clientBody: exchange.clientRequest.body,
     };
-    if (only === undefined) judgeRequestInto(pair, out);
-    else {
-      const attribute = attributeOf(exchange.route.client, only);
-      const v = attribute ? judgeAttribute(pair, attribute) : undefined;
-      // Asked by an alias (`messages[role=developer]`): the verdict answers in the words asked.
-      if (v && v.field !== only) {
-        out.push({ ...v, field: only, reason: `${only}${v.reason.slice(v.field.length)}` });
-      } else if (v) out.push(v);
-      else if (only in client.extras) out.push(judgeUnknownKey(pair, only));
-      out.push(...judgeInventions(pair).filter((inv) => inv.field === only));
-    }
+    judgeRequestInto(pair, out);
   }
-  if (only === undefined) {
-    judgeDefaultHeaders(exchange.clientRequest.headers, wire.headers, backend, out);
-  } else if (only.startsWith("headers.")) {
-    const v = judgeHeader(only.slice(8), exchange.clientRequest.headers, wire.headers, backend);
-    if (v) out.push(v);
-  }
+  judgeDefaultHeaders(exchange.clientRequest.headers, wire.headers, backend, out);
   for (const c of clientCredentials(exchange.clientRequest)) {
-    if (only === undefined || only === credentialField(c.place, c.name))
-      out.push(judgeCredential(c, exchange.forwarded, exchange.secrets));
+    out.push(judgeCredential(c, exchange.forwarded, exchange.secrets));
   }
-  if (only === undefined || only === PATH_FIELD)
-    out.push(judgePath(exchange.clientRequest.path, wire, backend));
+  out.push(judgePath(exchange.clientRequest.path, wire, backend));
   return out;
 }
 
-/**
- * The upstream reply's features, or only the one asked for. Worked out where a branch needs
- * them: judgeReply lists them itself, so the full pass listed them twice.
- */
-function askedFeatures(
-  upstream: CanonicalReply,
-  status: number,
-  mode: Exchange["mode"],
-  only: string | undefined,
-): ReplyFeature[] {
-  const features = replyFeaturesOf(upstream, status, mode);
-  return only === undefined ? features : features.filter((f) => f === only);
-}
-
-function replyVerdicts(read: ReadExchange, only?: string): Verdict[] {
+function replyVerdicts(read: ReadExchange): Verdict[] {
   const { exchange } = read;
   const up = read.upstream;
   const upWire = exchange.upstreamReply as WireReply | undefined;
   if (!up || !upWire) return [];
-  if (!up.ok) {
-    const field = only ?? "upstream";
-    return [
-      verdict("reply", field, "error", `${field}: upstream reply → unreadable (${up.error})`),
-    ];
-  }
+  if (!up.ok) return [unreadableUpstream("upstream", up.error)];
   const down = read.clientReply;
   const downWire = exchange.clientResponse;
+  const features = replyFeaturesOf(up.value, upWire.status, exchange.mode);
   if (!down || !downWire) {
-    return askedFeatures(up.value, upWire.status, exchange.mode, only).map((f) =>
-      verdict("reply", f, "error", `${f}: carried upstream → no client response recorded`),
+    return features.map((f) =>
+      verdict({
+        direction: "reply",
+        subject: f,
+        field: f,
+        kind: "error",
+        detail: "carried upstream → no client response recorded",
+      }),
     );
   }
   if (!down.ok) {
-    return askedFeatures(up.value, upWire.status, exchange.mode, only).map((f) =>
-      verdict(
-        "reply",
-        f,
-        "mangled",
-        `${f}: carried upstream → unreadable client response (${down.error})`,
-        "unreadable",
-      ),
+    return features.map((f) =>
+      verdict({
+        direction: "reply",
+        subject: f,
+        field: f,
+        kind: "mangled",
+        detail: `carried upstream → unreadable client response (${down.error})`,
+        cause: "unreadable",
+      }),
     );
   }
-  const pair: ReplyPair = {
+  return judgeReply({
     clientDialect: exchange.route.client,
     backend: exchange.route.backend,
     mode: exchange.mode,
@@ -244,23 +221,15 @@ function replyVerdicts(read: ReadExchange, only?: string): Verdict[] {
     upstreamStatus: upWire.status,
     client: down.value,
     clientStatus: downWire.status,
-  };
-  if (only === undefined) return judgeReply(pair);
-  return [
-    ...askedFeatures(up.value, upWire.status, exchange.mode, only).map((f) =>
-      judgeReplyFeature(pair, f),
-    ),
-    ...replyInventions(pair).filter((v) => v.field === only),
-  ];
+  });
 }
 
-export function judgeRead(read: ReadExchange): Verdict[] {
-  const out = requestVerdicts(read);
-  for (const v of replyVerdicts(read)) out.push(v);
-  return out;
+function unreadableUpstream(subject: Subject, why: string): Verdict {
+  const detail = `upstream reply → unreadable (${why})`;
+  return verdict({ direction: "reply", subject, field: subject, kind: "error", detail });
 }
 
-/** Most severe first: the verdict a single-field question answers with. */
+/** Most severe first: the verdict a single-subject question answers with. */
 const SEVERITY: readonly VerdictKind[] = [
   "leaked",
   "mangled",
@@ -281,21 +250,80 @@ export function worst(verdicts: readonly Verdict[]): Verdict | undefined {
   return best;
 }
 
-/** The verdict for one field (request spelling or reply feature); `error` when not judgeable. */
-export function judgeReadField(read: ReadExchange, field: string): Verdict {
-  if (isFailureField(field)) return judgeFailure(read, field);
-  const verdicts = isReplyFeature(field)
-    ? replyVerdicts(read, field)
-    : requestVerdicts(read, field);
-  const found = worst(verdicts.filter((v) => v.field === field));
-  if (found) return found;
-  const direction = isReplyFeature(field) ? "reply" : "request";
+function directionOf(subject: Subject): Verdict["direction"] {
+  return isReplyFeature(subject) || isFailureField(subject) ? "reply" : "request";
+}
+
+/**
+ * The verdict for a subject the full pass did not judge: a failure field (judged only when
+ * asked: it reads the exchange's clock), a header outside the judged set, a subject the client
+ * did not send (what the client got says why when nothing was forwarded), a reply feature
+ * the upstream did not carry.
+ */
+function beyondThePass(read: ReadExchange, asked: Asked): Verdict {
+  const { subject, field } = asked;
+  if (isFailureField(subject)) return judgeFailure(read, subject);
+  const { exchange } = read;
+  if (directionOf(subject) === "reply") {
+    if (read.upstream && exchange.upstreamReply && !read.upstream.ok) {
+      return unreadableUpstream(subject, read.upstream.error);
+    }
+  } else {
+    const wire = read.scored ?? scoredForward(exchange);
+    if (!wire || !read.forwarded) return notForwarded(read, [asked])[0] as Verdict;
+    if (!read.forwarded.ok && !wireSubject(subject)) {
+      const out: Verdict[] = [];
+      unreadableForward([asked], read.forwarded.error, out);
+      return out[0] as Verdict;
+    }
+    if (subject.startsWith("headers.")) {
+      const name = subject.slice("headers.".length);
+      const v = judgeHeader(
+        name,
+        exchange.clientRequest.headers,
+        wire.headers,
+        exchange.route.backend,
+      );
+      if (v) return v;
+    }
+  }
+  const direction = directionOf(subject) ?? "request";
   const where = direction === "reply" ? "the upstream reply" : "the client request";
-  return verdict(
+  return verdict({
     direction,
+    subject,
     field,
-    "error",
-    `${field}: not present in ${where}, nothing to judge`,
-    "absent-in-source",
+    kind: "error",
+    detail: `not present in ${where}, nothing to judge`,
+    cause: "absent-in-source",
+  });
+}
+
+export interface Judged {
+  /** Every verdict of the exchange, request direction first. */
+  verdicts: Verdict[];
+  /** The verdict for the subject asked (the most severe where several apply), in its spelling. */
+  verdict?: Verdict;
+}
+
+/**
+ * Every verdict of the exchange and, when a subject is asked (the probe's), its verdict: the
+ * most severe the pass gave that subject, named in the spelling asked; or, where the pass
+ * gives none, why (beyondThePass).
+ */
+export function judgeRead(read: ReadExchange, asked?: Asked): Judged {
+  const verdicts = requestVerdicts(read);
+  for (const v of replyVerdicts(read)) verdicts.push(v);
+  if (asked === undefined) return { verdicts };
+  const direction = directionOf(asked.subject);
+  const own = worst(
+    verdicts.filter((v) => v.subject === asked.subject && v.direction === direction),
   );
+  return { verdicts, verdict: own ? respelled(own, asked.field) : beyondThePass(read, asked) };
+}
+
+/** The verdict for one field as the client's dialect spells it (or a subject's own name). */
+export function judgeReadField(read: ReadExchange, field: string): Verdict {
+  const subject = subjectOf(read.exchange.route.client, field);
+  return judgeRead(read, { subject, field }).verdict as Verdict;
 }

@@ -5,6 +5,7 @@
  */
 import type { CanonicalReply } from "../../dialects/canonical.ts";
 import type { ClientDialect, Dialect, Mode } from "../../dialects/dialect.ts";
+import type { Cause } from "../causes.ts";
 import type { Verdict } from "../verdict.ts";
 import { sameValue, show, showChange, verdict } from "./describe.ts";
 import type { ReplyFeature } from "./field-names.ts";
@@ -78,8 +79,8 @@ export function replyFeaturesOf(
   return out;
 }
 
-function compareValues(sent: unknown, got: unknown, cause?: string): Outcome {
-  if (got === undefined) return { absent: true, detail: `${show(sent)} → absent` };
+function compareValues(sent: unknown, got: unknown, cause?: Cause): Outcome {
+  if (got === undefined) return { absent: true, detail: `${show(sent)} → absent`, sent };
   return compareSame(sent, got, cause);
 }
 
@@ -89,11 +90,11 @@ function compareCount(sent: number | undefined, got: number | undefined): Outcom
   return compareValues(sent, got);
 }
 
-function compareSame(sent: unknown, got: unknown, cause?: string): Outcome {
-  if (sameValue(sent, got)) return { kind: "preserved", detail: showChange(sent, got) };
+function compareSame(sent: unknown, got: unknown, cause?: Cause): Outcome {
+  if (sameValue(sent, got)) return { kind: "preserved", detail: showChange(sent, got), sent, got };
   return cause === undefined
-    ? { kind: "mangled", detail: showChange(sent, got) }
-    : { kind: "mangled", detail: showChange(sent, got), cause };
+    ? { kind: "mangled", detail: showChange(sent, got), sent, got }
+    : { kind: "mangled", detail: showChange(sent, got), cause, sent, got };
 }
 
 /** Private reasoning must arrive as private reasoning, not in the visible text. */
@@ -242,27 +243,29 @@ function gatewayRefusal(pair: ReplyPair): string | undefined {
 }
 
 export function judgeReplyFeature(pair: ReplyPair, feature: ReplyFeature): Verdict {
+  const base = { direction: "reply", subject: feature, field: feature } as const;
   const refusal = gatewayRefusal(pair);
-  if (refusal)
-    return verdict(
-      "reply",
-      feature,
-      "rejected",
-      `${feature}: ${refusal}`,
-      errorMessage(pair.client.error) ? undefined : "no-message",
-    );
+  if (refusal) {
+    const cause = errorMessage(pair.client.error) ? undefined : "no-message";
+    return verdict({ ...base, kind: "rejected", detail: refusal, cause });
+  }
   const o = featureOutcome(pair, feature);
-  if (!("absent" in o))
-    return verdict("reply", feature, o.kind, `${feature}: ${o.detail}`, o.cause);
+  if (!("absent" in o)) {
+    return verdict({
+      ...base,
+      kind: o.kind,
+      detail: o.detail,
+      cause: o.cause,
+      sent: o.sent,
+      got: o.got,
+    });
+  }
   const row = noEquivalent("reply", feature, pair.clientDialect);
-  if (row)
-    return verdict(
-      "reply",
-      feature,
-      "no-equivalent",
-      `${feature}: ${o.detail} (${pair.clientDialect}: ${row.reason})`,
-    );
-  return verdict("reply", feature, "dropped", `${feature}: ${o.detail}`);
+  if (row) {
+    const detail = `${o.detail} (${pair.clientDialect}: ${row.reason})`;
+    return verdict({ ...base, kind: "no-equivalent", detail, sent: o.sent });
+  }
+  return verdict({ ...base, kind: "dropped", detail: o.detail, sent: o.sent });
 }
 
 /**
@@ -284,7 +287,10 @@ export function replyInventions(pair: ReplyPair): Verdict[] {
 }
 
 function invented(out: Verdict[], feature: ReplyFeature, down: unknown[]): void {
-  out.push(verdict("reply", feature, "invented", `${feature}: absent → ${show(down)}`));
+  const detail = `absent → ${show(down)}`;
+  out.push(
+    verdict({ direction: "reply", subject: feature, field: feature, kind: "invented", detail }),
+  );
 }
 
 function hasPrivateText(r: CanonicalReply): boolean {

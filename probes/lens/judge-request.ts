@@ -7,11 +7,10 @@ import type { CanonicalRequest, ToolChoice } from "../../dialects/canonical.ts";
 import type { ClientDialect, Dialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
 import { toolChoiceMeaning } from "../../dialects/tool-choice.ts";
+import { extrasSubject } from "../subject.ts";
 import type { Verdict } from "../verdict.ts";
 import { malformedValue } from "./backend-keys.ts";
 import {
-  isAbsent,
-  type Judgement,
   judgeCache,
   judgeMedia,
   judgeReasoning,
@@ -19,8 +18,9 @@ import {
   judgeSystem,
   judgeText,
 } from "./content-judges.ts";
-import { change, sameRendering, sameValue, show, showChange, verdict } from "./describe.ts";
+import { sameRendering, sameValue, show, showChange, verdict } from "./describe.ts";
 import { REQUEST_ATTRIBUTES, REQUEST_FIELD_NAMES, type RequestAttribute } from "./field-names.ts";
+import { isAbsent, type Judgement } from "./judgement.ts";
 import {
   expressibleValue,
   type NoEquivalentRow,
@@ -246,7 +246,7 @@ function valueJudgement(
       };
     }
     const rowOf = valueSubject(attribute, sent);
-    return { absent: true, detail: `${show(sent)} → absent`, ...(rowOf ? { rowOf } : {}) };
+    return { absent: true, detail: `${show(sent)} → absent`, sent, ...(rowOf ? { rowOf } : {}) };
   }
   // Keys the backend has no place for (a schema's strict flag) are left out of the compare.
   // Only a response format has keys a backend may have no place for (expressibleValue).
@@ -260,14 +260,20 @@ function valueJudgement(
     const shown = show(sent);
     const gotShown =
       typeof got === "object" && got !== null && !sameRendering(sent, got) ? show(got) : shown;
-    if (excused.length === 0) return { kind: "preserved", detail: `${shown} → ${gotShown}` };
+    if (excused.length === 0)
+      return { kind: "preserved", detail: `${shown} → ${gotShown}`, sent, got };
     const why = excused.map((row) => `${row.subject}: ${row.reason}`).join("; ");
-    return { kind: "no-equivalent", detail: `${shown} → ${gotShown} (${pair.backend}: ${why})` };
+    return {
+      kind: "no-equivalent",
+      detail: `${shown} → ${gotShown} (${pair.backend}: ${why})`,
+      sent,
+      got,
+    };
   }
   if (field === "model") {
-    return { kind: "preserved", detail: showChange(sent, got), cause: "routed" };
+    return { kind: "preserved", detail: showChange(sent, got), cause: "routed", sent, got };
   }
-  return { kind: "mangled", detail: showChange(sent, got) };
+  return { kind: "mangled", detail: showChange(sent, got), sent, got };
 }
 
 /** Whether the client request carries the attribute. */
@@ -304,27 +310,41 @@ function finish(
   field: string,
   j: Judgement,
 ): Verdict {
-  if (!isAbsent(j)) return verdict("request", field, j.kind, `${field}: ${j.detail}`, j.cause);
+  const base = { direction: "request", subject: attribute, field } as const;
+  if (!isAbsent(j)) {
+    return verdict({
+      ...base,
+      kind: j.kind,
+      detail: j.detail,
+      cause: j.cause,
+      sent: j.sent,
+      got: j.got,
+    });
+  }
+  const sent = j.sent;
   const row = requestNoEquivalent(j.rowOf ?? attribute, pair.backend);
   if (row) {
-    return verdict(
-      "request",
-      field,
-      "no-equivalent",
-      `${field}: ${j.detail} (${pair.backend}: ${row.reason})`,
-    );
+    const detail = `${j.detail} (${pair.backend}: ${row.reason})`;
+    return verdict({ ...base, kind: "no-equivalent", detail, sent });
   }
-  return verdict("request", field, "dropped", `${field}: ${j.detail}`);
+  return verdict({ ...base, kind: "dropped", detail: j.detail, sent });
 }
 
 /** Unknown client keys (kept raw by the reader) must arrive with the same value. */
 export function judgeUnknownKey(pair: RequestPair, key: string): Verdict {
   const sent = pair.client.extras[key];
   const got = pair.forwarded.extras[key];
-  if (got === undefined) return verdict("request", key, "dropped", change(key, sent, got));
-  return sameValue(sent, got)
-    ? verdict("request", key, "preserved", change(key, sent, got))
-    : verdict("request", key, "mangled", change(key, sent, got));
+  const kind = got === undefined ? "dropped" : sameValue(sent, got) ? "preserved" : "mangled";
+  const detail = showChange(sent, got);
+  return verdict({
+    direction: "request",
+    subject: extrasSubject(key),
+    field: key,
+    kind,
+    detail,
+    sent,
+    got,
+  });
 }
 
 /** Names for invented content a client dialect has no spelling for (Chat has no cache marker). */
@@ -337,7 +357,14 @@ const INVENTION_FALLBACK = {
 
 function inventionVerdict(pair: RequestPair, inv: Invention): Verdict {
   const field = spelling(pair, inv.attribute) ?? INVENTION_FALLBACK[inv.attribute];
-  return verdict("request", field, "invented", `${field}: ${inv.detail}`, inv.cause);
+  return verdict({
+    direction: "request",
+    subject: inv.attribute,
+    field,
+    kind: "invented",
+    detail: inv.detail,
+    cause: inv.cause,
+  });
 }
 
 export function judgeInventions(pair: RequestPair): Verdict[] {

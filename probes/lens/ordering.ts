@@ -3,9 +3,11 @@
  * after their calls, a system note kept where it stood) and content the client never sent
  * (an empty text block, a phantom empty message, cache markers, tools).
  */
+
 import type { CanonicalRequest, Message } from "../../dialects/canonical.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
-import type { Judgement } from "./content-judges.ts";
+import type { Cause } from "../causes.ts";
+import type { Judgement } from "./judgement.ts";
 import { partNoEquivalent, requestNoEquivalent } from "./no-equivalent.ts";
 import { allTexts, conversation, normalizeText } from "./request-view.ts";
 import { emptiedTurns, isEmptyMessage } from "./turns.ts";
@@ -239,7 +241,7 @@ export interface Invention {
   /** Which attribute the invented content belongs to (named in the client's spelling later). */
   attribute: "messages.text" | "messages" | "messages.cache" | "tools";
   detail: string;
-  cause: string;
+  cause: Cause;
 }
 
 /** Empty text parts inside messages that have other content (a phantom message counts apart). */

@@ -4,15 +4,13 @@
  * upstream's did; the client's events must be well framed.
  */
 import type { CanonicalReply, ReplyError } from "../../dialects/canonical.ts";
-import type { VerdictKind } from "../verdict.ts";
 import { show, showChange } from "./describe.ts";
 import { errorFamily } from "./error-types.ts";
 import type { ReplyPair } from "./judge-reply.ts";
+import type { Judgement as Outcome } from "./judgement.ts";
 import { normalizeText } from "./request-view.ts";
 
-export type Outcome =
-  | { kind: VerdictKind; detail: string; cause?: string }
-  | { absent: true; detail: string };
+export type { Outcome };
 
 export function ok(status: number): boolean {
   return status >= 200 && status < 300;

@@ -4,8 +4,10 @@
  * more than equality (text, media, thinking, tool ids, schemas, ordering) have their own
  * judges in content-judges.ts and tool-judges.ts and are marked `custom` here.
  */
+
 import type { CanonicalRequest } from "../../dialects/canonical.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
+import type { Cause } from "../causes.ts";
 import { sameValue } from "./describe.ts";
 import type { RequestAttribute } from "./field-names.ts";
 import {
@@ -31,7 +33,7 @@ export interface ValueRule {
   carrier?: {
     read: (req: CanonicalRequest) => unknown;
     label: string;
-    cause: string;
+    cause: Cause;
     /** Whether the carried value stands for the sent one (any value does when left out). */
     carries?: (sent: unknown, carried: unknown) => boolean;
   };

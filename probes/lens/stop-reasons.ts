@@ -15,6 +15,7 @@ import {
   responsesStopToWire,
   responsesStopWire,
 } from "../../dialects/openai-responses/stop-reason.ts";
+import type { Cause } from "../causes.ts";
 
 /** The canonical reason a faithful gateway's client would read for `upstream`. */
 export function expectedStopReason(
@@ -41,7 +42,7 @@ const NATURAL: readonly StopReason[] = ["stop", "stop_sequence"];
 export function stopReasonCause(
   expected: StopReason,
   got: StopReason | undefined,
-): string | undefined {
+): Cause | undefined {
   if (got === undefined || !NATURAL.includes(got)) return undefined;
   if (SAFETY.includes(expected)) return "erased-safety";
   if (expected === "length") return "erased-truncation";

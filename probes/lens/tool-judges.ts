@@ -5,9 +5,9 @@
 import type { CanonicalRequest, Part } from "../../dialects/canonical.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
-import type { Judgement } from "./content-judges.ts";
 import { mediaKey } from "./content-judges.ts";
 import { sameValue, show, showChange } from "./describe.ts";
+import type { Judgement } from "./judgement.ts";
 import { conversation, normalizeText, toolResultParts } from "./request-view.ts";
 
 interface ToolTurns {

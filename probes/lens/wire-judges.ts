@@ -14,6 +14,7 @@ import {
 import type { Dialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
 import { DIALECT_ROUTES, dialectOfPath } from "../../dialects/routes.ts";
+import type { Cause } from "../causes.ts";
 import { type HeaderPairs, headerValue, type WireRequest } from "../exchange.ts";
 import type { Verdict } from "../verdict.ts";
 import { show, showChange, verdict } from "./describe.ts";
@@ -90,28 +91,29 @@ function judgeSentHeader(
 ): Verdict {
   const field = headerField(lower);
   const got = headerValue(forwarded, lower);
-  const detail = `${field}: ${showChange(sent, got)}`;
+  const detail = showChange(sent, got);
+  const base = { direction: "request", subject: field, field, sent, got } as const;
   if (got === undefined) {
     const row = noEquivalent("request", field, backend);
     return row
-      ? verdict("request", field, "no-equivalent", `${detail} (${backend}: ${row.reason})`)
-      : verdict("request", field, "dropped", detail);
+      ? verdict({ ...base, kind: "no-equivalent", detail: `${detail} (${backend}: ${row.reason})` })
+      : verdict({ ...base, kind: "dropped", detail });
   }
-  if (got === sent) return verdict("request", field, "preserved", detail);
+  if (got === sent) return verdict({ ...base, kind: "preserved", detail });
   if (LIST_HEADERS.has(lower)) {
     const have = new Set(listOf(got));
     const missing = listOf(sent).filter((item) => !have.has(item));
-    if (missing.length === 0) return verdict("request", field, "preserved", detail);
-    return verdict("request", field, "mangled", `${detail} (lost ${missing.join(", ")})`);
+    if (missing.length === 0) return verdict({ ...base, kind: "preserved", detail });
+    return verdict({ ...base, kind: "mangled", detail: `${detail} (lost ${missing.join(", ")})` });
   }
-  return verdict("request", field, "mangled", detail, "replaced");
+  return verdict({ ...base, kind: "mangled", detail, cause: "replaced" });
 }
 
 /** What a forwarded path is, for a backend: the verdict and the words after its detail. */
 interface PathOutcome {
   kind: "preserved" | "mangled";
   note: string;
-  cause?: string;
+  cause?: Cause;
 }
 
 function pathOutcome(forwardedPath: string, backend: Dialect): PathOutcome {
@@ -161,8 +163,15 @@ function knownPathOutcome(forwardedPath: string, backend: Dialect): PathOutcome 
  */
 export function judgePath(clientPath: string, forwarded: WireRequest, backend: Dialect): Verdict {
   const outcome = knownPathOutcome(forwarded.path, backend);
-  const reason = `${PATH_FIELD}: ${showChange(clientPath, forwarded.path)} (${outcome.note})`;
-  return verdict("request", PATH_FIELD, outcome.kind, reason, outcome.cause);
+  const detail = `${showChange(clientPath, forwarded.path)} (${outcome.note})`;
+  return verdict({
+    direction: "request",
+    subject: PATH_FIELD,
+    field: PATH_FIELD,
+    kind: outcome.kind,
+    detail,
+    cause: outcome.cause,
+  });
 }
 
 export interface ClientCredential {
@@ -320,21 +329,11 @@ export function judgeCredential(
   for (const secret of secrets) {
     if (secret.length >= 6 && tagOf(secret) === tag) needles.push(secret);
   }
+  const base = { direction: "request", subject: field, field } as const;
+  const shown = show(masked(credential.value));
   for (const record of forwarded) {
     const where = findIn(record, needles);
-    if (where) {
-      return verdict(
-        "request",
-        field,
-        "leaked",
-        `${field}: ${show(masked(credential.value))} → forwarded ${where}`,
-      );
-    }
+    if (where) return verdict({ ...base, kind: "leaked", detail: `${shown} → forwarded ${where}` });
   }
-  return verdict(
-    "request",
-    field,
-    "preserved",
-    `${field}: ${show(masked(credential.value))} → not forwarded`,
-  );
+  return verdict({ ...base, kind: "preserved", detail: `${shown} → not forwarded` });
 }

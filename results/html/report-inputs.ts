@@ -7,8 +7,9 @@ import type { Verdict } from "../../probes/verdict.ts";
 import type { AttemptRecord, CellRecord, ExchangeTexts, JudgementRef } from "../records.ts";
 import { diffRuns } from "../run-diff.ts";
 import { gatewayOfColumn } from "../run-summary.ts";
-import { loadRunView, probeOfCell, type RunView } from "../run-view.ts";
+import { loadRunView, type RunView } from "../run-view.ts";
 import type { ResultsStore } from "../store.ts";
+import { parseVerdictList } from "../verdict-lists.ts";
 import { cellId, type HistoryPoint, historyKey, type ReportInputs } from "./report-model.ts";
 
 /** How many earlier runs a cell's history strip shows. */
@@ -42,11 +43,10 @@ export function loadReportInputs(store: ResultsStore, runId?: string): ReportInp
 function shownAttempts(store: ResultsStore, view: RunView): Map<string, AttemptRecord> {
   const cells = new Map<string, CellRecord>(view.cells.map((c) => [cellId(c), c]));
   const lists = new Map<number, Verdict[]>();
-  const listOf = (id: number): Verdict[] => {
+  const listOf = (id: number, routeId: string): Verdict[] => {
     let list = lists.get(id);
     if (list === undefined) {
-      const parsed = parseJson(store.verdictListText(id));
-      list = Array.isArray(parsed) ? (parsed as Verdict[]) : [];
+      list = parseVerdictList(store.verdictListText(id), routeId);
       lists.set(id, list);
     }
     return list;
@@ -58,8 +58,9 @@ function shownAttempts(store: ResultsStore, view: RunView): Map<string, AttemptR
     const id = cellId(ref);
     const cell = cells.get(id);
     if (!cell || settled.has(id)) continue;
-    const field = probeOfCell(view, cell).field;
-    const own = listOf(ref.verdictsId).find((v) => v.field === field)?.verdict;
+    const own = listOf(ref.verdictsId, ref.routeId).find(
+      (v) => v.subject === cell.subject,
+    )?.verdict;
     if (own === cell.verdict) {
       chosen.set(id, ref);
       settled.add(id);
@@ -68,7 +69,7 @@ function shownAttempts(store: ResultsStore, view: RunView): Map<string, AttemptR
   const shown = new Map<string, AttemptRecord>();
   for (const [id, ref] of chosen) {
     const texts = store.exchangeTexts(ref.exchangeId);
-    shown.set(id, parsedAttempt(view.run.id, ref, texts, listOf(ref.verdictsId)));
+    shown.set(id, parsedAttempt(view.run.id, ref, texts, listOf(ref.verdictsId, ref.routeId)));
   }
   return shown;
 }

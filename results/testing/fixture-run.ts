@@ -5,6 +5,8 @@
  * `overrides` lets a test change single cells to build a second run for `diff`.
  */
 import type { ClientDialect, Dialect, Mode } from "../../dialects/dialect.ts";
+import type { Cause } from "../../probes/causes.ts";
+import { subjectOf } from "../../probes/subject.ts";
 import type { VerdictKind } from "../../probes/verdict.ts";
 import type { AttemptRecord, CellRecord, GatewayRunRecord, ProbeRecord } from "../records.ts";
 import type { ResultsStore } from "../store.ts";
@@ -19,7 +21,7 @@ export const FIXTURE_PROBES: ProbeRecord[] = [
     "high",
   ),
   probe("am-credential-x-api-key", "anthropic-messages", "credential", "x-api-key", "critical"),
-  probe("oc-tools-strict", "openai-chat", "request", "tools[].strict", "medium"),
+  probe("oc-tools-strict", "openai-chat", "request", "tools[].function.strict", "medium"),
   probe("oc-reply-finish-length", "openai-chat", "response", "finish_reason", "high"),
 ];
 
@@ -36,6 +38,7 @@ function probe(
     clientDialect,
     axis,
     field,
+    subject: subjectOf(clientDialect, field),
     severity,
     definition: { id: probeId, clientDialect, axis, field, fragment: { [field]: "PROBE" } },
   };
@@ -80,7 +83,7 @@ export interface CellOverride {
   runs?: number;
   controlVerdict?: VerdictKind;
   knownIssue?: string;
-  cause?: string;
+  cause?: Cause;
 }
 
 /** Key: `column|probeId|routeId|mode`. */
@@ -108,7 +111,7 @@ export const FIXTURE_OVERRIDES: Overrides = {
     reason: "disable_parallel_tool_use true → parallel_tool_calls true",
     runs: 5,
     k: 3,
-    cause: "inverted",
+    cause: "malformed",
   },
   "litellm@1.74.0|am-stop-sequences|anthropic-messages->openai-chat|stream": {
     verdict: "dropped",
@@ -181,6 +184,7 @@ export function fixtureCells(
             clientDialect: p.clientDialect,
             backendDialect: backend,
             definitionHash: p.definitionHash,
+            subject: p.subject,
             verdict: o.verdict,
             reason: o.reason ?? "same value",
             cause: o.cause,
@@ -235,7 +239,9 @@ function attemptsOf(cell: CellRecord, field: string): AttemptRecord[] {
       forwarded: [{ method: "POST", path: "/v1/chat/completions", rawBody: "{}", json: {} }],
       upstreamReply: { status: 200, body: "{}" },
       clientResponse: { status: verdict === "rejected" ? 400 : 200, body: "{}" },
-      verdicts: [{ field, verdict, reason: cell.reason }],
+      verdicts: [
+        { subject: subjectOf("anthropic-messages", field), field, verdict, reason: cell.reason },
+      ],
     });
   if (cell.runs === 0) return attempts;
   for (let i = 1; i <= cell.runs; i++) {

@@ -75,8 +75,13 @@ function attempt(cell: CellRecord, n: number): AttemptRecord {
       body: '{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":3}}',
     },
     verdicts: [
-      { field: "tools[].strict", verdict: "dropped", reason: "true → absent" },
-      { field: "stop", verdict: "preserved", reason: "same value" },
+      {
+        subject: "tools.strict",
+        field: "tools[].strict",
+        verdict: "dropped",
+        reason: "true → absent",
+      },
+      { subject: "sampling.stop", field: "stop", verdict: "preserved", reason: "same value" },
     ],
   };
 }
@@ -91,6 +96,7 @@ function cellOf(i: number): CellRecord {
     clientDialect: "openai-chat",
     backendDialect: "anthropic-messages",
     definitionHash: "h",
+    subject: "tools.strict",
     verdict: "dropped",
     reason: "true → absent",
     runs: PER_CELL,

@@ -10,6 +10,10 @@
  *   never written), one line per attempt in cell-key order, then one line per cell.
  *
  *   npx tsx scripts/bench/verdict-snapshot.ts [--db results/gatecheck.db] --out FILE
+ *     [--without subject,sent,got]
+ *
+ * `--without` leaves the named keys out of every verdict written, so a snapshot taken by code
+ * that adds keys to verdicts compares with one taken before it (the keys added, nothing else).
  */
 import {
   copyFileSync,
@@ -36,8 +40,16 @@ const { values } = parseArgs({
   options: {
     db: { type: "string", default: join(ROOT, "results", "gatecheck.db") },
     out: { type: "string" },
+    without: { type: "string", default: "" },
   },
 });
+const WITHOUT = new Set(values.without.split(",").filter(Boolean));
+
+/** The verdict list's JSON text with the `--without` keys left out of every verdict. */
+function listText(verdicts: unknown): string {
+  if (WITHOUT.size === 0) return JSON.stringify(verdicts);
+  return JSON.stringify(verdicts, (key, value) => (WITHOUT.has(key) ? undefined : value));
+}
 if (!values.out) throw new Error("--out FILE is required: where the snapshot is written");
 
 function jsonFiles(dir: string): string[] {
@@ -56,7 +68,7 @@ for (const path of jsonFiles(FIXTURES)) {
   const text = readFileSync(path, "utf8");
   let verdicts: string;
   try {
-    verdicts = JSON.stringify(judgeExchange(parseExchangeText(text, path)));
+    verdicts = listText(judgeExchange(parseExchangeText(text, relative(ROOT, path))));
   } catch (error) {
     verdicts = `error ${(error as Error).message}`;
   }
@@ -87,7 +99,10 @@ if (existsSync(values.db)) {
         )
         .raw(true)
         .all(rescored) as unknown[][];
-      for (const row of rows) lines.push(`attempt ${run} ${row.join(" ")}`);
+      for (const row of rows) {
+        const list = row.pop() as string;
+        lines.push(`attempt ${run} ${[...row, listText(JSON.parse(list))].join(" ")}`);
+      }
       attempts += rows.length;
       const cells = store.db
         .prepare(

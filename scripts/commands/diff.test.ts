@@ -79,7 +79,7 @@ describe("diff", () => {
     expect(r.code).toBe(EXIT.failed);
     expect(r.out).toContain("## Regressions: clean → silent defect (1)");
     expect(r.out).toContain(
-      "direct@0.1.0 openai-chat->openai-chat stream `tools[].strict` (oc-tools-strict): preserved → invented",
+      "direct@0.1.0 openai-chat->openai-chat stream `tools[].function.strict` (oc-tools-strict): preserved → invented",
     );
   });
 
@@ -117,7 +117,12 @@ describe("report", () => {
     writeFileSync(
       accept,
       JSON.stringify([
-        { gateway: "portkey", field: "tools[].strict", verdict: "dropped", reason: "tracked" },
+        {
+          gateway: "portkey",
+          field: "tools[].function.strict",
+          verdict: "dropped",
+          reason: "tracked",
+        },
         {
           gateway: "portkey",
           field: "tool_choice.disable_parallel_tool_use",

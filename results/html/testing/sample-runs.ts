@@ -17,6 +17,7 @@ const PROBES: ProbeRecord[] = [
     clientDialect: "openai-chat",
     axis: "request",
     field: "stop",
+    subject: "sampling.stop",
     severity: "high",
     definition: { id: "oc-stop-string", request: { stop: "STOPPROBE" } },
   },
@@ -26,6 +27,7 @@ const PROBES: ProbeRecord[] = [
     clientDialect: "openai-chat",
     axis: "request",
     field: "temperature",
+    subject: "sampling.temperature",
     severity: "medium",
     definition: { id: "oc-temperature", request: { temperature: 0.3 } },
   },
@@ -50,6 +52,7 @@ function cell(
     clientDialect: "openai-chat",
     backendDialect: "openai-chat",
     definitionHash: probe.definitionHash,
+    subject: probe.subject,
     verdict,
     reason,
     runs: verdict === "not-run" ? 0 : verdict === "preserved" ? 1 : 3,
@@ -105,6 +108,7 @@ function attempt(c: CellRecord, body: Record<string, unknown>): AttemptRecord {
     },
     verdicts: [
       {
+        subject: PROBES.find((p) => p.probeId === c.probeId)?.subject ?? "extras.?",
         field: PROBES.find((p) => p.probeId === c.probeId)?.field ?? "?",
         verdict: c.verdict,
         reason: c.reason,

@@ -1,0 +1,78 @@
+/**
+ * The closed vocabulary of a verdict's `cause`: why a verdict is what it is, where the verdict
+ * alone does not say. Every judge picks from this list (the compiler holds it to it), so a
+ * query by cause finds every case of one kind, and docs/lens.md describes each.
+ */
+export const CAUSES = {
+  // Request direction: how a value was carried, or why it was not.
+  routed: "the model name was replaced by the gateway's configured routing",
+  "unknown-key": "carried under its own spelling, which the backend reader does not map",
+  malformed: "present under the backend's own key in a shape the backend does not define",
+  "as-budget": "an effort level carried as a thinking budget (the nearest unit)",
+  "include-thoughts": "thinking asked for through Gemini's includeThoughts",
+  "not-forwarded": "no request reached the backend",
+  "no-message": "the gateway refused with no error message",
+  unreadable: "a side the lens could not read",
+  "absent-in-source": "the field is not in the side it is judged from",
+  transport: "no response from the gateway (connection refused, reset, timed out)",
+  lens: "the lens could not judge the exchange (a bug of ours: the reason says where)",
+  replaced: "a header's value was replaced",
+  "missing-query": "the backend route's query (Gemini ?alt=sse) is missing",
+  "wrong-route": "forwarded to a path that is not the backend dialect's route",
+  // Content and ordering.
+  moved: "the system text moved into a message",
+  "role-changed": "a developer message became a system message",
+  stringified: "media carried as its base64 or URL inside text",
+  "malformed-part": "a content part the backend cannot read",
+  "reasoning-as-text": "reasoning or thinking carried as visible text",
+  "turn-emptied": "a turn arrived with its content gone",
+  "turns-lost": "whole turns are missing",
+  reordered: "messages or parts arrived in another order",
+  "phantom-message": "a message nobody sent",
+  "empty-text": "an empty text block nobody sent",
+  "cache-added": "a cache marker nobody sent",
+  "tool-added": "a tool nobody declared",
+  "rewritten-linked": "a tool-call id rewritten, every result still linking to it",
+  unlinked: "a tool result no longer links to its call",
+  wrapped: "a tool result wrapped in the object the backend requires",
+  "schema-changed": "a tool schema arrived with another meaning",
+  "schema-additions": "a tool schema arrived with keys added",
+  // Reply direction.
+  reissued: "the gateway issued its own message id",
+  rewritten: "a message id changed where the client's dialect is the backend's own",
+  "erased-safety": "a safety stop reached the client as a natural stop",
+  "erased-truncation": "a length stop reached the client as a natural stop",
+  "erased-tool-turn": "a tool-call stop reached the client as a natural stop",
+  "status-changed": "the client got another status than the upstream sent",
+  "not-a-stream": "a streamed request answered without a stream",
+  "truncated-stream": "a stream that ended before its terminal event",
+  "malformed-events": "stream events the client dialect does not define",
+  "orphan-fragments": "tool-argument fragments that belong to no call",
+  "completion-invented": "a terminal event the upstream never sent",
+  "error-swallowed": "an upstream error that reached the client as a success",
+  "id-rewritten": "a tool-call id changed on its way to the client",
+  // Failure axis (docs/failure.md).
+  "status-relabelled": "an upstream error delivered as a 2xx",
+  "status-class-changed": "an upstream error delivered with another status class",
+  "status-recoded": "an upstream error delivered with another status of the same class",
+  "undecoded-gzip": "a gzip error body passed on still compressed",
+  "error-object-stringified": "an error object turned into a string such as 'undefined'",
+  "error-text-lost": "the upstream's error message did not reach the client",
+  "error-as-content": "the upstream's error message delivered as the answer's text",
+  "outside-message": "the upstream's error message in the body, outside the error's message",
+  "clean-end-after-failure": "a stream that failed upstream ended cleanly downstream",
+  "retried-non-retryable": "a non-retryable status was retried",
+  "retry-storm": "more retries than any documented policy allows",
+  "answer-lost": "the upstream answered but the client got no answer",
+  "success-lost": "a retried success did not reach the client intact",
+  "deadline-exceeded": "the client waited longer than its stated deadline",
+  "no-fallback": "stayed on a target the gateway is configured to leave on this status",
+  "unconfigured-fallback": "moved to another target on a status it is not configured for",
+  "fallback-hop-lost": "a field lost on the hop to the second target",
+} as const satisfies Record<string, string>;
+
+export type Cause = keyof typeof CAUSES;
+
+export function isCause(value: unknown): value is Cause {
+  return typeof value === "string" && Object.hasOwn(CAUSES, value);
+}
