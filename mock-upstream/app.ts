@@ -6,9 +6,11 @@
 import type { RequestListener, ServerResponse } from "node:http";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { createRecordThrough, installReplay, recordThroughRoute } from "./capture/index.ts";
 import { CONTROL_PREFIX, mountControlApi } from "./control-api.ts";
+import { recordCutOff } from "./cut-off.ts";
+import { hostProblem } from "./host-guard.ts";
 import { MockError } from "./mock-error.ts";
 import { getPersona } from "./personas/index.ts";
 import { DEFAULT_BODY_LIMIT, readNodeRequest } from "./read-request.ts";
@@ -52,6 +54,11 @@ export interface MockAppOptions {
    * cells a second with it (docs/mock.md, Performance).
    */
   recordThread?: boolean;
+  /**
+   * The address the listener is bound to. When it is loopback, control API requests whose
+   * `Host` names another address are refused (host-guard.ts); `startMock` sets it.
+   */
+  listenHost?: string;
 }
 
 function createRecorder(options: MockAppOptions, listener: string): RecordStore {
@@ -59,6 +66,15 @@ function createRecorder(options: MockAppOptions, listener: string): RecordStore 
     return new RecordThread(options.recordFile, listener, options.memoryLimits);
   }
   return new Recorder(options.recordFile, options.memoryLimits);
+}
+
+/** Refuses, as JSON 403, a request whose Host is not the listener's (host-guard.ts). */
+function hostGuard(listenHost: string): MiddlewareHandler {
+  return async (c, next) => {
+    const problem = hostProblem(listenHost, c.req.header("host"));
+    if (problem) return c.json({ error: problem }, 403);
+    await next();
+  };
 }
 
 export function createMockState(options: MockAppOptions = {}): TrafficState {
@@ -76,6 +92,7 @@ export function createMockState(options: MockAppOptions = {}): TrafficState {
     recorder: createRecorder(options, listener),
     stages: new StageStore(),
     requestIdPrefix: requestIdPrefix(),
+    cutOff: new WeakSet(),
     ...(persona ? { persona } : {}),
   };
 }
@@ -91,6 +108,12 @@ export function createMockApp(
   state = createMockState(options),
 ): Hono {
   const app = new Hono();
+  // An error no route expected answers JSON that says what failed, never a stack trace.
+  app.onError((error, c) => c.json({ error: `gatecheck mock: ${error.message}` }, 500));
+  const listenHost = options.listenHost;
+  // The control API only: traffic is answered whatever Host a gateway sends (some send the
+  // provider's name, and the lens judges what they send), and it reads nothing of ours.
+  if (listenHost !== undefined) app.use(`${CONTROL_PREFIX}/*`, hostGuard(listenHost));
   mountControlApi(app, state, () => resetState(state));
   if (options.replay)
     installReplay(state.stages, options.replay, { timeScale: options.replayTimeScale });
@@ -154,6 +177,10 @@ export function createMockListener(
     }
     const arrival = arrive(state);
     readNodeRequest(incoming, state.bodyLimit, (raw) => {
+      if (state.cutOff.has(incoming.socket)) {
+        recordCutOff(raw, arrival, state);
+        return;
+      }
       let wire: ReturnType<typeof answerTraffic>;
       try {
         wire = answerTraffic(raw, arrival, state);

@@ -4,6 +4,7 @@
  * that says what was wrong and where.
  */
 import type { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { DIALECTS } from "../dialects/dialect.ts";
 import { tryParseJson } from "../dialects/json.ts";
 import { canonicalBody } from "./dialect-replies.ts";
@@ -11,6 +12,54 @@ import { parseStagedReply, type StagedReplySpec } from "./staged-reply-spec.ts";
 import type { TrafficState } from "./traffic.ts";
 
 export const CONTROL_PREFIX = "/__gatecheck";
+
+/**
+ * Limits on a staged spec. A 2,000-event stream with long texts is a few hundred KB and the
+ * sweep's specs nest under 20 levels; past these a spec is refused with a 413 or 400 that
+ * names the limit, instead of costing the mock gigabytes or its stack.
+ */
+export const SPEC_LIMITS = { bytes: 16 * 1024 * 1024, depth: 128 } as const;
+
+/** How deeply JSON text nests (brackets outside strings), counted without parsing it. */
+export function textDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // a backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return deepest;
+}
+
+/** How deeply a value nests (arrays and objects), walked with a stack of its own; stops past `limit`. */
+export function valueDepth(value: unknown, limit: number): number {
+  const stack: [unknown, number][] = [[value, 0]];
+  let deepest = 0;
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [v, depth] = top;
+    if (v === null || typeof v !== "object") continue;
+    const inner = depth + 1;
+    if (inner > deepest) deepest = inner;
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, inner]);
+  }
+  return deepest;
+}
+
+/** The 400 message for a spec nested too deep; a value walk stops past the limit. */
+function depthProblem(depth: number, exact: boolean): string {
+  const levels = exact ? `${depth}` : `more than ${SPEC_LIMITS.depth}`;
+  return `staged spec nests ${levels} levels deep; the limit is ${SPEC_LIMITS.depth}`;
+}
 
 /**
  * Render every canonical body once per dialect and mode, so a stream plan that cannot apply
@@ -71,6 +120,8 @@ export function stageSpecs(
   state: TrafficState,
   input: unknown,
 ): { ok: true; ids: string[] } | { ok: false; error: string } {
+  const depth = valueDepth(input, SPEC_LIMITS.depth);
+  if (depth > SPEC_LIMITS.depth) return { ok: false, error: depthProblem(depth, false) };
   const parsed = parseStagedReply(input);
   if (!parsed.ok) return parsed;
   const unrenderable = checkRenderable(parsed.specs);
@@ -80,8 +131,20 @@ export function stageSpecs(
 
 export function mountControlApi(app: Hono, state: TrafficState, onReset: () => void): void {
   const base = CONTROL_PREFIX;
-  app.post(`${base}/replies`, async (c) => {
+  const specSize = bodyLimit({
+    maxSize: SPEC_LIMITS.bytes,
+    onError: (c) =>
+      c.json(
+        {
+          error: `staged spec is larger than the limit of ${SPEC_LIMITS.bytes} bytes (16 MiB); stage large replies as several specs or replay a capture file`,
+        },
+        413,
+      ),
+  });
+  app.post(`${base}/replies`, specSize, async (c) => {
     const text = await c.req.text();
+    const depth = textDepth(text);
+    if (depth > SPEC_LIMITS.depth) return c.json({ error: depthProblem(depth, true) }, 400);
     const json = tryParseJson(text);
     if (!json.ok) return c.json({ error: `staged reply is not JSON: ${json.error}` }, 400);
     const staged = stageSpecs(state, json.value);

@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMockListener, createMockState, type MockAppOptions, resetState } from "./app.ts";
 import { stageSpecs } from "./control-api.ts";
+import { onClientError } from "./cut-off.ts";
 import { MockError } from "./mock-error.ts";
 import type { MockRecord } from "./record.ts";
 import type { RecordFilter } from "./recorder.ts";
@@ -30,7 +31,14 @@ export interface MockOptions extends MockAppOptions {
   host?: string;
   /** Default 0: a free port (the handle says which). */
   port?: number;
+  /**
+   * A request whose body has not ended this long after it began is cut off by Node with a
+   * 408, and recorded so (default Node's 300,000 ms).
+   */
+  requestTimeoutMs?: number;
 }
+
+const NODE_REQUEST_TIMEOUT_MS = 300_000;
 
 export interface MockHandle {
   url: string;
@@ -52,8 +60,18 @@ const KEEP_ALIVE_MS = 120_000;
 
 export async function startMock(options: MockOptions = {}): Promise<MockHandle> {
   const host = options.host ?? "127.0.0.1";
-  const state = createMockState(options);
-  const server = createServer(createMockListener(options, state));
+  const appOptions = { ...options, listenHost: host };
+  const state = createMockState(appOptions);
+  const requestTimeout = options.requestTimeoutMs ?? NODE_REQUEST_TIMEOUT_MS;
+  const server = createServer(
+    {
+      requestTimeout,
+      // Node checks for timed-out requests this often (its default is 30 s).
+      connectionsCheckingInterval: Math.min(30_000, Math.max(10, requestTimeout / 4)),
+    },
+    createMockListener(appOptions, state),
+  );
+  server.on("clientError", onClientError(state.cutOff));
   // Gateways pool upstream connections: closing idle ones after Node's default 5 s makes
   // a reused connection fail with a reset nobody planned, so idle connections stay longer.
   server.keepAliveTimeout = KEEP_ALIVE_MS;

@@ -6,6 +6,7 @@
  * reply first, then their list or 404.
  */
 
+import type { Socket } from "node:net";
 import { redactHeaderPairs, redactPath } from "../dialects/credentials.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { isRecord } from "../dialects/json.ts";
@@ -45,9 +46,11 @@ export interface TrafficState {
   persona?: Persona;
   /** Random per listener: the first half of every reply's request id (request-id.ts). */
   requestIdPrefix: string;
+  /** Sockets Node timed out mid-request (cut-off.ts): their requests are recorded as 408. */
+  cutOff: WeakSet<Socket>;
 }
 
-interface Decision {
+export interface Decision {
   spec: ReplySpec;
   reply: RecordReply;
   /** The body when the decision renders it itself (model lists, persona bodies). */
@@ -251,7 +254,7 @@ export async function handleTraffic(
 }
 
 /** What recording a request needs beside the decision and its wire plan. */
-interface Judged {
+export interface Judged {
   arrival: Arrival;
   state: TrafficState;
   raw: RawRequest;
@@ -262,9 +265,20 @@ interface Judged {
   ctx: ReplyContext;
 }
 
-function recordTraffic(judged: Judged, decision: Decision, planned: WireReply): WireReply {
+/**
+ * Record a judged request with the reply planned for it. The dialect's request id header is
+ * added here, per request; `asSent` skips it for a reply the mock did not write itself.
+ */
+export function recordTraffic(
+  judged: Judged,
+  decision: Decision,
+  planned: WireReply,
+  asSent = false,
+): WireReply {
   const { arrival, state } = judged;
-  const wire = withRequestId(planned, judged.ctx.dialect, state.requestIdPrefix, arrival.seq);
+  const wire = asSent
+    ? planned
+    : withRequestId(planned, judged.ctx.dialect, state.requestIdPrefix, arrival.seq);
   state.recorder.addTraffic(
     trafficLine({
       seq: arrival.seq,
@@ -317,12 +331,26 @@ export function answerTraffic(
   arrival: Arrival,
   state: TrafficState,
 ): WireReply | Promise<WireReply> {
+  const judged = judgeRequest(raw, arrival, state);
+  const { route, facts, model, ctx } = judged;
+  let decision: Decision;
+  let now: WireReply | undefined;
+  try {
+    // Past the body limit nothing was kept, so there is nothing to match a nonce in.
+    decision = decide(raw, route, facts, facts?.text ?? "", model, state);
+    now = planReplyNow(decision.spec, ctx, decision.body);
+  } catch (error) {
+    return renderErrorReply(judged, error);
+  }
+  return now ? recordTraffic(judged, decision, now) : renderLater(judged, decision);
+}
+
+/** What a request is, read off it once: route, body facts, model, stream, reply context. */
+export function judgeRequest(raw: RawRequest, arrival: Arrival, state: TrafficState): Judged {
   const route = routeFacts(raw.path, state.prefix, raw.headers);
   const facts = raw.bodyTruncated
     ? undefined
     : bodyFacts(raw.body, headerValue(raw.headers, "content-encoding"));
-  // Past the body limit nothing was kept, so there is nothing to match a nonce in.
-  const rawText = facts?.text ?? "";
   const model = requestModel(route, facts?.json);
   const stream = wantsStream(route, facts?.json);
   const ctx: ReplyContext = {
@@ -331,14 +359,5 @@ export function answerTraffic(
     requestHeaders: raw.headers,
     defaultReply: { model, stream, includeUsage: includeUsage(facts?.json) },
   };
-  const judged: Judged = { arrival, state, raw, route, facts, model, stream, ctx };
-  let decision: Decision;
-  let now: WireReply | undefined;
-  try {
-    decision = decide(raw, route, facts, rawText, model, state);
-    now = planReplyNow(decision.spec, ctx, decision.body);
-  } catch (error) {
-    return renderErrorReply(judged, error);
-  }
-  return now ? recordTraffic(judged, decision, now) : renderLater(judged, decision);
+  return { arrival, state, raw, route, facts, model, stream, ctx };
 }

@@ -4,6 +4,7 @@
  * listener, flush every record to the file, and exit 0 (stopping is how a server ends).
  */
 import { CaptureError } from "../../mock-upstream/capture/index.ts";
+import { exposedWarning } from "../../mock-upstream/host-guard.ts";
 import { MockError, startMock } from "../../mock-upstream/index.ts";
 import { PERSONA_NAMES } from "../../mock-upstream/personas/index.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
@@ -53,6 +54,8 @@ export async function runMock(flags: MockFlags): Promise<void> {
   if (flags.capture && !flags.upstream) throw new CliError("--capture needs --upstream");
   if (flags.upstream && flags.replay)
     throw new CliError("--upstream and --replay exclude each other");
+  const warning = exposedWarning("mock", flags.host);
+  if (warning) process.stderr.write(`${warning}\n`);
   let mock: Awaited<ReturnType<typeof startMock>>;
   try {
     mock = await startMock({

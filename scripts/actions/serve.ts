@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { serve } from "@hono/node-server";
+import { exposedWarning, hostProblem } from "../../mock-upstream/host-guard.ts";
 import { createReportApp } from "../../results/html/report-app.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 import { untilStopSignal } from "../stop-signal.ts";
@@ -26,8 +27,15 @@ export async function runServe(flags: ServeFlags): Promise<void> {
     throw new CliError(`no results database at ${flags.db} (run a sweep first, or pass --db)`);
   }
   const app = createReportApp({ dbPath: flags.db });
+  // Pages read the whole database: a web page reaching us through a rebound name must not.
+  const fetch = (request: Request) => {
+    const problem = hostProblem(flags.host, request.headers.get("host") ?? undefined);
+    return problem ? Response.json({ error: problem }, { status: 403 }) : app.fetch(request);
+  };
+  const warning = exposedWarning("serve", flags.host);
+  if (warning) process.stderr.write(`${warning}\n`);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port, hostname: flags.host }, () => resolve(s));
+    const s = serve({ fetch, port, hostname: flags.host }, () => resolve(s));
     s.once("error", (error: Error) =>
       reject(new CliError(`cannot listen on ${flags.host}:${port}: ${error.message}`)),
     );
