@@ -10,7 +10,7 @@ import { subjectOf } from "../probes/subject.ts";
 import { queryResultToJson, runReadOnlyQuery } from "./read-only-query.ts";
 import type { ProbeRecord } from "./records.ts";
 import { openStore, openStoreReadonly, type ResultsStore } from "./store.ts";
-import { FIXTURE_OVERRIDES, writeFixtureRun } from "./testing/fixture-run.ts";
+import { FIXTURE_GATEWAYS, FIXTURE_OVERRIDES, writeFixtureRun } from "./testing/fixture-run.ts";
 
 const DOC = join(import.meta.dirname, "..", "docs", "results.md");
 
@@ -71,18 +71,26 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "gatecheck-docsql-"));
   const path = join(dir, "r.db");
   const writer = openStore(path);
+  // Portkey's plain and +locked installs are two columns of one gateway in every run.
+  const gateways = [
+    ...FIXTURE_GATEWAYS,
+    { gateway: "portkey", version: "1.15.2", column: "portkey@1.15.2", status: "ok" as const },
+  ];
   writeFixtureRun(writer, {
     runId: "2026-11-23T02-10-00Z-aaaa",
     startedAt: "2026-11-23T02:10:00.000Z",
+    gateways,
   });
   // A run in between that must not be taken as "last week".
   writeFixtureRun(writer, {
     runId: "2026-11-27T02-10-00Z-mmmm",
     startedAt: "2026-11-27T02:10:00.000Z",
+    gateways,
   });
   writeFixtureRun(writer, {
     runId: "2026-11-30T02-10-00Z-bbbb",
     startedAt: "2026-11-30T02:10:00.000Z",
+    gateways,
     versions: { portkey: "1.16.0" },
     overrides: {
       ...FIXTURE_OVERRIDES,
@@ -140,7 +148,7 @@ describe("docs/results.md SQL", () => {
     ]);
   });
 
-  it("what changed on portkey since last week: across the version bump, skipping the mid-week run", () => {
+  it("what changed on portkey since last week: across the version bump, skipping the mid-week run, each column with its own", () => {
     const rows = ask("What changed on portkey since last week");
     expect(
       rows.map(

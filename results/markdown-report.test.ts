@@ -142,6 +142,33 @@ describe("per-axis tables", () => {
     expect(parallel[5]).toBe("ns **MANGLED** 3/5 · s ok");
   });
 
+  it("gives every route its own column, also two routes to one backend dialect", () => {
+    // Portkey's plain Chat passthrough and its Ollama-flavoured route both speak openai-chat
+    // to the mock; the first preserves the field, the second drops it.
+    const plain = view.cells.find(
+      (c) =>
+        c.column === "portkey@1.15.2+locked" &&
+        c.probeId === "oc-tools-strict" &&
+        c.routeId === "openai-chat->openai-chat",
+    );
+    if (!plain) throw new Error("fixture lacks the plain route cell");
+    const flavoured: CellRecord = {
+      ...plain,
+      routeId: "openai-chat->openai-chat:ollama",
+      verdict: "dropped",
+      reason: "tools[].function.strict: true → absent",
+    };
+    const text = renderMarkdownReport({ ...view, cells: [...view.cells, flavoured] });
+    const header = text
+      .split("\n")
+      .find((l) => l.startsWith("| field (probe) | direct@0.1.0 → openai-chat"));
+    expect(header).toContain(
+      "| portkey@1.15.2+locked → openai-chat | portkey@1.15.2+locked → openai-chat:ollama |",
+    );
+    const strict = row(text, "`tools[].function.strict` (oc-tools-strict)");
+    expect(strict.slice(-2)).toEqual(["ok", "ns **DROPPED**"]);
+  });
+
   it("orders axes as DESIGN.md does and marks a route not offered with ·", () => {
     const axes = md.split("\n").filter((l) => l.startsWith("### Axis: "));
     expect(axes).toEqual(["### Axis: request", "### Axis: credential", "### Axis: response"]);

@@ -11,7 +11,7 @@ import { type ClientSdkStats, renderClientSdkSection } from "./client-sdk-sectio
 import { type FailureFigures, renderFailureSection } from "./failure-section.ts";
 import type { CellRecord } from "./records.ts";
 import { formatRate, summarizeRun } from "./run-summary.ts";
-import { probeOfCell, type RunView } from "./run-view.ts";
+import { probeOfCell, type RunView, routeTarget } from "./run-view.ts";
 import { CONTROL_MARK, knownIssueLink, VERDICT_MEANING, VERDICT_TOKEN } from "./verdict-tokens.ts";
 
 /** DESIGN.md's axes in its order (the corpus's AXES); unknown axes follow alphabetically. */
@@ -145,7 +145,9 @@ function clientRank(dialect: string): number {
 }
 
 function axisTable(view: RunView, cells: CellRecord[]): string[] {
-  const columnKey = (c: CellRecord) => `${c.column} → ${c.backendDialect}`;
+  // Every route its own column: two routes to one backend dialect (`openai-chat` and
+  // `openai-chat:ollama`) are two columns, never one slot the last cell written wins.
+  const columnKey = (c: CellRecord) => `${c.column} → ${routeTarget(c.routeId)}`;
   const rowKey = (c: CellRecord) => `\`${probeOfCell(view, c).field}\` (${c.probeId})`;
   const columns = [...new Set(cells.map(columnKey))].sort();
   const rows = [...new Set(cells.map(rowKey))].sort();

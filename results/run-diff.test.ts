@@ -6,7 +6,7 @@ import type { CellRecord } from "./records.ts";
 import { diffRuns, formatRunDiff } from "./run-diff.ts";
 import { loadRunView, type RunView } from "./run-view.ts";
 import { openStore, type ResultsStore } from "./store.ts";
-import { FIXTURE_OVERRIDES, writeFixtureRun } from "./testing/fixture-run.ts";
+import { FIXTURE_GATEWAYS, FIXTURE_OVERRIDES, writeFixtureRun } from "./testing/fixture-run.ts";
 
 let dir: string;
 let store: ResultsStore;
@@ -70,7 +70,7 @@ describe("diffRuns", () => {
       "portkey am-disable-parallel-tool-use non-stream: mangled → dropped",
     ]);
     expect(diff.gatewayChanges).toEqual([
-      { gateway: "portkey", before: "1.15.2", after: "1.16.0" },
+      { gateway: "portkey+locked", before: "1.15.2", after: "1.16.0" },
     ]);
     const text = formatRunDiff(diff);
     expect(text).toContain("## Regressions: clean → silent defect (1)");
@@ -106,5 +106,52 @@ describe("diffRuns", () => {
     expect(diff.newSilent.map(describeChange)).toContain(
       "portkey am-stop-sequences stream: absent → dropped",
     );
+  });
+});
+
+describe("two columns of one gateway", () => {
+  // Portkey's plain install and its +locked install in one run: two columns measured apart.
+  const GATEWAYS = [
+    ...FIXTURE_GATEWAYS,
+    { gateway: "portkey", version: "1.15.2", column: "portkey@1.15.2", status: "ok" as const },
+  ];
+  const C = "2026-12-01T02-10-00Z-cccc";
+  const D = "2026-12-02T02-10-00Z-dddd";
+
+  beforeAll(() => {
+    writeFixtureRun(store, { runId: C, startedAt: "2026-12-01T02:10:00.000Z", gateways: GATEWAYS });
+    writeFixtureRun(store, {
+      runId: D,
+      startedAt: "2026-12-02T02:10:00.000Z",
+      gateways: GATEWAYS,
+      overrides: {
+        ...FIXTURE_OVERRIDES,
+        "portkey@1.15.2|oc-tools-strict|openai-chat->openai-chat|stream": {
+          verdict: "dropped",
+          reason: "tools[].function.strict: true → absent",
+        },
+      },
+    });
+  });
+
+  it("compares every cell with its own column and finds a regression planted in one", () => {
+    const a = loadRunView(store, C);
+    const b = loadRunView(store, D);
+    const diff = diffRuns(a, b);
+    expect(diff.compared).toBe(b.cells.length);
+    expect(diff.regressions.map((c) => [c.after?.column, c.routeId, c.probeId, c.mode])).toEqual([
+      ["portkey@1.15.2", "openai-chat->openai-chat", "oc-tools-strict", "stream"],
+    ]);
+    // The locked column's cells, identical in both runs, are not changes of the plain one.
+    expect(diff.otherChanges).toEqual([]);
+    expect(diff.gatewayChanges).toEqual([]);
+  });
+
+  it("does not guess which of two columns a lone earlier column became", () => {
+    const a = loadRunView(store, A); // portkey@1.15.2+locked only
+    const b = loadRunView(store, C); // portkey@1.15.2+locked and portkey@1.15.2
+    const diff = diffRuns(a, b);
+    const plain = b.cells.filter((c) => c.column === "portkey@1.15.2").length;
+    expect(diff.compared).toBe(b.cells.length - plain);
   });
 });

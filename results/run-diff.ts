@@ -1,10 +1,13 @@
 /**
- * What changed between two runs. Cells are matched by gateway name (not column, so a version
- * bump still compares), route, probe id, probe definition hash and mode: a probe whose
- * definition changed is a different probe and is listed apart, never compared.
+ * What changed between two runs. Cells are matched by (column, route, probe, mode) and the
+ * probe's definition hash: a probe whose definition changed is a different probe and is
+ * listed apart, never compared. Columns are matched as column-match.ts says: by label, or
+ * across a version bump by lineage (`portkey+locked`) where that is unambiguous, so
+ * `portkey@1.15.2` and `portkey@1.15.2+locked` never stand in for each other.
  * A regression is a cell that went from clean to a silent defect; `diff` exits 1 on any.
  */
 import { VERDICT_CLASS, type VerdictKind } from "../probes/verdict.ts";
+import { columnLineage, columnsOf, matchColumns } from "./column-match.ts";
 import type { CellRecord } from "./records.ts";
 import { gatewayOfColumn } from "./run-summary.ts";
 import { probeOfCell, type RunView } from "./run-view.ts";
@@ -38,7 +41,8 @@ export interface RunDiff {
   fixed: CellChange[];
   /** Any other change of verdict (silent kind changed, rejected → ok, measured → not-run, ...). */
   otherChanges: CellChange[];
-  /** Gateways whose version or run status differs. */
+  /** Columns whose version or run status differs, by lineage (`portkey+locked`: the column
+   * label without its version). */
   gatewayChanges: { gateway: string; before?: string; after?: string }[];
   /** Probes present in both runs under different definition hashes: not compared. */
   changedProbes: { probeId: string; hashA: string[]; hashB: string[] }[];
@@ -46,8 +50,12 @@ export interface RunDiff {
 }
 
 export function diffRuns(a: RunView, b: RunView): RunDiff {
-  const indexA = indexCells(a);
-  const indexB = indexCells(b);
+  const columnsA = columnsOf(a.gatewayRuns, columnLabels(a));
+  const columnsB = columnsOf(b.gatewayRuns, columnLabels(b));
+  const earlierColumn = matchColumns(columnsA, columnsB);
+  const indexA = indexCells(a, (column) => column);
+  // A column of B with no counterpart in A gets a key no cell of A has.
+  const indexB = indexCells(b, (column) => earlierColumn.get(column) ?? `\u0001${column}`);
   const diff: RunDiff = {
     runA: a.run.id,
     runB: b.run.id,
@@ -88,14 +96,26 @@ interface Indexed {
   gateway: string;
 }
 
-function indexCells(view: RunView): Map<string, Indexed> {
+function columnLabels(view: RunView): Set<string> {
+  return new Set(view.cells.map((c) => c.column));
+}
+
+/** Cells by (compared column, route, probe, definition, mode). */
+function indexCells(
+  view: RunView,
+  comparedColumn: (column: string) => string,
+): Map<string, Indexed> {
   const gatewayOf = new Map(view.gatewayRuns.map((g) => [g.column, g.gateway]));
   const index = new Map<string, Indexed>();
   for (const cell of view.cells) {
     const gateway = gatewayOf.get(cell.column) ?? gatewayOfColumn(cell.column);
-    const key = [gateway, cell.routeId, cell.probeId, cell.definitionHash, cell.mode].join(
-      "\u0000",
-    );
+    const key = [
+      comparedColumn(cell.column),
+      cell.routeId,
+      cell.probeId,
+      cell.definitionHash,
+      cell.mode,
+    ].join("\u0000");
     index.set(key, { cell, gateway });
   }
   return index;
@@ -128,12 +148,14 @@ function toChange(
   };
 }
 
+/** Per column lineage (`portkey`, `portkey+locked`): the version and status each run had. */
 function gatewayChanges(a: RunView, b: RunView): RunDiff["gatewayChanges"] {
   const describe = (view: RunView) => {
     const m = new Map<string, string>();
     for (const g of view.gatewayRuns) {
       const text = `${g.version}${g.status === "ok" ? "" : ` (${g.status})`}`;
-      m.set(g.gateway, m.has(g.gateway) ? `${m.get(g.gateway)}, ${text}` : text);
+      const lineage = columnLineage(g);
+      m.set(lineage, m.has(lineage) ? `${m.get(lineage)}, ${text}` : text);
     }
     return m;
   };

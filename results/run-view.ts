@@ -34,3 +34,13 @@ export function probeOfCell(view: RunView, cell: CellRecord): { axis: string; fi
     ? { axis: probe.axis, field: probe.field }
     : { axis: "unknown", field: cell.probeId };
 }
+
+/**
+ * What a route speaks to past the gateway: `openai-chat:ollama` of
+ * `openai-chat->openai-chat:ollama` (route ids are `<client>-><backend>[:<flavour>]`,
+ * gateways/adapter.ts). Two routes to one backend dialect keep their own names.
+ */
+export function routeTarget(routeId: string): string {
+  const arrow = routeId.indexOf("->");
+  return arrow < 0 ? routeId : routeId.slice(arrow + 2);
+}

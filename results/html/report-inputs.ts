@@ -4,9 +4,9 @@
  * verdicts in earlier runs, and the diff against the run before it.
  */
 import type { Verdict } from "../../probes/verdict.ts";
+import { columnsOf, matchColumns } from "../column-match.ts";
 import type { AttemptRecord, CellRecord, ExchangeTexts, JudgementRef } from "../records.ts";
 import { diffRuns } from "../run-diff.ts";
-import { gatewayOfColumn } from "../run-summary.ts";
 import { loadRunView, type RunView } from "../run-view.ts";
 import type { ResultsStore } from "../store.ts";
 import { parseVerdictList } from "../verdict-lists.ts";
@@ -28,7 +28,7 @@ export function loadReportInputs(store: ResultsStore, runId?: string): ReportInp
   return {
     view,
     attempts: shownAttempts(store, view),
-    history: histories(store, earlier.slice(0, HISTORY_RUNS).reverse()),
+    history: histories(store, view, earlier.slice(0, HISTORY_RUNS).reverse()),
     ...(previous ? { diff: diffRuns(loadRunView(store, previous.id), view) } : {}),
     runs,
   };
@@ -107,16 +107,34 @@ function parsedAttempt(
   };
 }
 
-/** `earlier` oldest first; each cell's points come out in that order. */
+/**
+ * `earlier` oldest first; each cell's points come out in that order. An earlier run's column
+ * counts as one of this run's as `diff` matches them (column-match.ts), so two columns of one
+ * gateway never share a history.
+ */
 function histories(
   store: ResultsStore,
+  view: RunView,
   earlier: readonly { id: string; startedAt: string }[],
 ): Map<string, HistoryPoint[]> {
+  const current = columnsOf(
+    view.gatewayRuns,
+    view.cells.map((c) => c.column),
+  );
   const out = new Map<string, HistoryPoint[]>();
   for (const run of earlier) {
-    const gatewayOf = new Map(store.gatewayRuns(run.id).map((g) => [g.column, g.gateway]));
-    for (const cell of store.cells(run.id)) {
-      const key = historyKey(gatewayOf.get(cell.column) ?? gatewayOfColumn(cell.column), cell);
+    const cells = store.cells(run.id);
+    const columns = columnsOf(
+      store.gatewayRuns(run.id),
+      cells.map((c) => c.column),
+    );
+    const currentOf = new Map(
+      [...matchColumns(columns, current)].map(([now, then]) => [then, now]),
+    );
+    for (const cell of cells) {
+      const column = currentOf.get(cell.column);
+      if (column === undefined) continue;
+      const key = historyKey(column, cell);
       const points = out.get(key) ?? [];
       points.push({ runId: run.id, startedAt: run.startedAt, verdict: cell.verdict });
       out.set(key, points);

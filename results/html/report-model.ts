@@ -111,14 +111,15 @@ export function cellId(cell: Pick<CellRecord, "column" | "routeId" | "probeId" |
 }
 
 /**
- * Same cell across runs: by gateway name (a version bump keeps the history) and probe
- * definition (a changed probe is a different probe, as in run-diff.ts).
+ * Same cell across runs: by this run's column (an earlier run's column is mapped to it as
+ * `diff` maps them, results/column-match.ts) and probe definition (a changed probe is a
+ * different probe, as in run-diff.ts).
  */
 export function historyKey(
-  gateway: string,
+  column: string,
   cell: Pick<CellRecord, "routeId" | "probeId" | "definitionHash" | "mode">,
 ): string {
-  return [gateway, cell.routeId, cell.probeId, cell.definitionHash, cell.mode].join("\u0000");
+  return [column, cell.routeId, cell.probeId, cell.definitionHash, cell.mode].join("\u0000");
 }
 
 export function controlMark(verdict: VerdictKind): string {
@@ -130,10 +131,7 @@ export function controlMark(verdict: VerdictKind): string {
 
 export function buildReportModel(inputs: ReportInputs): ReportModel {
   const { view } = inputs;
-  const gatewayOf = new Map(view.gatewayRuns.map((g) => [g.column, g]));
-  const cells = view.cells.map((cell, id) =>
-    cellData(inputs, cell, id, gatewayOf.get(cell.column)?.gateway),
-  );
+  const cells = view.cells.map((cell, id) => cellData(inputs, cell, id));
   const tables = CLIENT_DIALECTS.flatMap((client) => {
     const own = cells.filter((c) => c.client === client);
     return own.length === 0 ? [] : [clientTable(client, own, view)];
@@ -148,12 +146,7 @@ export function buildReportModel(inputs: ReportInputs): ReportModel {
   };
 }
 
-function cellData(
-  inputs: ReportInputs,
-  cell: CellRecord,
-  id: number,
-  gateway: string | undefined,
-): CellData {
+function cellData(inputs: ReportInputs, cell: CellRecord, id: number): CellData {
   const { axis, field } = probeOfCell(inputs.view, cell);
   const attempt = inputs.attempts.get(cellId(cell));
   const probe = inputs.view.probes.get(probeKey(cell.probeId, cell.definitionHash));
@@ -181,7 +174,7 @@ function cellData(
       : {}),
     ...(cell.knownIssue ? { knownIssue: cell.knownIssue } : {}),
     ...(knownIssueUrl ? { knownIssueUrl } : {}),
-    history: inputs.history.get(historyKey(gateway ?? cell.column.split("@")[0] ?? "", cell)) ?? [],
+    history: inputs.history.get(historyKey(cell.column, cell)) ?? [],
     ...(attempt
       ? {
           detail: {

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { VERDICT_CLASS, VERDICTS } from "../../probes/verdict.ts";
 import { formatRate } from "../run-summary.ts";
+import { routeTarget } from "../run-view.ts";
 import { CONTROL_MARK, VERDICT_MEANING, VERDICT_TOKEN } from "../verdict-tokens.ts";
 import { renderDiffSection } from "./diff-section.ts";
 import { esc, scriptJson } from "./html-escape.ts";
@@ -150,7 +151,7 @@ function tableHtml(table: ClientTable, cells: CellData[]): string {
         c.status === "ok"
           ? `${c.column} via ${c.routeId}`
           : `${c.column}: ${c.status}${c.reason ? ` (${c.reason})` : ""}`;
-      return `<th class="col${absent}" data-backend="${esc(c.backend)}" title="${esc(title)}"><div>${esc(c.column)}</div><div class="route">→ ${esc(routeTarget(c))}</div>${c.status === "ok" ? "" : `<div class="absent-label">${esc(c.status)}</div>`}</th>`;
+      return `<th class="col${absent}" data-backend="${esc(c.backend)}" title="${esc(title)}"><div>${esc(c.column)}</div><div class="route">→ ${esc(routeTarget(c.routeId))}</div>${c.status === "ok" ? "" : `<div class="absent-label">${esc(c.status)}</div>`}</th>`;
     })
     .join("");
   const body: string[] = [];
@@ -175,11 +176,6 @@ function tableHtml(table: ClientTable, cells: CellData[]): string {
   });
   return `<table class="matrix" data-client="${esc(table.client)}"><caption>client dialect: ${esc(table.client)}</caption>
 <thead><tr><th>field (probe)</th>${head}</tr></thead><tbody>${body.join("\n")}</tbody></table>`;
-}
-
-/** `openai-chat:deepseek` of `anthropic-messages->openai-chat:deepseek`: two routes to one backend stay apart. */
-function routeTarget(column: { routeId: string; backend: string }): string {
-  return column.routeId.split("->")[1] ?? column.backend;
 }
 
 function chip(cell: CellData | undefined): string {

@@ -151,6 +151,8 @@ export interface FixtureRunOptions {
   overrides?: Overrides;
   /** Versions to use instead of the fixture's (gateway name → version; the column follows). */
   versions?: Record<string, string>;
+  /** Gateway columns instead of FIXTURE_GATEWAYS (overrides name a column by its label here). */
+  gateways?: readonly Omit<GatewayRunRecord, "runId">[];
   /** Keep only cells this predicate accepts (shards). */
   keep?: (cell: CellRecord) => boolean;
   shard?: string;
@@ -163,7 +165,7 @@ export function fixtureCells(
 ): { cell: CellRecord; attempts: AttemptRecord[] }[] {
   const overrides = options.overrides ?? FIXTURE_OVERRIDES;
   const out: { cell: CellRecord; attempts: AttemptRecord[] }[] = [];
-  for (const gw of fixtureGateways(options)) {
+  for (const { gw, label } of fixtureGateways(options)) {
     if (gw.status !== "ok") continue;
     for (const p of FIXTURE_PROBES) {
       for (const backend of ROUTES[p.clientDialect]) {
@@ -171,7 +173,7 @@ export function fixtureCells(
         if (gw.gateway === "direct" && backend !== p.clientDialect) continue;
         for (const mode of ["non-stream", "stream"] as Mode[]) {
           const routeId = TRANSLATED(p.clientDialect, backend);
-          const base = overrides[`${FIXTURE_COLUMN[gw.gateway]}|${p.probeId}|${routeId}|${mode}`];
+          const base = overrides[`${label}|${p.probeId}|${routeId}|${mode}`];
           const o: CellOverride = base ?? { verdict: "preserved", reason: "same value" };
           const runs = o.runs ?? 1;
           const k = o.k ?? runs;
@@ -209,16 +211,12 @@ export function fixtureCells(
   return out;
 }
 
-/** The fixture's column labels by gateway name, as overrides spell them. */
-const FIXTURE_COLUMN: Record<string, string> = Object.fromEntries(
-  FIXTURE_GATEWAYS.map((g) => [g.gateway, g.column]),
-);
-
-function fixtureGateways(options: FixtureRunOptions): GatewayRunRecord[] {
-  return FIXTURE_GATEWAYS.map((g) => {
+/** The run's gateway rows, each with the label overrides know it by (before a version bump). */
+function fixtureGateways(options: FixtureRunOptions): { gw: GatewayRunRecord; label: string }[] {
+  return (options.gateways ?? FIXTURE_GATEWAYS).map((g) => {
     const version = options.versions?.[g.gateway] ?? g.version;
     const column = g.column.replace(`@${g.version}`, `@${version}`);
-    return { ...g, version, column, runId: options.runId };
+    return { gw: { ...g, version, column, runId: options.runId }, label: g.column };
   });
 }
 
@@ -262,7 +260,7 @@ export function writeFixtureRun(store: ResultsStore, options: FixtureRunOptions)
     args: { repeats: 5, modes: ["stream", "non-stream"] },
     shard: options.shard,
   });
-  for (const gw of fixtureGateways(options)) store.putGatewayRun(gw);
+  for (const { gw } of fixtureGateways(options)) store.putGatewayRun(gw);
   store.putProbes(FIXTURE_PROBES);
   const writer = store.cellWriter({ batchRows: options.batchRows ?? 50 });
   for (const write of fixtureCells(options)) writer.add(write);
