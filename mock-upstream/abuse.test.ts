@@ -41,7 +41,7 @@ for (const recordThread of [false, true]) {
       }
       const records = m.records({ nonce });
       expect(records).toHaveLength(2);
-      let value: unknown = (records[1]?.json as { deep: unknown }).deep;
+      let value: unknown = (records[1]?.json as { deep: unknown } | undefined)?.deep;
       for (let i = 0; i < DEPTH; i++) value = (value as unknown[])[0];
       expect(value).toBe("bottom");
       const api = await fetch(`${m.url}/__gatecheck/records?nonce=${nonce}`);

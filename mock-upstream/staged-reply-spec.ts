@@ -6,6 +6,7 @@
  * stream ends). `fault` names a connection-level fault as a shortcut.
  */
 import { z } from "zod";
+import { stagedReplySchema } from "../dialects/canonical-reply-schema.ts";
 
 const Bytes = z.strictObject({
   data: z.string(),
@@ -33,9 +34,13 @@ export const BodySpec = z.union([
   z.strictObject({ sse: z.array(SseEventSpec) }),
   z.strictObject({ ndjson: z.array(z.json()) }),
   z.strictObject({ frames: z.array(FrameSpec) }),
-  /** A canonical reply (dialects/canonical.ts) rendered in the dialect of the request's path. */
+  /**
+   * A canonical reply (dialects/canonical.ts, without `dialect`) rendered in the dialect of the
+   * request's path, checked as strictly as a probe file's: a misspelled part type or key is
+   * refused with its path, not rendered as an empty reply.
+   */
   z.strictObject({
-    canonical: z.looseObject({ parts: z.array(z.looseObject({ type: z.string() })) }),
+    canonical: stagedReplySchema,
     stream: z.boolean().optional(),
     plan: z.unknown().optional(),
   }),

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { findNonce, isNonce, NONCE_PATTERN, newNonce } from "./nonce.ts";
 import { acceptsGzip, guessDialect, isJsonContentType } from "./request-facts.ts";
 import { StageStore } from "./stage-store.ts";
-import { StagedReplySpec } from "./staged-reply-spec.ts";
+import { parseStagedReply, StagedReplySpec } from "./staged-reply-spec.ts";
 import { cutUnits, resolveCuts, truncateFrames } from "./wire-plan.ts";
 
 describe("nonce", () => {
@@ -102,5 +102,20 @@ describe("request facts", () => {
     expect(guessDialect("/api/generate", [])).toBe("ollama");
     expect(guessDialect("/v2/responses", [])).toBe("openai-responses");
     expect(guessDialect("/v1/v1/chat/completions", [])).toBe("openai-chat");
+  });
+});
+
+describe("staged canonical replies", () => {
+  const parse = (canonical: unknown) => parseStagedReply({ reply: { body: { canonical } } });
+
+  it("accepts a canonical reply and refuses what the strict schema does not know, by path", () => {
+    expect(parse({ parts: [{ type: "text", text: "hi" }], stopReason: "stop" }).ok).toBe(true);
+    const misspelled = parse({ parts: [{ type: "text", txt: "hi" }] });
+    expect(misspelled.ok).toBe(false);
+    expect(!misspelled.ok && misspelled.error).toMatch(/reply\.body\.canonical\.parts\[0\]/);
+    const unknownKey = parse({ parts: [], stopreason: "stop" });
+    expect(!unknownKey.ok && unknownKey.error).toMatch(/stopreason/);
+    const badStop = parse({ parts: [], stopReason: "finished" });
+    expect(!badStop.ok && badStop.error).toMatch(/reply\.body\.canonical\.stopReason/);
   });
 });

@@ -3,6 +3,7 @@
  * built-in corpus (in tests) and user probe files (`parseProbeFile`), so both obey one shape.
  */
 import { z } from "zod";
+import { type StagedReply, stagedReplySchema } from "../../dialects/canonical-reply-schema.ts";
 import {
   CLIENT_DIALECTS,
   type ClientDialect,
@@ -11,7 +12,6 @@ import {
 } from "../../dialects/dialect.ts";
 import { type StreamPlan, StreamPlanSchema } from "../../dialects/stream-plan.ts";
 import { VERDICTS, type VerdictKind } from "../verdict.ts";
-import { type StagedReply, stagedReplySchema } from "./reply-schema.ts";
 
 /** The axes of DESIGN.md, plus `failure`: upstream faults, retries, deadlines (docs/failure.md). */
 export const AXES = [

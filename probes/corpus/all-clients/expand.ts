@@ -6,9 +6,9 @@
  * template still reads as the probe it becomes.
  */
 
+import type { StagedReply } from "../../../dialects/canonical-reply-schema.ts";
 import { CLIENT_DIALECTS, type ClientDialect } from "../../../dialects/dialect.ts";
 import { CLIENT_PREFIX, type KnownIssue, type Probe } from "../probe.ts";
-import type { StagedReply } from "../reply-schema.ts";
 import { TOOLS } from "../shared.ts";
 
 export interface ProbeTemplate extends Omit<Probe, "id" | "client" | "request" | "knownIssues"> {
