@@ -223,7 +223,7 @@ describe("malformed input is recorded and answered in the dialect's shape", () =
     { name: "empty body", path: "/v1/responses", body: "", status: 400, reason: "empty-body" },
     {
       name: "wrong content-type",
-      path: "/api/chat",
+      path: "/v1/chat/completions",
       body: "{}",
       headers: { "content-type": "text/plain" },
       status: 400,
@@ -281,6 +281,21 @@ describe("malformed input is recorded and answered in the dialect's shape", () =
       }
     });
   }
+});
+
+describe("content type", () => {
+  it("Ollama's chat takes a JSON body whatever its content type, as Ollama's own server does", async () => {
+    // LiteLLM's ollama_chat provider posts its JSON as application/octet-stream.
+    const state = createMockState();
+    const app = createMockApp({}, state);
+    const res = await app.request("/api/chat", {
+      method: "POST",
+      headers: { "content-type": "application/octet-stream" },
+      body: JSON.stringify({ model: "m", stream: false, messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(res.status).toBe(200);
+    expect((await readJson(res)).done).toBe(true);
+  });
 });
 
 describe("control API", () => {

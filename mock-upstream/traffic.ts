@@ -82,6 +82,7 @@ function inputProblem(
   raw: RawRequest,
   facts: RequestFacts | undefined,
   bodyLimit: number,
+  dialect: Dialect | undefined,
 ): Decision | undefined {
   if (raw.bodyTruncated) {
     return errorDecision(
@@ -98,7 +99,11 @@ function inputProblem(
     );
   }
   const contentType = headerValue(raw.headers, "content-type");
-  if (contentType !== undefined && !isJsonContentType(contentType)) {
+  // Ollama binds the body as JSON whatever the content type says (gin's ShouldBindJSON in
+  // its ChatHandler); LiteLLM's ollama_chat provider sends application/octet-stream.
+  // @see https://github.com/ollama/ollama/blob/main/server/routes.go
+  const checksType = dialect !== "ollama";
+  if (checksType && contentType !== undefined && !isJsonContentType(contentType)) {
     return errorDecision(
       400,
       "wrong-content-type",
@@ -178,7 +183,7 @@ function decide(
       `Method ${raw.method} not allowed on ${redactPath(raw.path)}`,
     );
   }
-  const problem = inputProblem(raw, facts, state.bodyLimit);
+  const problem = inputProblem(raw, facts, state.bodyLimit, route.dialect);
   if (problem) return problem;
   if (state.persona && route.dialect) {
     const rejection = state.persona.check({
