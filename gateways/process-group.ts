@@ -12,6 +12,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ExitInfo, StopResult } from "./adapter.ts";
 
 export interface SpawnGroupOptions {
@@ -166,11 +167,47 @@ function uninstallReaper(): void {
 function track(pgid: number): void {
   liveGroups.add(pgid);
   installReaper();
+  tellWatchdog(`+${pgid}`);
 }
 
 function untrack(pgid: number): void {
-  liveGroups.delete(pgid);
+  if (!liveGroups.delete(pgid)) return;
+  tellWatchdog(`-${pgid}`);
   if (liveGroups.size === 0) uninstallReaper();
+}
+
+// ---- watchdog: groups die with us even when we die of SIGKILL ------------------------
+
+const WATCHDOG_MJS = fileURLToPath(new URL("./watchdog.mjs", import.meta.url));
+let watchdog: ChildProcess | undefined;
+
+/**
+ * The reaper above runs only when this process can run code; SIGKILL and the OOM killer
+ * leave it no chance. The watchdog (watchdog.mjs), a process in a group of its own, holds
+ * the read end of a pipe from us and kills every group we registered when the pipe closes,
+ * which the kernel does however we die. Started with the first gateway; on Linux only
+ * (it reads /proc), elsewhere the reaper alone stands.
+ */
+function tellWatchdog(line: string): void {
+  if (process.platform !== "linux") return;
+  if (!watchdog || watchdog.exitCode !== null || watchdog.signalCode !== null) {
+    watchdog = spawn(process.execPath, [WATCHDOG_MJS], {
+      detached: true,
+      stdio: ["pipe", "ignore", "ignore"],
+      env: { PATH: process.env.PATH ?? "" },
+    });
+    watchdog.unref();
+    // The pipe must not keep this process alive, nor fail it if the watchdog dies first.
+    watchdog.stdin?.on("error", () => {});
+    (watchdog.stdin as unknown as { unref?: () => void }).unref?.();
+    for (const pgid of liveGroups) if (`+${pgid}` !== line) watchdog.stdin?.write(`+${pgid}\n`);
+  }
+  watchdog.stdin?.write(`${line}\n`);
+}
+
+/** The watchdog's pid, for tests. */
+export function watchdogPid(): number | undefined {
+  return watchdog?.pid;
 }
 
 /** PIDs of groups this process started and has not seen gone (for leak assertions). */
