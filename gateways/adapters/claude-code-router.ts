@@ -166,7 +166,9 @@ export function ccrConfig(
   return {
     PORT: ctx.port,
     HOST: "127.0.0.1",
-    LOG: true,
+    // CCR's request log copies every request, client secrets included, into HOME (the run
+    // folder): 7.9 MB of verbatim keys in one default sweep. Off.
+    LOG: false,
     API_TIMEOUT_MS: 120_000,
     NON_INTERACTIVE_MODE: true,
     Providers: CCR_PROVIDERS.map((p: CcrProviderRow) => ({
