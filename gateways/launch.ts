@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { GatewayError, gatewayLabel, type LaunchContext, type RunningGateway } from "./adapter.ts";
 import { gatewayEnv } from "./env.ts";
 import { waitForHttp } from "./ports.ts";
-import { spawnGroup } from "./process-group.ts";
+import { readLogTail, spawnGroup } from "./process-group.ts";
+import { runLogged } from "./run-logged.ts";
 
 export const DEFAULT_READY_TIMEOUT_MS = 30_000;
 
@@ -22,6 +23,37 @@ export interface ProcessLaunch {
   /** Path polled for readiness; any HTTP status counts. */
   readyPath?: string;
   cwd?: string;
+}
+
+const PREPARE_TIMEOUT_MS = 120_000;
+
+/**
+ * A step a gateway needs before it starts (seeding its database), run to completion with
+ * the gateway's own scrubbed environment, its output in the gateway's log.
+ */
+export async function runPrepared(ctx: LaunchContext, how: ProcessLaunch): Promise<void> {
+  mkdirSync(ctx.workdir, { recursive: true });
+  const logPath = join(ctx.workdir, "gateway.log");
+  const code = await runLogged({
+    command: how.command,
+    args: how.args,
+    cwd: how.cwd ?? ctx.workdir,
+    env: gatewayEnv({
+      workdir: ctx.workdir,
+      ...(how.env && { extra: how.env }),
+      ...(how.fakeCredentials && { fakeCredentials: how.fakeCredentials }),
+    }),
+    logPath,
+    timeoutMs: PREPARE_TIMEOUT_MS,
+    ...(ctx.signal && { signal: ctx.signal }),
+  });
+  if (code !== 0) {
+    throw new GatewayError(
+      "launch-failed",
+      `${gatewayLabel(ctx.spec)}: preparing the start failed (${how.command} exited ${code})`,
+      { logPath, exitCode: code, logTail: readLogTail(logPath, 15) },
+    );
+  }
 }
 
 export async function launchProcess(

@@ -5,22 +5,13 @@
  * The install runs in a temporary sibling folder renamed into place when done, so an
  * interrupted or failed install never looks installed; the log stays for the report.
  */
-import { spawn } from "node:child_process";
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { GatewaySpec, InstallContext, InstallResult } from "./adapter.ts";
 import { gatewayLabel } from "./adapter.ts";
 import { installDirFor } from "./cache.ts";
 import { readLogTail } from "./process-group.ts";
+import { runLogged } from "./run-logged.ts";
 
 export interface NpmPackagePlan {
   /** The npm package (`@portkey-ai/gateway`). */
@@ -78,29 +69,15 @@ function runNpm(
   logPath: string,
   signal?: AbortSignal,
 ): Promise<number> {
-  return new Promise((resolve) => {
-    const out = openLogFd(logPath);
-    const child = spawn("npm", args, { cwd, env: npmEnv(), stdio: ["ignore", out, out] });
-    const timer = setTimeout(() => child.kill("SIGKILL"), INSTALL_TIMEOUT_MS);
-    const onAbort = () => child.kill("SIGTERM");
-    signal?.addEventListener("abort", onAbort, { once: true });
-    child.once("error", () => {
-      clearTimeout(timer);
-      resolve(-1);
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-      resolve(code ?? -1);
-    });
+  return runLogged({
+    command: "npm",
+    args,
+    cwd,
+    env: npmEnv(),
+    logPath,
+    timeoutMs: INSTALL_TIMEOUT_MS,
+    ...(signal && { signal }),
   });
-}
-
-function openLogFd(logPath: string): number {
-  const fd = openSync(logPath, "a");
-  // The child keeps its own descriptor; ours is closed on the next tick.
-  setImmediate(() => closeSync(fd));
-  return fd;
 }
 
 export async function installNpmGateway(

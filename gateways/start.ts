@@ -31,6 +31,8 @@ export interface StartOptions {
   attachUrl?: string;
   readyTimeoutMs?: number;
   signal?: AbortSignal;
+  /** Told what an install does and how long it took. */
+  report?(line: string): void;
 }
 
 export type StartResult =
@@ -72,9 +74,10 @@ export async function startGateway(
       : undefined);
   if (attachTo || adapter.source === "attach") {
     if (!attachTo) {
+      const why = adapter.unavailable ? `${adapter.unavailable}; ` : "";
       return notRun({
         status: "not-run",
-        reason: `${label}: attach-only gateway; give its URL (--attach URL)`,
+        reason: `${label}: ${why}attach-only: run it yourself and pass --attach ${adapter.name}=URL`,
       });
     }
     if ((await probeHttp(`${attachTo.replace(/\/+$/, "")}/`, 2000)) === undefined) {
@@ -92,6 +95,7 @@ export async function startGateway(
   const install = await adapter.install(spec, {
     cacheDir,
     ...(options.signal && { signal: options.signal }),
+    ...(options.report && { report: options.report }),
   });
   if (install.status !== "ok") return notRun(install);
   if (options.signal?.aborted)

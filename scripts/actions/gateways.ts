@@ -48,7 +48,9 @@ export function listGateways(options: { json?: boolean }): void {
     return;
   }
   for (const row of rows) {
-    const installed = row.source === "npm" ? ` installed: ${row.installed.join(", ") || "no"}` : "";
+    const installed = INSTALLED_BY_US.includes(row.source)
+      ? ` installed: ${row.installed.join(", ") || "no"}`
+      : "";
     const variants = Object.keys(row.variants).length
       ? ` variants: ${Object.keys(row.variants).join(", ")}`
       : "";
@@ -66,21 +68,55 @@ export function listGateways(options: { json?: boolean }): void {
   process.stdout.write("(* native route: client dialect = backend dialect, the control leg)\n");
 }
 
-export async function install(text: string): Promise<void> {
+/** What `gateways install` installs with `--all`: every gateway we install ourselves. */
+export function installableSpecs(): string[] {
+  return BUILTIN_ADAPTERS.filter((a) => INSTALLED_BY_US.includes(a.source)).flatMap((a) => [
+    `${a.name}@${a.defaultVersion}`,
+    ...Object.keys(a.variants ?? {}).map((v) => `${a.name}@${a.defaultVersion}+${v}`),
+  ]);
+}
+
+const INSTALLED_BY_US: readonly string[] = ["npm", "pypi", "go"];
+
+async function installOne(text: string): Promise<string | undefined> {
   const { adapter, spec } = await resolveGateway(text).catch(asCliError);
-  const result = await adapter.install(spec, { cacheDir: gatewayCacheDir() });
+  const label = gatewayLabel(spec);
+  const started = Date.now();
+  const result = await adapter.install(spec, {
+    cacheDir: gatewayCacheDir(),
+    report: (line) => process.stderr.write(`${line}\n`),
+  });
   if (result.status !== "ok") {
     const tail = result.logTail?.length
       ? `\n${result.logTail.map((l) => `  | ${l}`).join("\n")}`
       : "";
-    throw new CliError(`not-run: ${result.reason}${tail}`, EXIT.failed);
+    return `not-run: ${result.reason}${tail}`;
   }
   const deps = Object.entries(result.dependencies ?? {})
     .map(([k, v]) => `${k}@${v}`)
     .join(", ");
+  const took = result.cached ? "" : ` in ${Math.round((Date.now() - started) / 1000)} s`;
   process.stdout.write(
-    `${gatewayLabel(spec)}: ${result.cached ? "already installed" : "installed"}${result.dir ? ` in ${result.dir}` : ""}${deps ? ` (${deps})` : ""}\n`,
+    `${label}: ${result.cached ? "already installed" : `installed${took}`}${result.dir ? ` in ${result.dir}` : ""}${deps ? ` (${deps})` : ""}\n`,
   );
+  return undefined;
+}
+
+export async function install(text: string | undefined, options: { all?: boolean }): Promise<void> {
+  if (Boolean(options.all) === Boolean(text)) {
+    throw new CliError("give one gateway (NAME[@VERSION][+VARIANT]) or --all", EXIT.usage);
+  }
+  const failures: string[] = [];
+  for (const spec of options.all ? installableSpecs() : [text ?? ""]) {
+    const failed = await installOne(spec);
+    if (failed) {
+      process.stderr.write(`${failed}\n`);
+      failures.push(spec);
+    }
+  }
+  if (failures.length > 0) {
+    throw new CliError(`could not install: ${failures.join(", ")}`, EXIT.failed);
+  }
 }
 
 function printCheck(c: RouteCheck): void {

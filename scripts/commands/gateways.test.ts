@@ -22,7 +22,9 @@ describe("gatecheck gateways", () => {
     expect(portkey?.routes.find((r) => r.id === "anthropic-messages->openai-chat")?.status).toBe(
       "fails",
     );
-    expect(rows.find((r) => r.name === "litellm")?.source).toBe("binary");
+    expect(rows.find((r) => r.name === "litellm")?.source).toBe("pypi");
+    expect(rows.find((r) => r.name === "gomodel")?.source).toBe("go");
+    expect(rows.find((r) => r.name === "bifrost")?.source).toBe("binary");
   });
 
   it("install refuses a malformed spec as a usage error", () => {
@@ -42,9 +44,19 @@ describe("gatecheck gateways", () => {
     expect(out.stdout).toContain("fake@1.0.0: doctor ok (2/2 checks worked");
   });
 
-  it("doctor of a binary that is not installed exits 1 with the reason", () => {
+  it("doctor of a gateway no registry can build exits 1 with the reason", () => {
     const out = run("doctor", "bifrost");
     expect(out.status).toBe(EXIT.failed);
-    expect(out.stderr).toContain("not-run: bifrost@system: bifrost not found on PATH");
+    expect(out.stderr).toContain(
+      "not-run: bifrost@system: cannot be built from a registry: its npm package downloads its binary at install time",
+    );
+  });
+
+  it("install takes one gateway or --all, not both and not neither", () => {
+    for (const args of [["install"], ["install", "portkey", "--all"]]) {
+      const out = run(...args);
+      expect(out.status).toBe(EXIT.usage);
+      expect(out.stderr).toContain("give one gateway (NAME[@VERSION][+VARIANT]) or --all");
+    }
   });
 });

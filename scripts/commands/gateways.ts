@@ -17,8 +17,11 @@ export const registerGateways: RegisterCommand = (program: Command) => {
     .action(lazyAction(async () => (await import("../actions/gateways.ts")).listGateways));
   gateways
     .command("install")
-    .description("Install a gateway into the cache (.gatecheck-cache/gateways or $GATECHECK_CACHE)")
-    .argument("<gateway>", "NAME[@VERSION][+VARIANT], e.g. portkey@1.15.2+locked")
+    .description(
+      "Install a gateway (npm, PyPI from a hash lock, Go module) into the cache (.gatecheck-cache/gateways or $GATECHECK_CACHE)",
+    )
+    .argument("[gateway]", "NAME[@VERSION][+VARIANT], e.g. portkey@1.15.2+locked or litellm@1.83.9")
+    .option("--all", "install every gateway gatecheck installs itself, at its pinned version")
     .action(lazyAction(async () => (await import("../actions/gateways.ts")).install));
   gateways
     .command("doctor")
