@@ -15,8 +15,8 @@
  */
 import type { ClientDialect, Dialect } from "../dialects/dialect.ts";
 
-/** How a gateway is obtained. `attach`: someone else runs it; `none`: no process (direct). */
-export type GatewaySource = "npm" | "binary" | "attach" | "none";
+/** How a gateway is obtained (`npm`, `pypi`, `go`: installed by us into the cache; `binary`: found on PATH; `attach`: someone else runs it; `none`: no process, direct). */
+export type GatewaySource = "npm" | "pypi" | "go" | "binary" | "attach" | "none";
 
 /** One column of a sweep: a gateway at a version, optionally a named install variant. */
 export interface GatewaySpec {
@@ -94,6 +94,8 @@ export interface InstallContext {
   /** Root of the install cache (`<repo>/.gatecheck-cache/gateways` or `$GATECHECK_CACHE/gateways`). */
   cacheDir: string;
   signal?: AbortSignal;
+  /** Told what is being installed and how long it took (installs take minutes, say so). */
+  report?(line: string): void;
 }
 
 export interface LaunchContext {
@@ -205,6 +207,12 @@ export interface GatewayAdapter {
   variants?: Record<string, string>;
   /** Binary looked up on PATH (source `binary`). */
   binary?: string;
+  /**
+   * Why gatecheck cannot install it from a registry, when it cannot (Bifrost, AxonHub). It
+   * stays a column of the default sweep, `not-run` with this reason, unless the user runs
+   * it themselves (`--attach NAME=URL`, or a binary on PATH).
+   */
+  unavailable?: string;
   install(spec: GatewaySpec, ctx: InstallContext): Promise<InstallResult>;
   /** Version read from the installed package or the binary; undefined when not installed. */
   version(spec: GatewaySpec, ctx: InstallContext): Promise<string | undefined>;

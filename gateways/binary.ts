@@ -58,9 +58,21 @@ export interface BinaryGatewayDefinition {
   description: string;
   binary: string;
   versionArgs?: readonly string[];
+  /** Why it cannot be installed from a registry (said instead of "not found on PATH"). */
+  unavailable?: string;
   writeConfig(ctx: LaunchContext): Promise<string[]>;
   command(ctx: LaunchContext, binaryPath: string): ProcessLaunch;
   routes(spec: GatewaySpec): GatewayRoute[];
+}
+
+/** The not-run reason of a binary gateway that is not on PATH. */
+export function missingBinaryReason(
+  label: string,
+  def: { name: string; binary: string; unavailable?: string },
+): string {
+  return def.unavailable
+    ? `${label}: ${def.unavailable}; run it yourself and pass --attach ${def.name}=URL (or put \`${def.binary}\` on PATH)`
+    : `${label}: ${def.binary} not found on PATH`;
 }
 
 export function binaryAdapter(def: BinaryGatewayDefinition): GatewayAdapter {
@@ -70,14 +82,11 @@ export function binaryAdapter(def: BinaryGatewayDefinition): GatewayAdapter {
     defaultVersion: SYSTEM_VERSION,
     source: "binary",
     binary: def.binary,
+    ...(def.unavailable && { unavailable: def.unavailable }),
     async install(spec): Promise<InstallResult> {
       const found = findExecutable(def.binary);
-      if (!found) {
-        return {
-          status: "not-run",
-          reason: `${gatewayLabel(spec)}: ${def.binary} not found on PATH`,
-        };
-      }
+      if (!found)
+        return { status: "not-run", reason: missingBinaryReason(gatewayLabel(spec), def) };
       const version = await binaryVersion(found, def.versionArgs);
       return { status: "ok", cached: true, ...(version && { version }) };
     },
@@ -91,7 +100,7 @@ export function binaryAdapter(def: BinaryGatewayDefinition): GatewayAdapter {
       if (!found) {
         throw new GatewayError(
           "binary-not-found",
-          `${gatewayLabel(ctx.spec)}: ${def.binary} not found on PATH`,
+          missingBinaryReason(gatewayLabel(ctx.spec), def),
         );
       }
       await def.writeConfig(ctx);

@@ -27,6 +27,7 @@ import {
   SECOND_TARGET_DEFAULT,
   withFallbackTarget,
 } from "./fallback-targets.ts";
+import { redactGatewayLogs } from "./gateway-logs.ts";
 import { GatewaySession, NOT_WANTED } from "./gateway-session.ts";
 import type { WireJudge } from "./judge-wire.ts";
 import { knownIssueFor } from "./known-issue.ts";
@@ -65,6 +66,10 @@ export interface ColumnJob {
   adapter: GatewayAdapter;
   spec: GatewaySpec;
   label: string;
+  /** Use the gateway already running here (`--attach`). */
+  attachUrl?: string;
+  /** Port of this column's mock (an attached gateway was pointed at it). */
+  mockPort?: number;
 }
 
 export interface ColumnResult {
@@ -123,6 +128,7 @@ export async function runColumn(
   const mock = await startMock({
     name: label,
     recordFile: join(workdir, "mock-records.jsonl"),
+    ...(job.mockPort !== undefined ? { port: job.mockPort } : {}),
   }).catch(async (error: unknown) => {
     await fallbackTarget?.mock.close();
     throw error;
@@ -133,8 +139,13 @@ export async function runColumn(
     mockUrl: () => mock.url,
     ...(settings.cacheDir ? { cacheDir: settings.cacheDir } : {}),
     signal,
+    report: (line: string) => deps.progress.note(label, line),
+    ...(job.attachUrl ? { attachUrl: job.attachUrl } : {}),
   };
   try {
+    if (job.attachUrl) {
+      deps.progress.note(label, `attached at ${job.attachUrl}; its upstream must be ${mock.url}`);
+    }
     const started = await startGateway(launched, spec, startOptions);
     if (started.status !== "running") {
       deps.store.putGatewayRun({
@@ -203,6 +214,7 @@ export async function runColumn(
   } finally {
     await mock.close();
     await fallbackTarget?.mock.close();
+    redactGatewayLogs(workdir, [settings.apiKey]);
   }
 }
 

@@ -23,6 +23,10 @@ import type { Shard } from "./shard.ts";
 export interface SweepColumn {
   adapter: GatewayAdapter;
   spec: GatewaySpec;
+  /** A gateway the user runs: attach to this URL, never launch or stop it (`--attach`). */
+  attachUrl?: string;
+  /** Where this column's mock listens (an attached gateway points at it); default: a free port. */
+  mockPort?: number;
 }
 
 export interface SweepOptions {

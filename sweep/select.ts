@@ -3,13 +3,16 @@
  * which modes. Pure: the adapters and probes are given.
  */
 import { CLIENT_DIALECTS, type ClientDialect, type Mode } from "../dialects/dialect.ts";
-import type { GatewayAdapter, GatewaySpec } from "../gateways/adapter.ts";
+import { type GatewayAdapter, type GatewaySpec, gatewayLabel } from "../gateways/adapter.ts";
 import { findExecutable } from "../gateways/binary.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
 
 export class SelectionError extends Error {
   override name = "SelectionError";
 }
+
+/** Sources gatecheck installs itself into the cache when a sweep needs them. */
+const INSTALLED_ON_DEMAND: readonly GatewayAdapter["source"][] = ["npm", "pypi", "go"];
 
 /**
  * The default columns: every gateway runnable here at its pinned version (npm gateways,
@@ -25,9 +28,10 @@ export function defaultColumns(
   for (const adapter of adapters) {
     const runnable =
       adapter.source === "none" ||
-      adapter.source === "npm" ||
+      INSTALLED_ON_DEMAND.includes(adapter.source) ||
       (adapter.source === "binary" && adapter.binary !== undefined && onPath(adapter.binary));
-    if (!runnable) continue;
+    // A reference gateway gatecheck cannot install stays a column: not-run, with the reason.
+    if (!runnable && adapter.unavailable === undefined) continue;
     const base = { name: adapter.name, version: adapter.defaultVersion };
     columns.push({ adapter, spec: base });
     for (const variant of Object.keys(adapter.variants ?? {})) {
@@ -35,6 +39,58 @@ export function defaultColumns(
     }
   }
   return columns;
+}
+
+/**
+ * `--attach NAME=URL[,NAME=URL]`: columns the user runs themselves (Bifrost, AxonHub, or
+ * any gateway), attached instead of launched. A name already among the columns gets the
+ * URL; another name becomes a column at its adapter's default version. The user's gateway
+ * must already point at its column's mock, so that mock listens on a port known in
+ * advance: `firstMockPort` for the first attached column, the next port for the next.
+ */
+export function withAttached(
+  columns: readonly SweepColumnPick[],
+  text: string,
+  findAdapter: (name: string) => GatewayAdapter | undefined,
+  firstMockPort = DEFAULT_ATTACHED_MOCK_PORT,
+): SweepColumnPick[] {
+  const out = columns.map((c) => ({ ...c }));
+  let attached = 0;
+  for (const item of text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const at = item.indexOf("=");
+    const name = item.slice(0, at).trim();
+    const url = item.slice(at + 1).trim();
+    if (at <= 0 || !/^https?:\/\/[^\s/]+/.test(url)) {
+      throw new SelectionError(
+        `--attach takes NAME=URL pairs (e.g. axonhub=http://127.0.0.1:8090); got "${item}"`,
+      );
+    }
+    let matching = out.filter((c) => c.spec.name === name || gatewayLabel(c.spec) === name);
+    if (matching.length === 0) {
+      const adapter = findAdapter(name);
+      if (!adapter) throw new SelectionError(`--attach names an unknown gateway "${name}"`);
+      matching = [{ adapter, spec: { name, version: adapter.defaultVersion } }];
+      out.push(...matching);
+    }
+    for (const c of matching) {
+      c.attachUrl = url;
+      c.mockPort = firstMockPort + attached++;
+    }
+  }
+  return out;
+}
+
+/** The port `gatecheck mock` listens on by default: an attached gateway's mock listens there. */
+export const DEFAULT_ATTACHED_MOCK_PORT = 9990;
+
+interface SweepColumnPick {
+  adapter: GatewayAdapter;
+  spec: GatewaySpec;
+  attachUrl?: string;
+  mockPort?: number;
 }
 
 /** `*` and `?` globs on probe ids, comma-separated; a probe matching any is kept. */

@@ -1,14 +1,20 @@
 /**
- * any-llm gateway (mozilla-ai, PyPI), found on PATH as `any-llm-gateway`.
- * `serve --config config.yaml` (host and port from GATEWAY_HOST/GATEWAY_PORT); providers
- * with `api_base` at the mock; a local SQLite
- * database in the work folder; the master key is a fake gatecheck key the client sends.
- * Clients name `<provider>:<model>`.
+ * any-llm gateway (mozilla-ai, PyPI `any-llm-sdk[gateway]`; 1.14.0 is the last release that
+ * bundles the gateway), installed into its own virtualenv from a committed hash lock and
+ * started as `any-llm-gateway serve --config any-llm.yaml --host 127.0.0.1 --port N`.
+ * Providers with `api_base` at the mock; a SQLite database in the work folder, seeded before
+ * the start with one user and the client key (`gateways/python/any-llm-seed.py`), so the
+ * gateway's random bootstrap key is never printed into a log we keep. Clients name
+ * `<provider>:<model>`.
  * @see https://github.com/mozilla-ai/any-llm/blob/main/docs/gateway/configuration.md
  */
-import type { Dialect } from "../../dialects/dialect.ts";
-import type { LaunchContext } from "../adapter.ts";
-import { binaryAdapter } from "../binary.ts";
+import { join } from "node:path";
+import type { ClientDialect, Dialect } from "../../dialects/dialect.ts";
+import type { GatewayRoute, LaunchContext } from "../adapter.ts";
+import { REPO_ROOT } from "../cache.ts";
+import { venvBin, venvPython } from "../pip-install.ts";
+import { pythonAdapter } from "../python-adapter.ts";
+import type { PythonGateway } from "../python-lock.ts";
 import {
   q,
   RECIPE_PROVIDER_KEY,
@@ -19,9 +25,30 @@ import {
 
 export const ANY_LLM_MASTER_KEY = "gatecheck-any-llm-master-key";
 
+/**
+ * The key clients send: any-llm keys are `gw-` and at least 50 characters; this one is
+ * seeded into the database before the start.
+ */
+export const ANY_LLM_CLIENT_KEY = "gw-gatecheck-any-llm-client-key-000000000000000000000000";
+const ANY_LLM_USER = "gatecheck";
+
+export const ANY_LLM_PYTHON: PythonGateway = {
+  name: "any-llm",
+  distribution: "any-llm-sdk",
+  pins: {
+    "1.14.0": {
+      // The gemini and ollama extras bring the SDKs those providers call through.
+      requirement: "any-llm-sdk[gateway,gemini,ollama]==1.14.0",
+      resolvedAsOf: "2026-05-08T00:00:00Z",
+      python: "3.11",
+    },
+  },
+};
+
 export const ANY_LLM_PROVIDERS = [
   { name: "openai", backend: "openai-chat", base: (m: string) => `${m}/v1` },
   { name: "anthropic", backend: "anthropic-messages", base: (m: string) => m },
+  { name: "gemini", backend: "gemini", base: (m: string) => m },
   { name: "ollama", backend: "ollama", base: (m: string) => m },
 ] as const satisfies readonly { name: string; backend: Dialect; base(m: string): string }[];
 
@@ -29,6 +56,8 @@ export function anyLlmConfigYaml(ctx: Pick<LaunchContext, "mockUrl" | "workdir">
   const lines = [
     `database_url: ${q(`sqlite:///${ctx.workdir}/any-llm.db`)}`,
     `master_key: ${q(ANY_LLM_MASTER_KEY)}`,
+    // The first-start key is printed into the log; the sweep seeds its own instead.
+    "bootstrap_api_key: false",
     "providers:",
   ];
   for (const p of ANY_LLM_PROVIDERS) {
@@ -41,24 +70,57 @@ export function anyLlmConfigYaml(ctx: Pick<LaunchContext, "mockUrl" | "workdir">
   return `${lines.join("\n")}\n`;
 }
 
-const ROWS: RecipeRouteRow[] = ANY_LLM_PROVIDERS.map((p) => ({
-  id: `openai-chat->${p.backend}`,
-  client: "openai-chat",
-  backend: p.backend,
-  ingressPath: "/v1/chat/completions",
-  model: (m: string) => `${p.name}:${m}`,
-}));
+const INGRESS: Partial<Record<ClientDialect, string>> = {
+  "openai-chat": "/v1/chat/completions",
+  "anthropic-messages": "/v1/messages",
+};
 
-export const anyLlm = binaryAdapter({
-  name: "any-llm",
-  description: "any-llm gateway (binary `any-llm-gateway` on PATH, from PyPI)",
-  binary: "any-llm-gateway",
+const ROWS: RecipeRouteRow[] = (Object.keys(INGRESS) as ClientDialect[]).flatMap((client) =>
+  ANY_LLM_PROVIDERS.map((p) => ({
+    id: `${client}->${p.backend}`,
+    client,
+    backend: p.backend,
+    ingressPath: INGRESS[client] ?? "",
+    model: (m: string) => `${p.name}:${m}`,
+    status: "works" as const,
+  })),
+);
+
+/** Routes send the seeded key, never the sweep's route key, which any-llm does not know. */
+function anyLlmRoutes(): GatewayRoute[] {
+  return recipeRoutes(ROWS).map((route) => ({
+    ...route,
+    headers: (ctx) => route.headers({ ...ctx, apiKey: ANY_LLM_CLIENT_KEY }),
+  }));
+}
+
+export const anyLlm = pythonAdapter({
+  python: ANY_LLM_PYTHON,
+  description: "any-llm gateway (PyPI any-llm-sdk[gateway], hash-locked virtualenv)",
+  defaultVersion: "1.14.0",
   writeConfig: async (ctx) => [await writeWorkFile(ctx, "any-llm.yaml", anyLlmConfigYaml(ctx))],
-  command: (ctx, binary) => ({
-    command: binary,
-    args: ["serve", "--config", `${ctx.workdir}/any-llm.yaml`],
-    env: { GATEWAY_HOST: "127.0.0.1", GATEWAY_PORT: String(ctx.port) },
-    readyPath: "/health",
+  prepare: (ctx, dir) => ({
+    command: venvPython(dir),
+    args: [
+      join(REPO_ROOT, "gateways", "python", "any-llm-seed.py"),
+      `sqlite:///${ctx.workdir}/any-llm.db`,
+      ANY_LLM_USER,
+      ANY_LLM_CLIENT_KEY,
+    ],
   }),
-  routes: () => recipeRoutes(ROWS),
+  command: (ctx, dir) => ({
+    command: venvBin(dir, "any-llm-gateway"),
+    args: [
+      "serve",
+      "--config",
+      `${ctx.workdir}/any-llm.yaml`,
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(ctx.port),
+    ],
+    env: { PYTHONUNBUFFERED: "1" },
+    readyPath: "/health/liveness",
+  }),
+  routes: anyLlmRoutes,
 });

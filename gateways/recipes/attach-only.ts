@@ -13,12 +13,18 @@ import type { GatewayAdapter, InstallResult } from "../adapter.ts";
 import { GatewayError, gatewayLabel } from "../adapter.ts";
 import { type RecipeRouteRow, recipeRoutes } from "./recipe-kit.ts";
 
-function attachOnly(name: string, description: string, rows: RecipeRouteRow[]): GatewayAdapter {
+function attachOnly(
+  name: string,
+  description: string,
+  rows: RecipeRouteRow[],
+  unavailable?: string,
+): GatewayAdapter {
   return {
     name,
     description,
     defaultVersion: "attached",
     source: "attach",
+    ...(unavailable && { unavailable }),
     install: async (): Promise<InstallResult> => ({ status: "ok", cached: true }),
     version: async () => undefined,
     writeConfig: async () => [],
@@ -34,6 +40,10 @@ function attachOnly(name: string, description: string, rows: RecipeRouteRow[]): 
 
 const SELF_SERVED =
   "served by the model server itself: nothing reaches the mock, only the reply is judged";
+
+/** Why the sweep cannot install AxonHub itself (issue 22; docs/gateways.md). */
+export const AXONHUB_UNAVAILABLE =
+  "cannot be built from a registry: its go.mod has local replace directives";
 
 export const axonhub = attachOnly(
   "axonhub",
@@ -61,6 +71,7 @@ export const axonhub = attachOnly(
       model: (m) => m,
     },
   ],
+  AXONHUB_UNAVAILABLE,
 );
 
 /** A route a self-serving server answers itself, on the dialect's own ingress path. */

@@ -59,10 +59,15 @@ const ROWS: RecipeRouteRow[] = prefixedRows(
   ],
 );
 
+/** Why the sweep cannot install Bifrost itself (issue 22; docs/gateways.md). */
+export const BIFROST_UNAVAILABLE =
+  "cannot be built from a registry: its npm package downloads its binary at install time, and its Go module embeds a UI folder the module does not contain";
+
 export const bifrost = binaryAdapter({
   name: "bifrost",
-  description: "Bifrost gateway (binary `bifrost` on PATH), file-mode config.json",
+  description: "Bifrost gateway (binary `bifrost` on PATH, or --attach), file-mode config.json",
   binary: "bifrost",
+  unavailable: BIFROST_UNAVAILABLE,
   writeConfig: async (ctx) => [
     await writeWorkFile(
       ctx,

@@ -1,17 +1,21 @@
 /**
- * LiteLLM proxy (PyPI `litellm[proxy]`), found on PATH as `litellm`.
+ * LiteLLM proxy (PyPI `litellm[proxy]`), installed into its own virtualenv from a committed
+ * hash lock, started as `litellm --config litellm.yaml --host 127.0.0.1 --port N`.
  * One wildcard deployment per provider, each pointed at the mock with `api_base`; the
- * client names `<provider>/<model>`. Telemetry off; no master key, so any client key passes.
+ * client names `<provider>/<model>`. Offline: the bundled model cost map
+ * (`LITELLM_LOCAL_MODEL_COST_MAP`), telemetry off, no database (no `DATABASE_URL`), no
+ * master key (any client key passes; the deployment's own key goes upstream).
  * @see https://docs.litellm.ai/docs/proxy/configs
  * @see https://docs.litellm.ai/docs/providers/anthropic (api_base without /v1)
  * @see https://docs.litellm.ai/docs/anthropic_completion (/v1/messages ingress)
  * @see https://docs.litellm.ai/docs/response_api (/v1/responses ingress)
  */
-import type { Dialect } from "../../dialects/dialect.ts";
-import type { FallbackSupport, GatewayAdapter, LaunchContext } from "../adapter.ts";
-import { binaryAdapter } from "../binary.ts";
+import type { ClientDialect, Dialect } from "../../dialects/dialect.ts";
+import type { FallbackSupport, LaunchContext } from "../adapter.ts";
+import { venvBin } from "../pip-install.ts";
+import { pythonAdapter } from "../python-adapter.ts";
+import type { PythonGateway } from "../python-lock.ts";
 import {
-  prefixedRows,
   q,
   RECIPE_MODEL,
   RECIPE_PROVIDER_KEY,
@@ -19,6 +23,49 @@ import {
   recipeRoutes,
   writeWorkFile,
 } from "./recipe-kit.ts";
+
+/** LiteLLM 1.82.7 and 1.82.8 on PyPI carried a credential stealer; no lock may name them. */
+export const LITELLM_COMPROMISED = {
+  versions: ["1.82.7", "1.82.8"],
+  see: "https://github.com/BerriAI/litellm/issues/24518",
+} as const;
+
+/**
+ * FastAPI 0.140.7 (2026-07-27) removed `fastapi.dependencies.utils.get_flat_dependant`,
+ * which LiteLLM's management routes import while declaring `fastapi>=0.136.3,<1.0`: with
+ * the FastAPI a plain install resolves, `litellm --config` exits at import.
+ */
+const FASTAPI_BEFORE_0_140_7 = {
+  spec: "fastapi<0.140.7",
+  why: "litellm imports fastapi.dependencies.utils.get_flat_dependant, removed in FastAPI 0.140.7",
+  see: "https://github.com/BerriAI/litellm/blob/v1.96.2/litellm/proxy/management_endpoints/management_v1/common.py",
+} as const;
+
+export const LITELLM_PYTHON: PythonGateway = {
+  name: "litellm",
+  distribution: "litellm",
+  pins: {
+    // The reference sweep's current release (kairo, August 2026).
+    "1.96.2": {
+      requirement: "litellm[proxy]==1.96.2",
+      constraints: [FASTAPI_BEFORE_0_140_7],
+      resolvedAsOf: "2026-08-18T00:00:00Z",
+      python: "3.11",
+    },
+    // The reference matrix's column (its host's Python 3.9 capped the resolve there).
+    "1.83.9": {
+      requirement: "litellm[proxy]==1.83.9",
+      resolvedAsOf: "2026-04-24T00:00:00Z",
+      python: "3.11",
+    },
+    // The version of the reference's finding 001 (stop_reason on a tool call).
+    "1.82.0": {
+      requirement: "litellm[proxy]==1.82.0",
+      resolvedAsOf: "2026-03-08T00:00:00Z",
+      python: "3.11",
+    },
+  },
+};
 
 /** LiteLLM provider prefix -> backend dialect it speaks, and the api_base it wants. */
 export const LITELLM_PROVIDERS = [
@@ -60,36 +107,54 @@ export function litellmConfigYaml(ctx: Pick<LaunchContext, "mockUrl" | "fallback
   return lines.join("\n");
 }
 
-const ROWS: RecipeRouteRow[] = prefixedRows(
-  {
-    "openai-chat": "/v1/chat/completions",
-    "anthropic-messages": "/v1/messages",
-    "openai-responses": "/v1/responses",
-  },
-  [
-    ["openai-chat", "openai-chat", "openai"],
-    ["openai-chat", "anthropic-messages", "anthropic"],
-    ["openai-chat", "gemini", "gemini"],
-    ["openai-chat", "ollama", "ollama_chat"],
-    ["anthropic-messages", "anthropic-messages", "anthropic"],
-    ["anthropic-messages", "openai-chat", "openai"],
-    ["openai-responses", "openai-responses", "openai"],
-    ["openai-responses", "anthropic-messages", "anthropic"],
-  ],
+const INGRESS: Record<ClientDialect, string> = {
+  "openai-chat": "/v1/chat/completions",
+  "anthropic-messages": "/v1/messages",
+  "openai-responses": "/v1/responses",
+};
+
+/**
+ * The backend an `openai/` deployment is called in: Chat from Chat, Responses from
+ * Responses, and Responses from Messages (LiteLLM routes `/v1/messages` for the `openai`
+ * provider through its Responses adapter unless
+ * `use_chat_completions_url_for_anthropic_messages` is set).
+ * @see https://github.com/BerriAI/litellm/blob/v1.96.2/litellm/llms/anthropic/experimental_pass_through/messages/handler.py
+ */
+function openaiBackend(client: ClientDialect): Dialect {
+  return client === "openai-chat" ? "openai-chat" : "openai-responses";
+}
+
+/** Every ingress to every provider: 3 clients x 4 providers, found working against the mock. */
+export const LITELLM_ROWS: RecipeRouteRow[] = (Object.keys(INGRESS) as ClientDialect[]).flatMap(
+  (client) =>
+    LITELLM_PROVIDERS.map((p) => {
+      const backend = p.prefix === "openai" ? openaiBackend(client) : p.backend;
+      return {
+        id: `${client}->${backend}`,
+        client,
+        backend,
+        ingressPath: INGRESS[client],
+        model: (m: string) => `${p.prefix}/${m}`,
+        status: "works" as const,
+        ...(client === "anthropic-messages" &&
+          p.prefix === "openai" && {
+            notes: "LiteLLM sends /v1/messages for an openai/ deployment to the Responses API",
+          }),
+      };
+    }),
 );
 
 /**
  * Client-side fallbacks: the request body names model groups to try after the first fails
  * (`"fallbacks": ["<group>"]`); the groups point at the second listener. LiteLLM does not
- * fall back on a 400 BadRequest (BerriAI/litellm#12503); 429 and 5xx move. Not measured
- * here: no `litellm` binary on the build machine.
+ * fall back on a 400 BadRequest (BerriAI/litellm#12503); 429 and 5xx move.
  * @see https://docs.litellm.ai/docs/proxy/client_side_fallbacks
  */
 export const LITELLM_FALLBACK: FallbackSupport = {
   supported: true,
   onStatuses: [429, 500, 502, 503, 504],
   // Routes whose backend has a fallback group (the Responses backend has none).
-  routes: ROWS.filter((r) => LITELLM_PROVIDERS.some((p) => p.backend === r.backend)).map(
+  routes: LITELLM_ROWS.filter((r) => LITELLM_PROVIDERS.some((p) => p.backend === r.backend)).map(
     (r) => r.id,
   ),
   how: 'request body "fallbacks": ["gatecheck-fallback-<provider>"], a model group on the second listener',
@@ -100,26 +165,31 @@ export const LITELLM_FALLBACK: FallbackSupport = {
   },
 };
 
-export const litellm: GatewayAdapter = {
-  ...binaryAdapter({
-    name: "litellm",
-    description: "LiteLLM proxy (binary `litellm` on PATH, from PyPI litellm[proxy])",
-    binary: "litellm",
-    writeConfig: async (ctx) => [await writeWorkFile(ctx, "litellm.yaml", litellmConfigYaml(ctx))],
-    command: (ctx, binary) => ({
-      command: binary,
-      args: [
-        "--config",
-        `${ctx.workdir}/litellm.yaml`,
-        "--host",
-        "127.0.0.1",
-        "--port",
-        String(ctx.port),
-      ],
-      env: { LITELLM_TELEMETRY: "False", LITELLM_LOCAL_MODEL_COST_MAP: "True" },
-      readyPath: "/health/liveliness",
-    }),
-    routes: () => recipeRoutes(ROWS),
+export const litellm = pythonAdapter({
+  python: LITELLM_PYTHON,
+  description: "LiteLLM proxy (PyPI litellm[proxy], hash-locked virtualenv)",
+  defaultVersion: "1.96.2",
+  writeConfig: async (ctx) => [await writeWorkFile(ctx, "litellm.yaml", litellmConfigYaml(ctx))],
+  command: (ctx, dir) => ({
+    command: venvBin(dir, "litellm"),
+    args: [
+      "--config",
+      `${ctx.workdir}/litellm.yaml`,
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(ctx.port),
+      "--num_workers",
+      "1",
+    ],
+    env: {
+      LITELLM_TELEMETRY: "False",
+      LITELLM_LOCAL_MODEL_COST_MAP: "True",
+      // Unbuffered, so a crash's last lines reach gateway.log.
+      PYTHONUNBUFFERED: "1",
+    },
+    readyPath: "/health/liveliness",
   }),
+  routes: () => recipeRoutes(LITELLM_ROWS),
   fallback: LITELLM_FALLBACK,
-};
+});

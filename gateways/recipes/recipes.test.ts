@@ -9,10 +9,10 @@ import { startGateway } from "../start.ts";
 import { FAKE_GATEWAY_MJS } from "../testing/fake-gateway.ts";
 import { startTinyMock } from "../testing/tiny-mock.ts";
 import { anyLlmConfigYaml } from "./any-llm.ts";
-import { axonhub } from "./attach-only.ts";
-import { bifrostConfig } from "./bifrost.ts";
+import { AXONHUB_UNAVAILABLE, axonhub } from "./attach-only.ts";
+import { BIFROST_UNAVAILABLE, bifrost, bifrostConfig } from "./bifrost.ts";
 import { gomodelEnvironment } from "./gomodel.ts";
-import { litellm, litellmConfigYaml } from "./litellm.ts";
+import { litellmConfigYaml } from "./litellm.ts";
 import { prefixedRows } from "./recipe-kit.ts";
 import { switchyardToml } from "./switchyard.ts";
 
@@ -53,13 +53,13 @@ describe("recipe config writers write what each gateway's docs describe", () => 
 });
 
 describe("recipe launch", () => {
-  it("is not-run with the reason when the binary is absent", async () => {
+  it("Bifrost without a binary is not-run with the reason no registry can build it", async () => {
     const saved = process.env.PATH;
     process.env.PATH = join(root, "empty");
     try {
       const started = await startGateway(
-        litellm,
-        { name: "litellm", version: "system" },
+        bifrost,
+        { name: "bifrost", version: "system" },
         {
           workdir: join(root, "absent"),
           mockUrl: () => "http://127.0.0.1:1",
@@ -67,30 +67,33 @@ describe("recipe launch", () => {
       );
       expect(started).toMatchObject({
         status: "not-run",
-        reason: "litellm@system: litellm not found on PATH",
+        reason: `bifrost@system: ${BIFROST_UNAVAILABLE}; run it yourself and pass --attach bifrost=URL (or put \`bifrost\` on PATH)`,
       });
+      expect(BIFROST_UNAVAILABLE).toBe(
+        "cannot be built from a registry: its npm package downloads its binary at install time, and its Go module embeds a UI folder the module does not contain",
+      );
     } finally {
       process.env.PATH = saved;
     }
   });
 
   it("launches the binary found on PATH with the recipe's flags and config, then stops it", async () => {
-    // A stand-in `litellm` that checks its flags and runs the fake gateway on --port.
+    // A stand-in `bifrost` that checks its flags and runs the fake gateway on -port.
     const bin = join(root, "bin");
     const { mkdirSync } = await import("node:fs");
     mkdirSync(bin, { recursive: true });
     writeFileSync(
-      join(bin, "litellm"),
-      `#!/bin/sh\n[ "$1" = "--config" ] && [ -f "$2" ] || { echo "bad args $*"; exit 9; }\nexec "${process.execPath}" "${FAKE_GATEWAY_MJS}" --port=$6 --upstream=http://127.0.0.1:1\n`,
+      join(bin, "bifrost"),
+      `#!/bin/sh\n[ "$1" = "-app-dir" ] && [ -f "$2/config.json" ] && [ "$4" = "127.0.0.1" ] || { echo "bad args $*"; exit 9; }\nexec "${process.execPath}" "${FAKE_GATEWAY_MJS}" --port=$6 --upstream=http://127.0.0.1:1\n`,
     );
-    chmodSync(join(bin, "litellm"), 0o755);
+    chmodSync(join(bin, "bifrost"), 0o755);
     const saved = process.env.PATH;
     process.env.PATH = `${bin}:${saved}`;
     const mock = await startTinyMock();
     try {
       const started = await startGateway(
-        litellm,
-        { name: "litellm", version: "system" },
+        bifrost,
+        { name: "bifrost", version: "system" },
         {
           workdir: join(root, "run"),
           mockUrl: () => mock.url,
@@ -98,7 +101,7 @@ describe("recipe launch", () => {
       );
       if (started.status !== "running")
         throw new Error(`${started.reason}\n${started.logTail?.join("\n")}`);
-      expect(readFileSync(join(root, "run", "litellm.yaml"), "utf8")).toContain(`${mock.url}/v1`);
+      expect(readFileSync(join(root, "run", "bifrost", "config.json"), "utf8")).toContain(mock.url);
       const pid = started.gateway.pid ?? -1;
       expect((await started.gateway.stop()).gone).toBe(true);
       expect(pidAlive(pid)).toBe(false);
@@ -117,8 +120,13 @@ describe("recipe launch", () => {
         mockUrl: () => "http://127.0.0.1:1",
       },
     );
-    expect(started.status).toBe("not-run");
-    if (started.status === "not-run") expect(started.reason).toMatch(/attach-only/);
+    expect(started).toMatchObject({
+      status: "not-run",
+      reason: `axonhub@attached: ${AXONHUB_UNAVAILABLE}; attach-only: run it yourself and pass --attach axonhub=URL`,
+    });
+    expect(AXONHUB_UNAVAILABLE).toBe(
+      "cannot be built from a registry: its go.mod has local replace directives",
+    );
   });
 });
 

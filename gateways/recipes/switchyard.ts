@@ -1,13 +1,22 @@
 /**
- * NVIDIA NeMo Switchyard server, found on PATH as `switchyard-server`. The TOML names one
- * LLM client per backend format (base_url at the mock, key from an env variable we set to
- * a fake key), one target per client, and one passthrough route per target; the client
- * names the route id as its model. Targets send the fixed model `gatecheck-model`.
+ * NVIDIA NeMo Switchyard's server, from the PyPI wheel `nemo-switchyard` (hash-locked
+ * virtualenv): the wheel carries the server of the `switchyard-server` crate as
+ * `switchyard_rust.server.Server`, which binds loopback only; `gateways/python/
+ * switchyard-serve.py` runs it until SIGTERM. (The crate 0.3.0 needs Rust 1.96.1; the
+ * machine has 1.95.) The TOML names one LLM client per backend format (base_url at the mock,
+ * key from an env variable we set to a fake key), one target per client, and one passthrough
+ * route per target; the client names the route id as its model. Targets send the fixed
+ * model `gatecheck-model`.
  * @see https://github.com/NVIDIA-NeMo/Switchyard/blob/main/crates/switchyard-server/README.md
+ * @see https://github.com/NVIDIA-NeMo/Switchyard/blob/main/docs/reference/toml_schema.md
  */
+import { join } from "node:path";
 import type { Dialect } from "../../dialects/dialect.ts";
 import type { LaunchContext } from "../adapter.ts";
-import { binaryAdapter } from "../binary.ts";
+import { REPO_ROOT } from "../cache.ts";
+import { venvPython } from "../pip-install.ts";
+import { pythonAdapter } from "../python-adapter.ts";
+import type { PythonGateway } from "../python-lock.ts";
 import {
   q,
   RECIPE_MODEL,
@@ -18,6 +27,19 @@ import {
 } from "./recipe-kit.ts";
 
 const KEY_ENV = "GATECHECK_SWITCHYARD_API_KEY";
+
+export const SWITCHYARD_PYTHON: PythonGateway = {
+  name: "switchyard",
+  distribution: "nemo-switchyard",
+  pins: {
+    // 0.2.0, the reference sweep's version, needs Python >= 3.12.
+    "0.3.0": {
+      requirement: "nemo-switchyard==0.3.0",
+      resolvedAsOf: "2026-09-29T00:00:00Z",
+      python: "3.11",
+    },
+  },
+};
 
 /** Switchyard client format -> our backend dialect and its base URL under the mock. */
 export const SWITCHYARD_CLIENTS = [
@@ -63,25 +85,25 @@ const ROWS: RecipeRouteRow[] = CLIENTS.flatMap(([client, ingressPath]) =>
     backend: c.backend,
     ingressPath,
     model: () => `gc-${c.backend}`,
+    status: "works" as const,
     notes: "the route id picks the backend; the upstream model is always gatecheck-model",
   })),
 );
 
-export const switchyard = binaryAdapter({
-  name: "switchyard",
-  description: "NVIDIA NeMo Switchyard (binary `switchyard-server` on PATH), TOML routes",
-  binary: "switchyard-server",
+export const switchyard = pythonAdapter({
+  python: SWITCHYARD_PYTHON,
+  description:
+    "NVIDIA NeMo Switchyard (PyPI nemo-switchyard wheel's server, hash-locked virtualenv), TOML routes",
+  defaultVersion: "0.3.0",
   writeConfig: async (ctx) => [await writeWorkFile(ctx, "switchyard.toml", switchyardToml(ctx))],
-  command: (ctx, binary) => ({
-    command: binary,
+  command: (ctx, dir) => ({
+    command: venvPython(dir),
     args: [
-      "--config",
+      join(REPO_ROOT, "gateways", "python", "switchyard-serve.py"),
       `${ctx.workdir}/switchyard.toml`,
-      "--host",
-      "127.0.0.1",
-      "--port",
       String(ctx.port),
     ],
+    env: { PYTHONUNBUFFERED: "1" },
     fakeCredentials: { [KEY_ENV]: RECIPE_PROVIDER_KEY },
     readyPath: "/health",
   }),

@@ -1,6 +1,6 @@
 import { CLIENT_DIALECTS } from "../../dialects/dialect.ts";
 import { GatewayError } from "../../gateways/adapter.ts";
-import { BUILTIN_ADAPTERS, resolveGateway } from "../../gateways/registry.ts";
+import { BUILTIN_ADAPTERS, findAdapter, resolveGateway } from "../../gateways/registry.ts";
 import { createProgress, silentProgress } from "../../sweep/progress.ts";
 import { runSweep, type SweepColumn } from "../../sweep/run-sweep.ts";
 import {
@@ -9,6 +9,7 @@ import {
   parseList,
   SelectionError,
   selectProbes,
+  withAttached,
 } from "../../sweep/select.ts";
 import { parseShard } from "../../sweep/shard.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
@@ -16,6 +17,8 @@ import { loadProbes } from "./probes.ts";
 
 interface SweepFlags {
   gateways?: string;
+  attach?: string;
+  attachMockPort: string;
   probes?: string;
   probesDir?: string;
   dialects?: string;
@@ -77,7 +80,14 @@ export async function sweepAction(flags: SweepFlags): Promise<void> {
       ...(dialects ? { dialects } : {}),
     });
     options = {
-      columns: await columnsFrom(flags.gateways),
+      columns: flags.attach
+        ? withAttached(
+            await columnsFrom(flags.gateways),
+            flags.attach,
+            findAdapter,
+            positiveInt(flags.attachMockPort, "--attach-mock-port"),
+          )
+        : await columnsFrom(flags.gateways),
       probes,
       modes: parseList(flags.modes, MODES, "--modes"),
       repeats: positiveInt(flags.repeats, "--repeats"),

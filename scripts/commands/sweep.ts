@@ -13,6 +13,15 @@ export const registerSweep: RegisterCommand = (program: Command) => {
       "--gateways <list>",
       "comma-separated columns: NAME[@VERSION][+VARIANT] or a gateway JSON file (default: every runnable gateway, its variants, and direct)",
     )
+    .option(
+      "--attach <list>",
+      "NAME=URL pairs, comma-separated: gateways you run yourself (e.g. axonhub=http://127.0.0.1:8090), attached instead of launched",
+    )
+    .option(
+      "--attach-mock-port <port>",
+      "the mock an attached gateway must point at listens here (the next attached one on the next port)",
+      String(9990),
+    )
     .option("--probes <glob>", "probe ids to run, * and ? globs, comma-separated (default: all)")
     .option("--probes-dir <dir>", "also load user probes from the *.json files in this folder")
     .option(
