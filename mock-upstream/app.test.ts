@@ -291,7 +291,11 @@ describe("content type", () => {
     const res = await app.request("/api/chat", {
       method: "POST",
       headers: { "content-type": "application/octet-stream" },
-      body: JSON.stringify({ model: "m", stream: false, messages: [{ role: "user", content: "hi" }] }),
+      body: JSON.stringify({
+        model: "m",
+        stream: false,
+        messages: [{ role: "user", content: "hi" }],
+      }),
     });
     expect(res.status).toBe(200);
     expect((await readJson(res)).done).toBe(true);
