@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Verdict, VerdictKind } from "../probes/verdict.ts";
 import type { CellRecord } from "./records.ts";
 import { diffRuns, formatRunDiff } from "./run-diff.ts";
+import { loadRunDiff } from "./run-diff-io.ts";
 import { loadRunView, type RunView } from "./run-view.ts";
 import { openStore, type ResultsStore } from "./store.ts";
 import { FIXTURE_GATEWAYS, FIXTURE_OVERRIDES, writeFixtureRun } from "./testing/fixture-run.ts";
@@ -153,5 +155,78 @@ describe("two columns of one gateway", () => {
     const diff = diffRuns(a, b);
     const plain = b.cells.filter((c) => c.column === "portkey@1.15.2").length;
     expect(diff.compared).toBe(b.cells.length - plain);
+  });
+});
+
+describe("side findings", () => {
+  // A silent defect on a subject that is not the probe's own (here: a stop probe's reply
+  // came back with an invented text) is a change in the diff like a cell's own verdict.
+  const E = "2026-12-03T02-10-00Z-eeee";
+  const F = "2026-12-04T02-10-00Z-ffff";
+  const STOP = "litellm@1.74.0|am-stop-sequences|anthropic-messages->anthropic-messages|stream";
+  const TOOLS = "direct@0.1.0|oc-tools-strict|openai-chat->openai-chat|non-stream";
+  const text = (verdict: VerdictKind): Verdict => ({
+    subject: "text",
+    field: "text",
+    verdict,
+    reason: `text: ${verdict}`,
+    direction: "reply",
+  });
+  const framing: Verdict = {
+    subject: "stream.framing",
+    field: "stream.framing",
+    verdict: "mangled",
+    cause: "malformed-events",
+    reason: "stream.framing: well framed → 1 malformed",
+    direction: "reply",
+  };
+
+  beforeAll(() => {
+    writeFixtureRun(store, {
+      runId: E,
+      startedAt: "2026-12-03T02:10:00.000Z",
+      overrides: {
+        ...FIXTURE_OVERRIDES,
+        [STOP]: { verdict: "preserved", side: [text("preserved")] },
+        [TOOLS]: { verdict: "preserved", side: [framing] },
+      },
+    });
+    writeFixtureRun(store, {
+      runId: F,
+      startedAt: "2026-12-04T02:10:00.000Z",
+      overrides: {
+        ...FIXTURE_OVERRIDES,
+        [STOP]: { verdict: "preserved", side: [text("invented")] },
+        // The tools cell's framing error is gone, and a never-judged subject shows up.
+        [TOOLS]: {
+          verdict: "preserved",
+          side: [{ ...framing, subject: "usage.input_tokens", field: "usage.input_tokens" }],
+        },
+      },
+    });
+  });
+
+  it("a subject judged clean before and silently lost now is a regression", () => {
+    const diff = loadRunDiff(store, E, F);
+    const shown = (c: {
+      probeId: string;
+      subject?: string;
+      before?: { verdict: string };
+      after?: { verdict: string };
+    }) =>
+      `${c.probeId} ${c.subject}: ${c.before?.verdict ?? "absent"} → ${c.after?.verdict ?? "absent"}`;
+    expect(diff.regressions.map(shown)).toEqual(["am-stop-sequences text: preserved → invented"]);
+    expect(diff.newFindings.map(shown).sort()).toEqual([
+      "am-stop-sequences text: preserved → invented",
+      "oc-tools-strict usage.input_tokens: absent → mangled",
+    ]);
+    expect(diff.fixedFindings.map(shown)).toEqual([
+      "oc-tools-strict stream.framing: mangled → absent",
+    ]);
+    // The cells' own verdicts did not change: without side findings the diff saw nothing.
+    expect(diff.newSilent).toEqual([]);
+    expect(formatRunDiff(diff)).toContain(
+      "litellm@1.74.0 anthropic-messages->anthropic-messages stream `stop_sequences` (am-stop-sequences) [side: text]: preserved → invented: text: invented",
+    );
   });
 });

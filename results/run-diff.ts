@@ -8,7 +8,8 @@
  */
 import { VERDICT_CLASS, type VerdictKind } from "../probes/verdict.ts";
 import { columnLineage, columnsOf, matchColumns } from "./column-match.ts";
-import type { CellRecord } from "./records.ts";
+import { type CellRecord, cellKeyString } from "./records.ts";
+import { diffSideFindings, sideFindingsByCell } from "./run-diff-findings.ts";
 import { gatewayOfColumn } from "./run-summary.ts";
 import { probeOfCell, type RunView } from "./run-view.ts";
 
@@ -26,6 +27,8 @@ export interface CellChange {
   probeId: string;
   field: string;
   mode: string;
+  /** Set on a side finding: the subject (not the probe's own) whose verdict changed. */
+  subject?: string;
   before?: CellSide;
   after?: CellSide;
 }
@@ -41,6 +44,11 @@ export interface RunDiff {
   fixed: CellChange[];
   /** Any other change of verdict (silent kind changed, rejected → ok, measured → not-run, ...). */
   otherChanges: CellChange[];
+  /** Side findings (a silent defect on a subject that is not the probe's own, results/
+   * findings.ts) new in B; those on a subject A's attempt judged clean are also regressions. */
+  newFindings: CellChange[];
+  /** Side findings of A gone in B on a compared cell. */
+  fixedFindings: CellChange[];
   /** Columns whose version or run status differs, by lineage (`portkey+locked`: the column
    * label without its version). */
   gatewayChanges: { gateway: string; before?: string; after?: string }[];
@@ -49,7 +57,13 @@ export interface RunDiff {
   compared: number;
 }
 
-export function diffRuns(a: RunView, b: RunView): RunDiff {
+export interface DiffOptions {
+  /** The verdict run A's main attempt of `cell` gave `subject`, if it judged it: decides
+   * whether a new side finding is a regression (clean before) or only new. */
+  verdictBefore?: (cell: CellRecord, subject: string) => VerdictKind | undefined;
+}
+
+export function diffRuns(a: RunView, b: RunView, options: DiffOptions = {}): RunDiff {
   const columnsA = columnsOf(a.gatewayRuns, columnLabels(a));
   const columnsB = columnsOf(b.gatewayRuns, columnLabels(b));
   const earlierColumn = matchColumns(columnsA, columnsB);
@@ -63,13 +77,25 @@ export function diffRuns(a: RunView, b: RunView): RunDiff {
     newSilent: [],
     fixed: [],
     otherChanges: [],
+    newFindings: [],
+    fixedFindings: [],
     gatewayChanges: gatewayChanges(a, b),
     changedProbes: changedProbes(a.cells, b.cells),
     compared: 0,
   };
+  const sideA = sideFindingsByCell(a);
+  const sideB = sideFindingsByCell(b);
   for (const [key, after] of indexB) {
     const before = indexA.get(key);
     const change = toChange(b, after, before?.cell, after.cell);
+    diffSideFindings(diff, {
+      base: change,
+      after: after.cell,
+      before: before?.cell,
+      findingsA: before ? (sideA.get(cellKeyString(before.cell)) ?? []) : [],
+      findingsB: sideB.get(cellKeyString(after.cell)) ?? [],
+      verdictBefore: options.verdictBefore,
+    });
     if (!before) {
       if (isSilent(after.cell.verdict)) diff.newSilent.push(change);
       continue;
@@ -200,6 +226,8 @@ export function formatRunDiff(diff: RunDiff): string {
   section("New silent defects", diff.newSilent);
   section("Fixed: silent defect → clean", diff.fixed);
   section("Other verdict changes", diff.otherChanges);
+  section("New side findings: a silent defect on a subject not the probe's own", diff.newFindings);
+  section("Side findings gone", diff.fixedFindings);
   out.push(`## Gateway changes (${diff.gatewayChanges.length})`);
   for (const g of diff.gatewayChanges) {
     out.push(`- ${g.gateway}: ${g.before ?? "absent"} → ${g.after ?? "absent"}`);
@@ -219,5 +247,7 @@ function changeLine(c: CellChange): string {
     c.before && c.after && c.before.column !== c.after.column
       ? `${c.before.column} → ${c.after.column}`
       : (c.after?.column ?? c.before?.column ?? c.gateway);
-  return `${columns} ${c.routeId} ${c.mode} \`${c.field}\` (${c.probeId}): ${show(c.before)} → ${show(c.after)}${c.after ? `: ${c.after.reason}` : ""}`;
+  const sideMark = c.subject ? ` [side: ${c.subject}]` : "";
+  const reason = (c.after ?? c.before)?.reason;
+  return `${columns} ${c.routeId} ${c.mode} \`${c.field}\` (${c.probeId})${sideMark}: ${show(c.before)} → ${show(c.after)}${reason ? `: ${reason}` : ""}`;
 }

@@ -2,6 +2,7 @@
  * Everything the views need about one run, read once: the run, its gateways, its cells, and
  * the probe definitions the cells point to. The renderers are pure functions of this.
  */
+import { type FindingRecord, findingsOf } from "./findings.ts";
 import type { CellRecord, GatewayRunRecord, ProbeRecord, RunRecord } from "./records.ts";
 import { ResultsError } from "./results-error.ts";
 import type { ResultsStore } from "./store.ts";
@@ -12,6 +13,9 @@ export interface RunView {
   cells: CellRecord[];
   /** By `probeId#definitionHash`. */
   probes: Map<string, ProbeRecord>;
+  /** Every silent defect keyed by cell and subject, the cells' own and side findings
+   * (results/findings.ts). */
+  findings: FindingRecord[];
 }
 
 export function probeKey(probeId: string, definitionHash: string): string {
@@ -24,7 +28,13 @@ export function loadRunView(store: ResultsStore, runId?: string): RunView {
   if (!run) throw new ResultsError("not-found", `no runs in ${store.path}`);
   const probes = new Map<string, ProbeRecord>();
   for (const p of store.probesOfRun(run.id)) probes.set(probeKey(p.probeId, p.definitionHash), p);
-  return { run, gatewayRuns: store.gatewayRuns(run.id), cells: store.cells(run.id), probes };
+  return {
+    run,
+    gatewayRuns: store.gatewayRuns(run.id),
+    cells: store.cells(run.id),
+    probes,
+    findings: findingsOf(store, run.id),
+  };
 }
 
 /** Axis and field of a cell's probe; a probe missing from the table still shows, by id. */

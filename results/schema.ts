@@ -159,6 +159,59 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX cells_subject ON cells (subject, verdict);
   `,
+  // 5: every silent defect of a run keyed by cell and subject, the probe's own (from the cell)
+  // and every other subject the lens judged on the cell's attempts (an invented text on a
+  // refusal probe, a framing error on any stream), so a defect on a subject no probe of that
+  // cell asked about is a finding the views and queries see, not a verdict buried in a list.
+  // A view of what is stored (judgements, verdict lists, cells): every writer (the sweep,
+  // rescore, merge) and every deletion keeps it right without code of its own. Rules
+  // (docs/results.md "findings"): a side verdict counts when at least half of the cell's
+  // attempts (main and repeats) gave it, as a cell's own verdict is folded; a credential
+  // subject counts only on a route where the run planned that credential's own probe (the
+  // sweep plans none where the key reaches the upstream by design, sweep/cells.ts). Lists
+  // written before version 4 carry no subject: their side findings show the field instead.
+  `
+  CREATE VIEW findings AS
+  SELECT c.run_id, c."column", c.route_id, c.probe_id, c.mode, c.subject, p.field,
+         coalesce(
+           (SELECT json_extract(e.value, '$.direction')
+              FROM judgements j JOIN verdict_lists v ON v.id = j.verdicts_id,
+                   json_each(v.verdicts) e
+             WHERE j.run_id = c.run_id AND j."column" = c."column" AND j.route_id = c.route_id
+               AND j.probe_id = c.probe_id AND j.mode = c.mode AND j.phase = 'main'
+               AND json_extract(e.value, '$.subject') = c.subject
+             LIMIT 1),
+           CASE WHEN c.subject LIKE 'failure.%' THEN 'reply' END
+         ) AS direction,
+         c.verdict, c.cause, c.reason, c.determinism AS k, c.runs, 1 AS own
+  FROM cells c JOIN probes p ON p.probe_id = c.probe_id AND p.definition_hash = c.definition_hash
+  WHERE c.verdict IN ('dropped', 'mangled', 'invented', 'leaked')
+  UNION ALL
+  SELECT c.run_id, c."column", c.route_id, c.probe_id, c.mode, s.subject, s.field, s.direction,
+         s.verdict, s.cause, s.reason, s.k, c.runs, 0 AS own
+  FROM (
+    SELECT j.run_id, j."column", j.route_id, j.probe_id, j.mode,
+           coalesce(json_extract(e.value, '$.subject'), json_extract(e.value, '$.field'))
+             AS subject,
+           min(json_extract(e.value, '$.field')) AS field,
+           json_extract(e.value, '$.direction') AS direction,
+           json_extract(e.value, '$.verdict') AS verdict,
+           json_extract(e.value, '$.cause') AS cause,
+           min(json_extract(e.value, '$.reason')) AS reason,
+           count(*) AS k
+    FROM judgements j JOIN verdict_lists v ON v.id = j.verdicts_id, json_each(v.verdicts) e
+    WHERE j.phase IN ('main', 'repeat')
+      AND json_extract(e.value, '$.verdict') IN ('dropped', 'mangled', 'invented', 'leaked')
+    GROUP BY j.run_id, j."column", j.route_id, j.probe_id, j.mode, 6, 8, 9, 10
+  ) s
+  JOIN cells c ON c.run_id = s.run_id AND c."column" = s."column" AND c.route_id = s.route_id
+   AND c.probe_id = s.probe_id AND c.mode = s.mode
+  JOIN probes p ON p.probe_id = c.probe_id AND p.definition_hash = c.definition_hash
+  WHERE s.subject <> c.subject AND s.subject <> p.field AND 2 * s.k >= c.runs
+    AND (s.subject NOT LIKE 'credentials.%' OR EXISTS (
+      SELECT 1 FROM cells o WHERE o.run_id = c.run_id AND o."column" = c."column"
+        AND o.route_id = c.route_id AND o.subject = s.subject));
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -14,6 +14,12 @@ export function renderDiffSection(diff: RunDiff): string {
     ["new-silent", "New silent defects", diff.newSilent],
     ["fixed", "Fixed: silent defect → clean", diff.fixed],
     ["other", "Other verdict changes", diff.otherChanges],
+    [
+      "new-findings",
+      "New side findings: a silent defect on a subject not the probe's own",
+      diff.newFindings,
+    ],
+    ["fixed-findings", "Side findings gone", diff.fixedFindings],
   ];
   const gateways = diff.gatewayChanges.map(
     (g) => `<li>${esc(g.gateway)}: ${esc(g.before ?? "absent")} → ${esc(g.after ?? "absent")}</li>`,
@@ -23,7 +29,7 @@ export function renderDiffSection(diff: RunDiff): string {
       `<li><code>${esc(p.probeId)}</code>: ${esc(p.hashA.join(","))} → ${esc(p.hashB.join(","))}</li>`,
   );
   return `<section id="diff"><h2>Changes: <code>${esc(diff.runA)}</code> → <code>${esc(diff.runB)}</code></h2>
-<p class="note">${diff.compared} cells compared; ${diff.regressions.length} regressions, ${diff.newSilent.length} new silent defects, ${diff.fixed.length} fixed.</p>
+<p class="note">${diff.compared} cells compared; ${diff.regressions.length} regressions, ${diff.newSilent.length} new silent defects, ${diff.fixed.length} fixed, ${diff.newFindings.length} new side findings.</p>
 ${sections.map(([id, title, changes]) => changeTable(id, title, changes)).join("\n")}
 <h3>Gateway changes (${diff.gatewayChanges.length})</h3><ul>${gateways.join("") || "<li>None.</li>"}</ul>
 <h3>Probes changed, not compared (${diff.changedProbes.length})</h3><ul>${probes.join("") || "<li>None.</li>"}</ul>
@@ -40,7 +46,7 @@ function changeTable(id: string, title: string, changes: CellChange[]): string {
   if (changes.length === 0) return `<h3 id="diff-${id}">${esc(title)} (0)</h3><p>None.</p>`;
   const rows = changes.map(
     (c) =>
-      `<tr><td>${esc(c.after?.column ?? c.before?.column ?? c.gateway)}</td><td>${esc(c.routeId)}</td><td>${esc(c.mode)}</td><td><code>${esc(c.field)}</code> <span class="probe">${esc(c.probeId)}</span></td><td>${sideChip(c.before)}</td><td>${sideChip(c.after)}</td><td>${esc(c.after?.reason ?? "")}</td></tr>`,
+      `<tr><td>${esc(c.after?.column ?? c.before?.column ?? c.gateway)}</td><td>${esc(c.routeId)}</td><td>${esc(c.mode)}</td><td><code>${esc(c.field)}</code> <span class="probe">${esc(c.probeId)}</span>${c.subject ? ` <span class="side">side: ${esc(c.subject)}</span>` : ""}</td><td>${sideChip(c.before)}</td><td>${sideChip(c.after)}</td><td>${esc((c.after ?? c.before)?.reason ?? "")}</td></tr>`,
   );
   return `<h3 id="diff-${id}">${esc(title)} (${changes.length})</h3>
 <table class="diff"><thead><tr><th>gateway</th><th>route</th><th>mode</th><th>field</th><th>before</th><th>after</th><th>reason</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;

@@ -11,9 +11,8 @@
 import { readFileSync } from "node:fs";
 import { Hono } from "hono";
 import { ResultsError } from "../results-error.ts";
-import { diffRuns } from "../run-diff.ts";
+import { loadRunDiff } from "../run-diff-io.ts";
 import { summarizeRun } from "../run-summary.ts";
-import { loadRunView } from "../run-view.ts";
 import { openStoreReadonly, type ResultsStore } from "../store.ts";
 import { htmlReportOf } from "./build-html-report.ts";
 import { renderDiffPage } from "./diff-section.ts";
@@ -80,10 +79,7 @@ export function createReportApp(options: ReportAppOptions): Hono {
   });
   app.get("/diff/:a/:b", (c) => {
     const r = page(c.req.path, (store) => {
-      const diff = diffRuns(
-        loadRunView(store, c.req.param("a")),
-        loadRunView(store, c.req.param("b")),
-      );
+      const diff = loadRunDiff(store, c.req.param("a"), c.req.param("b"));
       return renderDiffPage(
         diff,
         readFileSync(new URL("./assets/report.css", import.meta.url), "utf8"),

@@ -6,7 +6,7 @@
 import type { Verdict } from "../../probes/verdict.ts";
 import { columnsOf, matchColumns } from "../column-match.ts";
 import type { AttemptRecord, CellRecord, ExchangeTexts, JudgementRef } from "../records.ts";
-import { diffRuns } from "../run-diff.ts";
+import { loadRunDiff } from "../run-diff-io.ts";
 import { loadRunView, type RunView } from "../run-view.ts";
 import type { ResultsStore } from "../store.ts";
 import { parseVerdictList } from "../verdict-lists.ts";
@@ -29,7 +29,7 @@ export function loadReportInputs(store: ResultsStore, runId?: string): ReportInp
     view,
     attempts: shownAttempts(store, view),
     history: histories(store, view, earlier.slice(0, HISTORY_RUNS).reverse()),
-    ...(previous ? { diff: diffRuns(loadRunView(store, previous.id), view) } : {}),
+    ...(previous ? { diff: loadRunDiff(store, previous.id, view) } : {}),
     runs,
   };
 }

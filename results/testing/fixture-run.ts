@@ -7,7 +7,7 @@
 import type { ClientDialect, Dialect, Mode } from "../../dialects/dialect.ts";
 import type { Cause } from "../../probes/causes.ts";
 import { subjectOf } from "../../probes/subject.ts";
-import type { VerdictKind } from "../../probes/verdict.ts";
+import type { Verdict, VerdictKind } from "../../probes/verdict.ts";
 import type { AttemptRecord, CellRecord, GatewayRunRecord, ProbeRecord } from "../records.ts";
 import type { ResultsStore } from "../store.ts";
 
@@ -84,6 +84,8 @@ export interface CellOverride {
   controlVerdict?: VerdictKind;
   knownIssue?: string;
   cause?: Cause;
+  /** Verdicts on other subjects, added to every main and repeat attempt's list. */
+  side?: Verdict[];
 }
 
 /** Key: `column|probeId|routeId|mode`. */
@@ -203,7 +205,7 @@ export function fixtureCells(
             knownIssue: o.knownIssue,
           };
           if (options.keep && !options.keep(cell)) continue;
-          out.push({ cell, attempts: attemptsOf(cell, p.field) });
+          out.push({ cell, attempts: attemptsOf(cell, p.field, o.side ?? []) });
         }
       }
     }
@@ -220,7 +222,7 @@ function fixtureGateways(options: FixtureRunOptions): { gw: GatewayRunRecord; la
   });
 }
 
-function attemptsOf(cell: CellRecord, field: string): AttemptRecord[] {
+function attemptsOf(cell: CellRecord, field: string, side: Verdict[]): AttemptRecord[] {
   const attempts: AttemptRecord[] = [];
   const add = (phase: AttemptRecord["phase"], attemptNo: number, verdict: VerdictKind) =>
     attempts.push({
@@ -238,7 +240,8 @@ function attemptsOf(cell: CellRecord, field: string): AttemptRecord[] {
       upstreamReply: { status: 200, body: "{}" },
       clientResponse: { status: verdict === "rejected" ? 400 : 200, body: "{}" },
       verdicts: [
-        { subject: subjectOf("anthropic-messages", field), field, verdict, reason: cell.reason },
+        { subject: subjectOf(cell.clientDialect, field), field, verdict, reason: cell.reason },
+        ...(phase === "control" ? [] : side),
       ],
     });
   if (cell.runs === 0) return attempts;

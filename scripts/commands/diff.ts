@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { ResultsError } from "../../results/results-error.ts";
-import { diffRuns, formatRunDiff } from "../../results/run-diff.ts";
-import { loadRunView } from "../../results/run-view.ts";
+import { formatRunDiff } from "../../results/run-diff.ts";
+import { loadRunDiff } from "../../results/run-diff-io.ts";
 import { DEFAULT_DB_PATH, openStoreReadonly } from "../../results/store.ts";
 import { EXIT } from "../exit-codes.ts";
 import { withResultsErrors } from "../results-errors.ts";
@@ -35,7 +35,7 @@ export const registerDiff: RegisterCommand = (program: Command) => {
                 `diff needs two runs; ${options.db} has ${runs.length}`,
               );
             }
-            const diff = diffRuns(loadRunView(store, a), loadRunView(store, b));
+            const diff = loadRunDiff(store, a, b);
             process.stdout.write(
               options.json ? `${JSON.stringify(diff, null, 2)}\n` : formatRunDiff(diff),
             );

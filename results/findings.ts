@@ -1,0 +1,79 @@
+/**
+ * A run's silent defects keyed by cell and subject, read from the `findings` view (schema
+ * version 5): the probe's own verdict where it is a silent defect, and every other subject
+ * the lens found silently lost, invented or leaked on the cell's attempts (a side finding).
+ * The rules of the view are in results/schema.ts and docs/results.md.
+ */
+import type { Mode } from "../dialects/dialect.ts";
+import { type Cause, isCause } from "../probes/causes.ts";
+import type { Subject } from "../probes/subject.ts";
+import type { VerdictKind } from "../probes/verdict.ts";
+import type { CellKey } from "./records.ts";
+import type { ResultsStore } from "./store.ts";
+
+export interface FindingRecord extends CellKey {
+  runId: string;
+  subject: Subject;
+  /** The field as the client's dialect spells it. */
+  field: string;
+  /** Undefined on rows whose verdict list did not say. */
+  direction?: "request" | "reply";
+  verdict: VerdictKind;
+  cause?: Cause;
+  /** An example reason (the first in text order where attempts differ). */
+  reason: string;
+  /** Attempts that gave this verdict on this subject, of `runs` (main and repeats). */
+  k: number;
+  runs: number;
+  /** The probe's own subject (the cell's verdict), or another subject of the same attempts. */
+  own: boolean;
+}
+
+interface FindingRow {
+  run_id: string;
+  column: string;
+  route_id: string;
+  probe_id: string;
+  mode: Mode;
+  subject: string;
+  field: string;
+  direction: string | null;
+  verdict: VerdictKind;
+  cause: string | null;
+  reason: string;
+  k: number;
+  runs: number;
+  own: number;
+}
+
+function toFinding(row: FindingRow): FindingRecord {
+  return {
+    runId: row.run_id,
+    column: row.column,
+    routeId: row.route_id,
+    probeId: row.probe_id,
+    mode: row.mode,
+    subject: row.subject as Subject,
+    field: row.field,
+    ...(row.direction === "request" || row.direction === "reply"
+      ? { direction: row.direction }
+      : {}),
+    verdict: row.verdict,
+    ...(isCause(row.cause) ? { cause: row.cause } : {}),
+    reason: row.reason,
+    k: row.k,
+    runs: row.runs,
+    own: row.own === 1,
+  };
+}
+
+/** Every finding of the run, in cell order, the cell's own first. */
+export function findingsOf(store: ResultsStore, runId: string): FindingRecord[] {
+  const rows = store.db
+    .prepare(
+      `SELECT * FROM findings WHERE run_id = ?
+       ORDER BY "column", route_id, probe_id, mode, own DESC, subject, verdict`,
+    )
+    .all(runId) as FindingRow[];
+  return rows.map(toFinding);
+}
