@@ -119,6 +119,8 @@ export interface ReasoningConfig {
   effort?: string;
   /** Responses reasoning.summary. */
   summary?: string;
+  /** Gemini `thinkingConfig.includeThoughts`: send the thoughts back as parts. */
+  includeThoughts?: boolean;
 }
 
 export interface CanonicalRequest {

@@ -6,98 +6,20 @@
  * error-body variants that break adapters).
  */
 
-import { readAnthropicError, writeAnthropicErrorObject } from "./anthropic-messages/error-body.ts";
-import { readAnthropicReply } from "./anthropic-messages/reply-read.ts";
-import { writeAnthropicReply } from "./anthropic-messages/reply-write.ts";
-import { createAnthropicStreamReader } from "./anthropic-messages/stream-read.ts";
-import {
-  anthropicErrorEvent,
-  anthropicPing,
-  writeAnthropicEvents,
-} from "./anthropic-messages/stream-write.ts";
 import type { CanonicalReply, ReplyError } from "./canonical.ts";
 import type { Dialect, Mode } from "./dialect.ts";
-import { readGeminiError, writeGeminiErrorObject } from "./gemini/error-body.ts";
-import { readGeminiReply } from "./gemini/reply-read.ts";
-import { writeGeminiReply } from "./gemini/reply-write.ts";
-import { createGeminiStreamReader } from "./gemini/stream-read.ts";
-import { geminiErrorEvent, writeGeminiEvents } from "./gemini/stream-write.ts";
+import type { ReplyCodec } from "./dialect-module.ts";
 import { tryParseJson } from "./json.ts";
-import { readOllamaError, writeOllamaErrorObject } from "./ollama/error-body.ts";
-import { readOllamaReply } from "./ollama/reply-read.ts";
-import { writeOllamaReply } from "./ollama/reply-write.ts";
-import { createOllamaStreamReader } from "./ollama/stream-read.ts";
-import { ollamaErrorEvent, writeOllamaEvents } from "./ollama/stream-write.ts";
-import { readOpenAiError, writeOpenAiErrorObject } from "./openai-chat/error-body.ts";
-import { readChatReply } from "./openai-chat/reply-read.ts";
-import { writeChatReply } from "./openai-chat/reply-write.ts";
-import { createChatStreamReader } from "./openai-chat/stream-read.ts";
-import { chatErrorEvent, writeChatEvents } from "./openai-chat/stream-write.ts";
-import { readResponsesError, writeResponsesErrorObject } from "./openai-responses/error-body.ts";
-import { readResponsesReply } from "./openai-responses/reply-read.ts";
-import { writeResponsesReply } from "./openai-responses/reply-write.ts";
-import { createResponsesStreamReader } from "./openai-responses/stream-read.ts";
-import { responsesErrorEvent, writeResponsesEvents } from "./openai-responses/stream-write.ts";
-import type { StreamReader } from "./reply-parts.ts";
-import { DIALECT_ROUTES } from "./routes.ts";
-import { encodeStream, frameText, type StreamEvent, type WrittenEvents } from "./sse.ts";
+import { dialectModule } from "./registry.ts";
+import { encodeStream, frameText, type StreamEvent } from "./sse.ts";
 import type { StreamPlan } from "./stream-plan.ts";
 
 export type { StreamEvent } from "./sse.ts";
 export type { StreamPlan } from "./stream-plan.ts";
 
-interface ReplyWriters {
-  reply(reply: CanonicalReply): Record<string, unknown>;
-  events(reply: CanonicalReply, plan: StreamPlan): WrittenEvents;
-  errorEvent(error: ReplyError, index: number, plan: StreamPlan): StreamEvent;
-  errorObject(status: number, message: string, type?: string): Record<string, unknown>;
-  /** A keep-alive: Anthropic's documented `ping` event; a comment elsewhere. */
-  ping(plan: StreamPlan): StreamEvent;
-}
-
-const comment = (): StreamEvent => ({ comment: "ping", data: "" });
-
-const WRITERS = {
-  "openai-chat": {
-    reply: writeChatReply,
-    events: writeChatEvents,
-    errorEvent: chatErrorEvent,
-    errorObject: writeOpenAiErrorObject,
-    ping: comment,
-  },
-  "openai-responses": {
-    reply: (r) => writeResponsesReply(r),
-    events: writeResponsesEvents,
-    errorEvent: responsesErrorEvent,
-    errorObject: writeResponsesErrorObject,
-    ping: comment,
-  },
-  "anthropic-messages": {
-    reply: writeAnthropicReply,
-    events: writeAnthropicEvents,
-    errorEvent: anthropicErrorEvent,
-    errorObject: writeAnthropicErrorObject,
-    ping: anthropicPing,
-  },
-  gemini: {
-    reply: writeGeminiReply,
-    events: writeGeminiEvents,
-    errorEvent: geminiErrorEvent,
-    errorObject: writeGeminiErrorObject,
-    ping: comment,
-  },
-  ollama: {
-    reply: writeOllamaReply,
-    events: writeOllamaEvents,
-    errorEvent: ollamaErrorEvent,
-    errorObject: writeOllamaErrorObject,
-    ping: comment,
-  },
-} as const satisfies Record<Dialect, ReplyWriters>;
-
 /** The JSON body of a non-streamed reply, exactly as the provider sends it. */
 export function writeReply(dialect: Dialect, reply: CanonicalReply): Record<string, unknown> {
-  return WRITERS[dialect].reply(reply);
+  return dialectModule(dialect).reply.write(reply);
 }
 
 /**
@@ -110,7 +32,7 @@ export function writeReplyEvents(
   reply: CanonicalReply,
   plan: StreamPlan = {},
 ): StreamEvent[] {
-  const writers: ReplyWriters = WRITERS[dialect];
+  const writers: ReplyCodec = dialectModule(dialect).reply;
   const written = writers.events(reply, plan);
   let events = written.events;
   if (plan.errorAfter) {
@@ -139,7 +61,7 @@ export function writeReplyEvents(
 
 /** The exact wire text of events: SSE for four dialects, NDJSON for Ollama. */
 export function encodeEvents(dialect: Dialect, events: readonly StreamEvent[]): string {
-  return encodeStream(DIALECT_ROUTES[dialect].framing, events);
+  return encodeStream(dialectModule(dialect).routes.framing, events);
 }
 
 export type ErrorShape = "object" | "string" | "html" | "empty";
@@ -177,9 +99,8 @@ const REASON_PHRASES: Record<number, string> = {
 
 /** An error response as the provider (or the proxy in front of it) sends it. */
 export function writeError(dialect: Dialect, spec: ErrorSpec): ErrorResponse {
-  const json = {
-    "content-type": dialect === "gemini" ? "application/json; charset=UTF-8" : "application/json",
-  };
+  const module = dialectModule(dialect);
+  const json = { "content-type": module.contentTypes.json };
   switch (spec.shape ?? "object") {
     case "string":
       return { status: spec.status, headers: json, body: JSON.stringify({ error: spec.message }) };
@@ -195,37 +116,13 @@ export function writeError(dialect: Dialect, spec: ErrorSpec): ErrorResponse {
       return {
         status: spec.status,
         headers: json,
-        body: JSON.stringify(WRITERS[dialect].errorObject(spec.status, spec.message, spec.type)),
+        body: JSON.stringify(module.reply.errorObject(spec.status, spec.message, spec.type)),
       };
   }
 }
 
 // ---------------------------------------------------------------------------------------
 // Readers
-
-interface ReplyReaders {
-  /** A 2xx JSON body, parsed. */
-  reply(body: unknown): CanonicalReply;
-  stream(): StreamReader;
-  /** The error in a parsed body, in the dialect's shape or the `error`-as-string variant. */
-  error(body: unknown): Omit<ReplyError, "status" | "raw"> | undefined;
-}
-
-const READERS = {
-  "openai-chat": { reply: readChatReply, stream: createChatStreamReader, error: readOpenAiError },
-  "openai-responses": {
-    reply: readResponsesReply,
-    stream: createResponsesStreamReader,
-    error: readResponsesError,
-  },
-  "anthropic-messages": {
-    reply: readAnthropicReply,
-    stream: createAnthropicStreamReader,
-    error: readAnthropicError,
-  },
-  gemini: { reply: readGeminiReply, stream: createGeminiStreamReader, error: readGeminiError },
-  ollama: { reply: readOllamaReply, stream: createOllamaStreamReader, error: readOllamaError },
-} as const satisfies Record<Dialect, ReplyReaders>;
 
 export interface WireReply {
   status: number;
@@ -247,7 +144,7 @@ function errorReply(dialect: Dialect, status: number, body: string): CanonicalRe
   if (body.trim() !== "") {
     const parsed = tryParseJson(body);
     if (parsed.ok) {
-      Object.assign(error, READERS[dialect].error(parsed.value) ?? {});
+      Object.assign(error, dialectModule(dialect).reply.readError(parsed.value) ?? {});
       error.raw = parsed.value;
     } else {
       error.message = textMessage(body);
@@ -260,7 +157,7 @@ function errorReply(dialect: Dialect, status: number, body: string): CanonicalRe
 /** Whether a body that is not one JSON document is a stream in the dialect's framing. */
 function looksLikeStream(dialect: Dialect, body: string): boolean {
   const text = body.trimStart();
-  if (DIALECT_ROUTES[dialect].framing === "sse") return /^(data|event|id|retry)?:/.test(text);
+  if (dialectModule(dialect).routes.framing === "sse") return /^(data|event|id|retry)?:/.test(text);
   const lines = text.split("\n").filter((l) => l.trim() !== "");
   return lines.length > 1 && tryParseJson(lines[0] ?? "").ok;
 }
@@ -283,14 +180,7 @@ function readBody(dialect: Dialect, status: number, body: string): CanonicalRepl
       extras: {},
     };
   }
-  if (dialect === "gemini" && Array.isArray(parsed.value) && parsed.value.length > 1) {
-    // streamGenerateContent without alt=sse answers one JSON array of responses.
-    const reader = READERS.gemini.stream();
-    for (const element of parsed.value) reader.pushValue(element);
-    const { stream: _lifecycle, ...reply } = reader.finish();
-    return reply.error ? { ...reply, error: { status, ...reply.error } } : reply;
-  }
-  const reply = READERS[dialect].reply(parsed.value);
+  const reply = dialectModule(dialect).reply.read(parsed.value);
   if (reply.error) reply.error = { status, ...reply.error };
   return reply;
 }
@@ -306,10 +196,10 @@ function readStreamText(dialect: Dialect, status: number, text: string): Canonic
       stream: { complete: false, events: 0, malformed: [], orphanFragments: 0 },
     };
   }
-  const reader = READERS[dialect].stream();
+  const reader = dialectModule(dialect).reply.streamReader();
   // Method shorthand, not arrow properties: tsx names every arrow it assigns (a defineProperty
   // call each time this runs), which cost more than framing a short stream.
-  frameText(DIALECT_ROUTES[dialect].framing, text, {
+  frameText(dialectModule(dialect).routes.framing, text, {
     onEvent(e) {
       reader.push(e);
     },

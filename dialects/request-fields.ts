@@ -122,6 +122,27 @@ export class FieldReader {
     return parsed;
   }
 
+  /**
+   * The reader of the object under `key`, for reading it over several steps (the table walk and
+   * a dialect's own code share `generationConfig`): the key is taken, and `close` keeps what
+   * is left of it. A value that is not an object is kept raw and gives undefined.
+   */
+  open(key: string): FieldReader | undefined {
+    if (this.left === 0) return undefined;
+    const value = this.record[key];
+    if (value === undefined || !Object.hasOwn(this.record, key)) return undefined;
+    this.mark(key);
+    if (isRecord(value)) return new FieldReader(value);
+    this.extra(key, value);
+    return undefined;
+  }
+
+  /** Keeps what `child` (opened under `key`) left unread. */
+  close(key: string, child: FieldReader): void {
+    const leftover = child.leftover();
+    if (leftover !== undefined) this.extra(key, leftover);
+  }
+
   /** The extras: unparsed values, leftovers, and every key never taken. Call once, at the end. */
   rest(): JsonRecord {
     return this.leftover() ?? {};

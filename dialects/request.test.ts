@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DIALECTS, type Dialect } from "./dialect.ts";
 import { DialectError } from "./dialect-error.ts";
-import { readRequest, requestPath, writeRequest } from "./request.ts";
+import { readRequest, requestPath, writeRequestBody } from "./request.ts";
 
 describe("readRequest", () => {
   it.each(DIALECTS)("%s: a body that is not an object throws not-an-object", (dialect) => {
@@ -37,7 +37,7 @@ describe("readRequest", () => {
         sampling: {},
         extras: {},
       });
-      const written = writeRequest(dialect, r);
+      const written = writeRequestBody(dialect, r);
       // Only the required message list may appear, empty.
       expect(Object.values(written).every((v) => Array.isArray(v) && v.length === 0)).toBe(true);
     },
@@ -111,7 +111,7 @@ describe("cross-dialect: Anthropic read, written as Chat", () => {
     stream: true,
     thinking: { type: "enabled", budget_tokens: 2048 },
   };
-  const chat = writeRequest("openai-chat", readRequest("anthropic-messages", anthropic));
+  const chat = writeRequestBody("openai-chat", readRequest("anthropic-messages", anthropic));
 
   it("maps each field to its Chat spelling", () => {
     expect(chat).toEqual({
@@ -171,7 +171,7 @@ describe("readers never write into the body they read", () => {
     const before = JSON.stringify(body);
     const read = readRequest(dialect, deepFreeze(body), { path });
     expect(JSON.stringify(body)).toBe(before);
-    expect(() => writeRequest(dialect, read)).not.toThrow();
+    expect(() => writeRequestBody(dialect, read)).not.toThrow();
   });
 });
 
@@ -187,14 +187,14 @@ describe("tool choice survives every dialect that can carry it", () => {
     "%s %o",
     (dialect, choice) => {
       const request = readRequest("openai-chat", { messages: [], tool_choice: "auto" });
-      const written = writeRequest(dialect, { ...request, toolChoice: choice });
+      const written = writeRequestBody(dialect, { ...request, toolChoice: choice });
       expect(readRequest(dialect, written).toolChoice).toEqual(choice);
     },
   );
 
   it("ollama has no tool choice: nothing is written", () => {
     const request = readRequest("openai-chat", { messages: [], tool_choice: "required" });
-    expect(writeRequest("ollama", request)).toEqual({ messages: [] });
+    expect(writeRequestBody("ollama", request)).toEqual({ messages: [] });
   });
 });
 
@@ -220,7 +220,7 @@ describe("perfect translation carries the first user text (where the sweep plant
     const text = firstUserText(source);
     expect(text).toBeDefined();
     for (const target of DIALECTS) {
-      const written = writeRequest(target, source);
+      const written = writeRequestBody(target, source);
       const back = readRequest(target, written, { path: requestPath(target, source) });
       expect(firstUserText(back), `${dialect} -> ${target}`).toBe(text);
       expect(back.model, `${dialect} -> ${target}`).toBe(source.model);

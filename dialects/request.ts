@@ -3,52 +3,19 @@
  * readRequest: wire JSON -> CanonicalRequest, total over any JSON object.
  * writeRequest: CanonicalRequest -> wire JSON body (the "perfect translation" of the corpus).
  */
-import { readAnthropicRequest } from "./anthropic-messages/request-read.ts";
-import { writeAnthropicRequest } from "./anthropic-messages/request-write.ts";
+import type { RefinedSubject, RequestAttribute } from "./attributes.ts";
 import type { CanonicalRequest } from "./canonical.ts";
-import { type Dialect, isDialect } from "./dialect.ts";
+import type { Dialect } from "./dialect.ts";
 import { DialectError } from "./dialect-error.ts";
-import { readGeminiRequest } from "./gemini/request-read.ts";
-import { writeGeminiRequest } from "./gemini/request-write.ts";
+import type { AbsentSubject } from "./field-table.ts";
 import { isRecord, type JsonRecord } from "./json.ts";
-import { readOllamaRequest } from "./ollama/request-read.ts";
-import { writeOllamaRequest } from "./ollama/request-write.ts";
-import { readChatRequest } from "./openai-chat/request-read.ts";
-import { writeChatRequest } from "./openai-chat/request-write.ts";
-import { readResponsesRequest } from "./openai-responses/request-read.ts";
-import { writeResponsesRequest } from "./openai-responses/request-write.ts";
+import { carriesSubject } from "./presence.ts";
+import { dialectModule } from "./registry.ts";
 import { mergeExtras } from "./request-fields.ts";
-import { DIALECT_ROUTES } from "./routes.ts";
 
 export interface RequestContext {
   /** The request path; Gemini carries the model and the stream choice in it. */
   path?: string;
-}
-
-type Reader = (body: JsonRecord, context: RequestContext) => CanonicalRequest;
-/** `same` is true when the request was read from this dialect: only then are extras written back. */
-type Writer = (request: CanonicalRequest, same: boolean) => JsonRecord;
-
-const READERS = {
-  "openai-chat": readChatRequest,
-  "openai-responses": readResponsesRequest,
-  "anthropic-messages": readAnthropicRequest,
-  gemini: readGeminiRequest,
-  ollama: readOllamaRequest,
-} as const satisfies Record<Dialect, Reader>;
-
-const WRITERS = {
-  "openai-chat": writeChatRequest,
-  "openai-responses": writeResponsesRequest,
-  "anthropic-messages": writeAnthropicRequest,
-  gemini: writeGeminiRequest,
-  ollama: writeOllamaRequest,
-} as const satisfies Record<Dialect, Writer>;
-
-function checkDialect(dialect: unknown): asserts dialect is Dialect {
-  if (!isDialect(dialect)) {
-    throw new DialectError("unknown-dialect", `unknown dialect ${JSON.stringify(dialect)}`);
-  }
 }
 
 /**
@@ -60,7 +27,7 @@ export function readRequest(
   body: unknown,
   context: RequestContext = {},
 ): CanonicalRequest {
-  checkDialect(dialect);
+  const module = dialectModule(dialect);
   if (!isRecord(body)) {
     const what = body === null ? "null" : Array.isArray(body) ? "an array" : typeof body;
     throw new DialectError(
@@ -68,24 +35,49 @@ export function readRequest(
       `${dialect} request body must be a JSON object, got ${what}`,
     );
   }
-  return READERS[dialect](body, context);
+  return module.request.read(body, context);
+}
+
+/** A subject the request carried that the written body leaves out, and why. */
+export interface Omission {
+  subject: AbsentSubject;
+  reason: string;
+  see: string;
+}
+
+export interface WrittenRequest {
+  body: JsonRecord;
+  /** What the dialect cannot carry, from its field table's absent rows. */
+  omitted: Omission[];
 }
 
 /**
  * Writes a canonical request as a `dialect` JSON body. Extras (keys the reader did not map)
- * are written back only when the request was read from the same dialect.
+ * are written back only when the request was read from the same dialect. What the dialect
+ * cannot carry is left out of the body and named in `omitted`, with the table's reason.
  */
-export function writeRequest(dialect: Dialect, request: CanonicalRequest): JsonRecord {
-  checkDialect(dialect);
+export function writeRequest(dialect: Dialect, request: CanonicalRequest): WrittenRequest {
+  const module = dialectModule(dialect);
   const same = request.dialect === dialect;
-  const body = WRITERS[dialect](request, same);
-  return same ? mergeExtras(body, request.extras) : body;
+  const written = module.request.write(request, same);
+  const omitted: Omission[] = [];
+  for (const row of module.fields.absent) {
+    if (row.direction !== "request" || row.subject.startsWith("headers.")) continue;
+    if (carriesSubject(request, row.subject as RequestAttribute | RefinedSubject)) {
+      omitted.push({ subject: row.subject, reason: row.reason, see: row.see });
+    }
+  }
+  return { body: same ? mergeExtras(written, request.extras) : written, omitted };
 }
 
 /** The path a written request is sent to (Gemini puts the model and streaming in it). */
 export function requestPath(dialect: Dialect, request: CanonicalRequest): string {
-  checkDialect(dialect);
-  const routes = DIALECT_ROUTES[dialect];
+  const routes = dialectModule(dialect).routes;
   const model = encodeURIComponent(request.model ?? "");
   return request.stream ? routes.generateStream(model) : routes.generate(model);
+}
+
+/** writeRequest's body alone, for callers that read the omissions elsewhere or not at all. */
+export function writeRequestBody(dialect: Dialect, request: CanonicalRequest): JsonRecord {
+  return writeRequest(dialect, request).body;
 }

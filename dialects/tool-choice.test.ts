@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { CanonicalRequest, ToolChoice } from "./canonical.ts";
 import type { Dialect } from "./dialect.ts";
-import { readRequest, requestPath, writeRequest } from "./request.ts";
+import { readRequest, requestPath, writeRequestBody } from "./request.ts";
 import { toolChoiceMeaning } from "./tool-choice.ts";
 
 function fixture(dialect: Dialect, name: string): CanonicalRequest {
@@ -12,7 +12,7 @@ function fixture(dialect: Dialect, name: string): CanonicalRequest {
 
 /** The tool choice as `target` writes it, and as it reads back. */
 function across(target: Dialect, request: CanonicalRequest) {
-  const body = writeRequest(target, request);
+  const body = writeRequestBody(target, request);
   const back = readRequest(target, body, { path: requestPath(target, request) });
   return { body, back: back.toolChoice };
 }

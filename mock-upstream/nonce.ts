@@ -4,9 +4,12 @@
  * requests of concurrent probes through one gateway never mix.
  */
 import { randomFillSync } from "node:crypto";
+import { NONCE_IN_TEXT, nonceOf } from "../dialects/nonce.ts";
 
-/** `gc-` followed by 16 lower-case hex digits, e.g. `gc-0123456789abcdef`. */
-export const NONCE_PATTERN = /gc-[0-9a-f]{16}/;
+export { findNonce, isNonce } from "../dialects/nonce.ts";
+
+/** A nonce anywhere in text: `gc-` followed by 16 lower-case hex digits (dialects/nonce.ts). */
+export const NONCE_PATTERN = NONCE_IN_TEXT;
 
 /**
  * Random bytes drawn 4 KiB at a time: one `randomBytes(8)` per attempt cost 30–60 µs of the
@@ -21,19 +24,5 @@ export function newNonce(): string {
     used = 0;
   }
   used += 8;
-  return `gc-${POOL.toString("hex", used - 8, used)}`;
-}
-
-const NONCE_IN_TEXT = new RegExp(`${NONCE_PATTERN.source}(?![0-9a-f])`);
-
-/**
- * The first nonce in `raw`, or undefined. No look-behind: in raw JSON a nonce after a line
- * break reads `\\ngc-...`, so a letter before it is normal. A longer hex run is not a nonce.
- */
-export function findNonce(raw: string): string | undefined {
-  return NONCE_IN_TEXT.exec(raw)?.[0];
-}
-
-export function isNonce(value: string): boolean {
-  return new RegExp(`^${NONCE_PATTERN.source}$`).test(value);
+  return nonceOf(POOL.toString("hex", used - 8, used));
 }

@@ -5,6 +5,7 @@
  * Each spec serves its steps in order (one reply is a one-step sequence), `times` passes
  * over them, or forever with "always"; a spent spec is removed.
  */
+import { isNonce, nonceCandidates } from "../dialects/nonce.ts";
 import type { ReplySpec, StagedReplySpec } from "./staged-reply-spec.ts";
 
 export interface StageRequest {
@@ -50,23 +51,6 @@ function steps(spec: StagedReplySpec): ReplySpec[] {
   return spec.sequence ?? (spec.reply ? [spec.reply] : []);
 }
 
-/** Nonce-shaped match strings, found in a body by one scan (see `nonceCandidates`). */
-const NONCE_SHAPE = /^gc-[0-9a-f]{16}$/;
-/** Every nonce-shaped substring; `gc-` cannot occur inside a hex run, so none overlap. */
-const NONCES_IN_TEXT = /gc-[0-9a-f]{16}/g;
-
-/**
- * The nonce-shaped substrings of a raw body. A spec whose nonce is nonce-shaped matches a
- * body exactly when the body contains it, and then it is one of these (a longer hex run
- * after it still contains it: no look-ahead here, unlike `findNonce`).
- */
-function nonceCandidates(rawText: string): Set<string> {
-  const found = new Set<string>();
-  if (!rawText.includes("gc-")) return found;
-  for (const m of rawText.matchAll(NONCES_IN_TEXT)) found.add(m[0]);
-  return found;
-}
-
 interface Slot extends StagedEntry {
   /** Staging order: the tie-break within a rank. */
   order: number;
@@ -91,7 +75,7 @@ export class StageStore {
     const slot: Slot = { id, spec, served: 0, order: this.#nextId };
     this.#entries.set(id, slot);
     const nonce = spec.match.nonce;
-    if (nonce !== undefined && NONCE_SHAPE.test(nonce)) {
+    if (nonce !== undefined && isNonce(nonce)) {
       const list = this.#byNonce.get(nonce);
       if (list) list.push(slot);
       else this.#byNonce.set(nonce, [slot]);

@@ -14,7 +14,7 @@ import {
   isClientDialect,
   type Mode,
 } from "../dialects/dialect.ts";
-import { readRequest, writeRequest } from "../dialects/request.ts";
+import { readRequest, writeRequestBody } from "../dialects/request.ts";
 import type { GatewayRoute } from "../gateways/adapter.ts";
 import { buildClientRequest } from "../probes/corpus/build.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
@@ -52,7 +52,7 @@ export function controlLeg(
     build(nonce, model) {
       const original = buildClientRequest(probe, { nonce, mode, model });
       const canonical = readRequest(probe.client, original.body, { path: original.path });
-      const body = writeRequest(to, { ...canonical, model });
+      const body = writeRequestBody(to, { ...canonical, model });
       const headers: Record<string, string> = { ...NATIVE_HEADERS[to], ...probe.headers };
       if (probe.client === "anthropic-messages") delete headers["anthropic-version"];
       if (to === "anthropic-messages") headers["anthropic-version"] = "2023-06-01";

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { stableStringify } from "../json.ts";
-import { readRequest, writeRequest } from "../request.ts";
+import { readRequest, writeRequestBody } from "../request.ts";
 
 const dir = new URL("./fixtures/", import.meta.url);
 const fixtures = readdirSync(dir).filter((f) => f.startsWith("request-") && f.endsWith(".json"));
@@ -17,7 +17,7 @@ function read(name: string) {
 describe("anthropic-messages request fixtures", () => {
   it.each(fixtures)("%s: writing what was read gives the body back", (name) => {
     const { body, written } = fixture(name);
-    const again = writeRequest("anthropic-messages", readRequest("anthropic-messages", body));
+    const again = writeRequestBody("anthropic-messages", readRequest("anthropic-messages", body));
     expect(stableStringify(again)).toBe(stableStringify(written ?? body));
   });
 
@@ -227,7 +227,7 @@ describe("anthropic-messages odd shapes are kept, never lost", () => {
       tool_choice: { type: "sometimes" },
       metadata: { tenant: "t" },
     });
-    expect(writeRequest("anthropic-messages", r)).toEqual(body);
+    expect(writeRequestBody("anthropic-messages", r)).toEqual(body);
   });
 
   it("a document with citations and context stays typed; the raw content is kept beside it", () => {
@@ -249,8 +249,8 @@ describe("anthropic-messages odd shapes are kept, never lost", () => {
       title: "A",
     });
     expect(r.messages[0]?.extras).toEqual({ content });
-    expect(writeRequest("anthropic-messages", r)).toEqual(body);
-    expect(writeRequest("openai-chat", r).messages).toEqual([
+    expect(writeRequestBody("anthropic-messages", r)).toEqual(body);
+    expect(writeRequestBody("openai-chat", r).messages).toEqual([
       { role: "user", content: "Summarize." },
     ]);
   });

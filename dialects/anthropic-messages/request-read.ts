@@ -14,21 +14,20 @@ import type {
   Part,
   ReasoningConfig,
   ResponseFormat,
-  Sampling,
   Tool,
   ToolChoice,
 } from "../canonical.ts";
+import { BodyReader, readValueRows } from "../field-walk.ts";
 import { asBoolean, asNumber, asRecord, asString, type JsonRecord } from "../json.ts";
 import {
   asRecords,
-  asStringArray,
   FieldReader,
   onlyKeys,
   otherKeys,
   readCacheMarker,
   readEach,
-  type Spelling,
 } from "../request-fields.ts";
+import { ANTHROPIC_FIELDS } from "./fields.ts";
 
 /**
  * Canonical objects are built key by key in their canonical order, an optional key set only
@@ -299,51 +298,34 @@ function readOutputConfig(
   return format === undefined ? { effort } : { effort, format };
 }
 
-const SAMPLING: readonly Spelling<Sampling>[] = [
-  ["temperature", "temperature", asNumber],
-  ["topP", "top_p", asNumber],
-  ["topK", "top_k", asNumber],
-  ["maxTokens", "max_tokens", asNumber],
-  ["stop", "stop_sequences", asStringArray],
-];
-
-function readSampling(f: FieldReader): Sampling {
-  return f.takeSpellings<Sampling>({}, SAMPLING);
-}
-
-export function readAnthropicRequest(body: JsonRecord): CanonicalRequest {
-  const f = new FieldReader(body);
-  const model = f.take("model", asString);
+export function readAnthropicRequest(raw: JsonRecord): CanonicalRequest {
+  const body = new BodyReader(raw);
+  const f = body.root;
   const seen: Lossy = { lossy: false };
   const system = f.take("system", (v) => readContent(v, seen)) ?? [];
-  if (seen.lossy) f.keep("system", body.system);
+  if (seen.lossy) f.keep("system", raw.system);
   const messageList = f.take("messages", asRecords);
-  const messages = messageList === undefined ? [] : readEach(messageList, readMessage);
-  const tools = f.take("tools", asRecords)?.map(readTool) ?? [];
+  const out: CanonicalRequest = {
+    dialect: "anthropic-messages",
+    system,
+    messages: messageList === undefined ? [] : readEach(messageList, readMessage),
+    tools: f.take("tools", asRecords)?.map(readTool) ?? [],
+    sampling: {},
+    extras: {},
+  };
   const { choice: toolChoice, parallel: parallelToolCalls } = readToolChoice(f);
-  const sampling = readSampling(f);
+  if (toolChoice !== undefined) out.toolChoice = toolChoice;
+  if (parallelToolCalls !== undefined) out.parallelToolCalls = parallelToolCalls;
   let reasoning = readThinking(f);
   const output = f.nested("output_config", readOutputConfig);
   if (output?.effort !== undefined) reasoning = { ...reasoning, effort: output.effort };
-  let responseFormat = output?.format;
-  // output_format is the older spelling; when both are sent the second stays raw in extras.
-  if (responseFormat === undefined) responseFormat = f.take("output_format", readOutputFormat);
-  const user = f.nested("metadata", (g) => g.take("user_id", asString));
-  // Built in the canonical key order (CanonicalRequest's), as the compacted literal had it.
-  const out = { dialect: "anthropic-messages" } as CanonicalRequest;
-  if (model !== undefined) out.model = model;
-  out.system = system;
-  out.messages = messages;
-  out.tools = tools;
-  if (toolChoice !== undefined) out.toolChoice = toolChoice;
-  if (parallelToolCalls !== undefined) out.parallelToolCalls = parallelToolCalls;
-  out.sampling = sampling;
-  if (responseFormat !== undefined) out.responseFormat = responseFormat;
   if (reasoning !== undefined) out.reasoning = reasoning;
+  // output_format is the older spelling; when both are sent the second stays raw in extras.
+  const responseFormat = output?.format ?? f.take("output_format", readOutputFormat);
+  if (responseFormat !== undefined) out.responseFormat = responseFormat;
+  const user = f.nested("metadata", (g) => g.take("user_id", asString));
   if (user !== undefined) out.user = user;
-  f.takeInto(out, "stream", "stream", asBoolean);
-  f.takeInto(out, "serviceTier", "service_tier", asString);
-  f.takeInto(out, "cache", "cache_control", readCacheMarker);
-  out.extras = f.rest();
+  readValueRows(body, out, ANTHROPIC_FIELDS.rows);
+  out.extras = body.finish();
   return out;
 }

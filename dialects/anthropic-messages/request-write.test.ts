@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CanonicalRequest } from "../canonical.ts";
-import { readRequest, writeRequest } from "../request.ts";
+import { readRequest, writeRequest, writeRequestBody } from "../request.ts";
 
 const ephemeral = { type: "ephemeral", raw: { type: "ephemeral" } };
 
@@ -86,13 +86,13 @@ const rich: CanonicalRequest = {
 
 describe("anthropic-messages writer", () => {
   it("round trip: read(write(x)) equals x for a rich request", () => {
-    expect(readRequest("anthropic-messages", writeRequest("anthropic-messages", rich))).toEqual(
+    expect(readRequest("anthropic-messages", writeRequestBody("anthropic-messages", rich))).toEqual(
       rich,
     );
   });
 
   it("writes tool_choice and parallelism as one object", () => {
-    const body = writeRequest("anthropic-messages", rich);
+    const body = writeRequestBody("anthropic-messages", rich);
     expect(body.tool_choice).toEqual({
       type: "tool",
       name: "get_weather",
@@ -126,7 +126,7 @@ describe("anthropic-messages writer", () => {
       parallel_tool_calls: true,
       seed: 1,
     });
-    expect(writeRequest("anthropic-messages", chat)).toEqual({
+    expect(writeRequestBody("anthropic-messages", chat)).toEqual({
       model: "m",
       system: "sys",
       messages: [
@@ -159,10 +159,35 @@ describe("anthropic-messages writer", () => {
         { role: "user", content: "Why?" },
       ],
     });
-    expect(writeRequest("anthropic-messages", chat).messages).toEqual([
+    expect(writeRequestBody("anthropic-messages", chat).messages).toEqual([
       { role: "user", content: "Tell me." },
       { role: "assistant", content: [{ type: "text", text: "I can't." }] },
       { role: "user", content: "Why?" },
+    ]);
+  });
+
+  it("leaves out what Messages cannot carry and names each omission with its reason", () => {
+    const request = readRequest("openai-chat", {
+      model: "m",
+      seed: 7,
+      metadata: { tenant: "t1" },
+      response_format: { type: "json_object" },
+      messages: [
+        {
+          role: "user",
+          content: [{ type: "input_audio", input_audio: { data: "UklGRg==", format: "wav" } }],
+        },
+      ],
+    });
+    const { body, omitted } = writeRequest("anthropic-messages", request);
+    expect(body).not.toHaveProperty("seed");
+    expect(body).not.toHaveProperty("metadata");
+    expect(JSON.stringify(body)).not.toContain("UklGRg==");
+    expect(omitted.map((o) => o.subject).sort()).toEqual([
+      "messages.audio",
+      "metadata",
+      "response-format.json-object",
+      "sampling.seed",
     ]);
   });
 });

@@ -17,15 +17,16 @@ import type {
   Tool,
   ToolChoice,
 } from "../canonical.ts";
+import { CACHE_MARKER } from "../field-table.ts";
+import { writeValueRows } from "../field-walk.ts";
 import type { JsonRecord } from "../json.ts";
 import { isPlainText } from "../openai-chat/request-write.ts";
 import { argumentsObject, compact, mergeExtras, nonEmpty } from "../request-fields.ts";
 import { toolChoiceMeaning } from "../tool-choice.ts";
+import { ANTHROPIC_FIELDS } from "./fields.ts";
 
 function cacheControl(cache: CacheMarker | undefined): unknown {
-  return cache === undefined
-    ? undefined
-    : (cache.raw ?? compact({ type: cache.type, ttl: cache.ttl }));
+  return cache === undefined ? undefined : CACHE_MARKER.write(cache);
 }
 
 function writeSource(source: MediaSource): JsonRecord {
@@ -205,7 +206,6 @@ function writeThinking(request: CanonicalRequest): JsonRecord | undefined {
 }
 
 export function writeAnthropicRequest(request: CanonicalRequest, same: boolean): JsonRecord {
-  const s = request.sampling;
   // System and developer messages have no place in `messages`: lifted into `system`, in order.
   const lifted = request.messages
     .filter((m) => m.role === "system" || m.role === "developer")
@@ -213,17 +213,11 @@ export function writeAnthropicRequest(request: CanonicalRequest, same: boolean):
   const system = [...request.system, ...lifted];
   const tools = request.tools.map((t) => writeTool(t, same)).filter((t) => t !== undefined);
   const format = request.responseFormat;
-  return compact({
-    model: request.model,
+  const body: JsonRecord = compact({
     system: system.length > 0 ? writeContent(system, same) : undefined,
     messages: writeMessages(request.messages, same),
-    max_tokens: s.maxTokens,
     tools: tools.length > 0 ? tools : undefined,
     tool_choice: writeToolChoice(request),
-    temperature: s.temperature,
-    top_p: s.topP,
-    top_k: s.topK,
-    stop_sequences: s.stop,
     thinking: writeThinking(request),
     output_config: nonEmpty({
       effort: request.reasoning?.effort,
@@ -233,8 +227,6 @@ export function writeAnthropicRequest(request: CanonicalRequest, same: boolean):
           : undefined,
     }),
     metadata: request.user === undefined ? undefined : { user_id: request.user },
-    stream: request.stream,
-    service_tier: request.serviceTier,
-    cache_control: cacheControl(request.cache),
   });
+  return writeValueRows(body, request, ANTHROPIC_FIELDS.rows, same);
 }

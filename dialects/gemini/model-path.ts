@@ -1,7 +1,7 @@
 /** The model and the stream choice of a Gemini request, which its path carries (not its body). */
-import { dialectOfPath } from "../routes.ts";
+import { GEMINI_ROUTES } from "./routes.ts";
 
-/** Same tail as routes.ts GEMINI_GENERATE, found anywhere: a gateway's mount prefix or a doubled version segment still names the model. */
+/** Same tail as routes.ts's generate pattern, found anywhere: a gateway's mount prefix or a doubled version segment still names the model. */
 const GENERATE_TAIL = /\/models\/([^/:?]+):(generateContent|streamGenerateContent)(?:\?|$)/;
 
 /**
@@ -22,8 +22,8 @@ let lastPath: string | undefined;
 let lastModel: { model: string; stream: boolean } | undefined;
 
 function modelOfNewPath(path: string): { model: string; stream: boolean } | undefined {
-  const route = dialectOfPath(path);
-  if (route?.dialect === "gemini" && route.kind === "generate" && route.model !== undefined) {
+  const route = GEMINI_ROUTES.match(path.split("?")[0] ?? path);
+  if (route?.kind === "generate" && route.model !== undefined) {
     return { model: route.model, stream: route.stream === true };
   }
   const tail = GENERATE_TAIL.exec(path);

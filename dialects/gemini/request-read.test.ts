@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { stableStringify } from "../json.ts";
-import { readRequest, writeRequest } from "../request.ts";
+import { readRequest, writeRequestBody } from "../request.ts";
 
 const dir = new URL("./fixtures/", import.meta.url);
 const fixtures = readdirSync(dir).filter((f) => f.startsWith("request-") && f.endsWith(".json"));
@@ -18,7 +18,7 @@ function read(name: string) {
 describe("gemini request fixtures", () => {
   it.each(fixtures)("%s: writing what was read gives the body back", (name) => {
     const { written, body } = fixture(name);
-    expect(stableStringify(writeRequest("gemini", read(name)))).toBe(
+    expect(stableStringify(writeRequestBody("gemini", read(name)))).toBe(
       stableStringify(written ?? body),
     );
   });
@@ -111,14 +111,13 @@ describe("gemini request fixtures", () => {
 
   it("thinking budget, thought parts with signature, JSON schema output, safety settings raw", () => {
     const r = read("request-thinking-structured-output.json");
-    expect(r.reasoning).toEqual({ mode: "enabled", budgetTokens: 1024 });
+    expect(r.reasoning).toEqual({ mode: "enabled", budgetTokens: 1024, includeThoughts: true });
     expect(r.messages[1]?.parts).toEqual([
       { type: "thinking", text: "Thinking about cookies", signature: "c2lnLTE=" },
       { type: "text", text: "Here they are." },
     ]);
     expect(r.responseFormat).toMatchObject({ type: "json_schema", schema: { type: "ARRAY" } });
     expect(r.extras).toEqual({
-      generationConfig: { thinkingConfig: { includeThoughts: true } },
       safetySettings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_ONLY_HIGH" }],
     });
   });
@@ -190,7 +189,7 @@ describe("gemini odd shapes are kept, never lost", () => {
     expect(r.messages[2]?.parts[0]?.type).toBe("unknown");
     expect(r.tools.map((t) => t.kind)).toEqual(["googleSearch", "codeExecution"]);
     expect(r.toolChoice).toBeUndefined();
-    expect(writeRequest("gemini", r)).toEqual(body);
+    expect(writeRequestBody("gemini", r)).toEqual(body);
   });
 
   it("thinkingBudget 0 is disabled and -1 adaptive, both kept as sent", () => {
@@ -204,7 +203,7 @@ describe("gemini odd shapes are kept, never lost", () => {
       };
       const r = readRequest("gemini", body);
       expect(r.reasoning).toEqual({ mode, budgetTokens: budget });
-      expect(writeRequest("gemini", r)).toEqual(body);
+      expect(writeRequestBody("gemini", r)).toEqual(body);
     }
   });
 
@@ -218,7 +217,7 @@ describe("gemini odd shapes are kept, never lost", () => {
     expect(r.tools[0]?.schema).toEqual(schema);
     expect(r.responseFormat).toEqual({ type: "json_schema", schema });
     expect(r.extras).toEqual({});
-    expect(writeRequest("gemini", r)).toEqual({
+    expect(writeRequestBody("gemini", r)).toEqual({
       contents: [],
       tools: [{ functionDeclarations: [{ name: "f", parameters: schema }] }],
       generationConfig: { responseMimeType: "application/json", responseSchema: schema },
@@ -258,7 +257,7 @@ describe("gemini multimodal function responses", () => {
   });
 
   it("an Anthropic tool_result with an image and a PDF reaches Gemini as response text and parts", () => {
-    const written = writeRequest(
+    const written = writeRequestBody(
       "gemini",
       readRequest("anthropic-messages", {
         max_tokens: 10,

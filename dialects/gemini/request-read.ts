@@ -21,21 +21,30 @@ import type {
   Part,
   ReasoningConfig,
   ResponseFormat,
-  Sampling,
   Tool,
   ToolChoice,
 } from "../canonical.ts";
-import { asArray, asNumber, asRecord, asString, isRecord, type JsonRecord } from "../json.ts";
+import { BodyReader, readValueRows } from "../field-walk.ts";
+import {
+  asArray,
+  asBoolean,
+  asNumber,
+  asRecord,
+  asString,
+  isRecord,
+  type JsonRecord,
+} from "../json.ts";
 import {
   asRecords,
   asStringArray,
   camelKeys,
   FieldReader,
+  nonEmpty,
   onlyKeys,
   otherKeys,
   readEach,
-  type Spelling,
 } from "../request-fields.ts";
+import { GEMINI_FIELDS } from "./fields.ts";
 import { modelOfPath } from "./model-path.ts";
 import { camelContainers } from "./snake-case.ts";
 
@@ -306,59 +315,52 @@ function readThinking(g: FieldReader): ReasoningConfig | undefined {
             ? "adaptive"
             : "enabled";
     const effort = h.take("thinkingLevel", asString);
-    if (mode === undefined) return effort === undefined ? undefined : { effort };
-    return effort === undefined
-      ? { mode, budgetTokens: budget }
-      : { mode, budgetTokens: budget, effort };
+    const includeThoughts = h.take("includeThoughts", asBoolean);
+    const config: ReasoningConfig = {};
+    if (mode !== undefined) {
+      config.mode = mode;
+      config.budgetTokens = budget;
+    }
+    if (effort !== undefined) config.effort = effort;
+    if (includeThoughts !== undefined) config.includeThoughts = includeThoughts;
+    return nonEmpty(config);
   });
 }
 
-const SAMPLING: readonly Spelling<Sampling>[] = [
-  ["temperature", "temperature", asNumber],
-  ["topP", "topP", asNumber],
-  ["topK", "topK", asNumber],
-  ["maxTokens", "maxOutputTokens", asNumber],
-  ["stop", "stopSequences", asStringArray],
-  ["seed", "seed", asNumber],
-  ["presencePenalty", "presencePenalty", asNumber],
-  ["frequencyPenalty", "frequencyPenalty", asNumber],
-  ["n", "candidateCount", asNumber],
-];
-
-function readSampling(g: FieldReader): Sampling {
-  return g.takeSpellings<Sampling>({}, SAMPLING);
-}
-
 export function readGeminiRequest(
-  body: JsonRecord,
+  raw: JsonRecord,
   context: { path?: string } = {},
 ): CanonicalRequest {
-  const f = new FieldReader(camelContainers(body));
+  const body = new BodyReader(camelContainers(raw));
+  const f = body.root;
   const fromPath = context.path === undefined ? undefined : modelOfPath(context.path);
   const contents = f.take("contents", asRecords);
-  const messages = contents === undefined ? [] : readEach(contents, readContent);
-  const system = f.nested("systemInstruction", (g) => g.take("parts", readParts)) ?? [];
-  const tools = f.take("tools", readTools) ?? [];
+  const out: CanonicalRequest = {
+    dialect: "gemini",
+    system: [],
+    messages: contents === undefined ? [] : readEach(contents, readContent),
+    tools: [],
+    sampling: {},
+    extras: {},
+  };
+  if (fromPath !== undefined) {
+    out.model = fromPath.model;
+    out.stream = fromPath.stream;
+  }
+  out.system = f.nested("systemInstruction", (g) => g.take("parts", readParts)) ?? [];
+  out.tools = f.take("tools", readTools) ?? [];
   const toolChoice = f.nested("toolConfig", readToolConfig);
-  let responseFormat: ResponseFormat | undefined;
-  let reasoning: ReasoningConfig | undefined;
-  const sampling =
-    f.nested("generationConfig", (g) => {
-      responseFormat = readFormat(g);
-      reasoning = readThinking(g);
-      return readSampling(g);
-    }) ?? {};
-  // Built in the canonical key order (CanonicalRequest's), each optional key only when set.
-  const out = { dialect: "gemini" } as CanonicalRequest;
-  if (fromPath !== undefined) out.model = fromPath.model;
-  out.system = system;
-  out.messages = messages;
-  out.tools = tools;
   if (toolChoice !== undefined) out.toolChoice = toolChoice;
-  out.sampling = sampling;
-  if (responseFormat !== undefined) out.responseFormat = responseFormat;
-  if (reasoning !== undefined) out.reasoning = reasoning;
-  if (fromPath !== undefined) out.stream = fromPath.stream;
-  out.extras = f.rest();
+  // generationConfig holds the sampling values (the table's rows) beside the format and the
+  // thinking config, which this reader reads itself from the same container.
+  const config = body.at("generationConfig");
+  if (config) {
+    const responseFormat = readFormat(config);
+    if (responseFormat !== undefined) out.responseFormat = responseFormat;
+    const reasoning = readThinking(config);
+    if (reasoning !== undefined) out.reasoning = reasoning;
+  }
+  readValueRows(body, out, GEMINI_FIELDS.rows);
+  out.extras = body.finish();
   return out;
 }

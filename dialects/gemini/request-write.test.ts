@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CanonicalRequest } from "../canonical.ts";
-import { readRequest, requestPath, writeRequest } from "../request.ts";
+import { readRequest, requestPath, writeRequest, writeRequestBody } from "../request.ts";
 import { mimeTypeOfUrl } from "./request-write.ts";
 
 /** Every field the Gemini dialect can carry, once. */
@@ -89,11 +89,11 @@ describe("gemini writer", () => {
   it("round trip: read(write(x)) equals x for a rich request (model and stream via the path)", () => {
     const path = requestPath("gemini", rich);
     expect(path).toBe("/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse");
-    expect(readRequest("gemini", writeRequest("gemini", rich), { path })).toEqual(rich);
+    expect(readRequest("gemini", writeRequestBody("gemini", rich), { path })).toEqual(rich);
   });
 
   it("the body carries neither the model nor stream", () => {
-    const body = writeRequest("gemini", rich);
+    const body = writeRequestBody("gemini", rich);
     expect(body).not.toHaveProperty("model");
     expect(body).not.toHaveProperty("stream");
   });
@@ -116,7 +116,7 @@ describe("gemini writer", () => {
       tool_choice: { type: "function", function: { name: "f" } },
       response_format: { type: "json_object" },
     });
-    expect(writeRequest("gemini", chat)).toEqual({
+    expect(writeRequestBody("gemini", chat)).toEqual({
       systemInstruction: { parts: [{ text: "dev" }] },
       contents: [
         {
@@ -153,7 +153,7 @@ describe("gemini writer", () => {
         },
       ],
     });
-    const body = writeRequest("gemini", anthropic);
+    const body = writeRequestBody("gemini", anthropic);
     expect(body.contents).toEqual([
       {
         role: "user",
@@ -197,7 +197,7 @@ describe("gemini writer", () => {
         },
       ],
     });
-    const contents = writeRequest("gemini", chat).contents as unknown[];
+    const contents = writeRequestBody("gemini", chat).contents as unknown[];
     expect(contents[1]).toEqual({ role: "model", parts: [{ text: "I can't." }] });
     expect(contents[3]).toEqual({
       role: "user",
@@ -207,5 +207,28 @@ describe("gemini writer", () => {
         },
       ],
     });
+  });
+
+  it("leaves out what Gemini cannot carry and names each omission with its reason", () => {
+    const request = readRequest("openai-chat", {
+      model: "m",
+      user: "u1",
+      parallel_tool_calls: false,
+      tools: [
+        { type: "function", function: { name: "f", parameters: { type: "object" }, strict: true } },
+      ],
+      messages: [{ role: "user", content: "hi" }],
+    });
+    const { body, omitted } = writeRequest("gemini", request);
+    expect(JSON.stringify(body)).not.toContain("u1");
+    expect(JSON.stringify(body)).not.toContain("strict");
+    expect(omitted.map((o) => o.subject).sort()).toEqual([
+      "parallel-tool-calls",
+      "tools.strict",
+      "user",
+    ]);
+    expect(omitted.find((o) => o.subject === "user")?.reason).toBe(
+      "generateContent has no end-user id",
+    );
   });
 });

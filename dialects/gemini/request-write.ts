@@ -21,8 +21,10 @@ import type {
   Tool,
   ToolChoice,
 } from "../canonical.ts";
-import type { JsonRecord } from "../json.ts";
+import { writeValueRows } from "../field-walk.ts";
+import { isRecord, type JsonRecord } from "../json.ts";
 import { argumentsObject, compact, mergeExtras, nonEmpty } from "../request-fields.ts";
+import { GEMINI_FIELDS } from "./fields.ts";
 
 /**
  * MIME types by file extension, for a URL part that came without one: Gemini tells an image
@@ -206,42 +208,40 @@ function writeThinking(r: ReasoningConfig | undefined): JsonRecord | undefined {
   if (!r) return undefined;
   const budget =
     r.budgetTokens ?? (r.mode === "disabled" ? 0 : r.mode === "adaptive" ? -1 : undefined);
-  return nonEmpty({ thinkingBudget: budget, thinkingLevel: r.effort });
+  return nonEmpty({
+    thinkingBudget: budget,
+    thinkingLevel: r.effort,
+    includeThoughts: r.includeThoughts,
+  });
 }
 
 export function writeGeminiRequest(request: CanonicalRequest, same: boolean): JsonRecord {
   const names = new Map<string, string>();
   for (const m of request.messages)
     for (const p of m.parts) if (p.type === "tool-call") names.set(p.id, p.name);
-  const s = request.sampling;
   const format = request.responseFormat;
   const lifted = request.messages
     .filter((m) => m.role === "system" || m.role === "developer")
     .flatMap((m) => m.parts);
   const system = writeParts([...request.system, ...lifted], same, names);
   const tools = writeTools(request.tools, same);
-  return compact({
+  const body: JsonRecord = compact({
     contents: writeContents(request.messages, same, names),
     systemInstruction: system.length > 0 ? { parts: system } : undefined,
     tools: tools.length > 0 ? tools : undefined,
     toolConfig: request.toolChoice && writeToolChoice(request.toolChoice),
-    generationConfig: nonEmpty({
-      temperature: s.temperature,
-      topP: s.topP,
-      topK: s.topK,
-      maxOutputTokens: s.maxTokens,
-      stopSequences: s.stop,
-      seed: s.seed,
-      presencePenalty: s.presencePenalty,
-      frequencyPenalty: s.frequencyPenalty,
-      candidateCount: s.n,
-      responseMimeType: format
-        ? format.type === "text"
-          ? "text/plain"
-          : "application/json"
-        : undefined,
-      responseSchema: format?.type === "json_schema" ? format.schema : undefined,
-      thinkingConfig: writeThinking(request.reasoning),
-    }),
   });
+  writeValueRows(body, request, GEMINI_FIELDS.rows, same);
+  const config = nonEmpty({
+    ...(isRecord(body.generationConfig) ? body.generationConfig : {}),
+    responseMimeType: format
+      ? format.type === "text"
+        ? "text/plain"
+        : "application/json"
+      : undefined,
+    responseSchema: format?.type === "json_schema" ? format.schema : undefined,
+    thinkingConfig: writeThinking(request.reasoning),
+  });
+  if (config !== undefined) body.generationConfig = config;
+  return body;
 }

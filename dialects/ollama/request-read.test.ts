@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { stableStringify } from "../json.ts";
-import { readRequest, writeRequest } from "../request.ts";
+import { readRequest, writeRequestBody } from "../request.ts";
 
 const dir = new URL("./fixtures/", import.meta.url);
 const fixtures = readdirSync(dir).filter((f) => f.startsWith("request-") && f.endsWith(".json"));
@@ -17,7 +17,7 @@ function read(name: string) {
 describe("ollama request fixtures", () => {
   it.each(fixtures)("%s: writing what was read gives the body back", (name) => {
     const { body, written } = fixture(name);
-    expect(stableStringify(writeRequest("ollama", readRequest("ollama", body)))).toBe(
+    expect(stableStringify(writeRequestBody("ollama", readRequest("ollama", body)))).toBe(
       stableStringify(written ?? body),
     );
   });
@@ -134,6 +134,6 @@ describe("ollama odd shapes are kept, never lost", () => {
     expect(r.messages[1]?.extras).toEqual({
       tool_calls: [{ function: { name: "f", arguments: "{}" } }],
     });
-    expect(writeRequest("ollama", r)).toEqual(body);
+    expect(writeRequestBody("ollama", r)).toEqual(body);
   });
 });

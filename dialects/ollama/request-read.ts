@@ -22,10 +22,10 @@ import type {
   Role,
   Tool,
 } from "../canonical.ts";
-import { asBoolean, asNumber, asRecord, asString, isRecord, type JsonRecord } from "../json.ts";
+import { BodyReader, readValueRows } from "../field-walk.ts";
+import { asRecord, asString, isRecord, type JsonRecord } from "../json.ts";
 import {
   asRecords,
-  asStopList,
   asStringArray,
   compact,
   FieldReader,
@@ -33,6 +33,7 @@ import {
   onlyKeys,
   readNested,
 } from "../request-fields.ts";
+import { OLLAMA_FIELDS } from "./fields.ts";
 
 const ROLES = ["system", "user", "assistant", "tool"] as const satisfies Role[];
 
@@ -120,34 +121,20 @@ function readThink(value: unknown): ReasoningConfig | undefined {
   return typeof value === "string" ? { effort: value } : undefined;
 }
 
-export function readOllamaRequest(body: JsonRecord): CanonicalRequest {
-  const f = new FieldReader(body);
-  const model = f.take("model", asString);
-  const messages = f.take("messages", asRecords)?.map(readMessage) ?? [];
-  const tools = f.take("tools", asRecords)?.map(readTool) ?? [];
-  const sampling =
-    f.nested("options", (g) =>
-      compact({
-        temperature: g.take("temperature", asNumber),
-        topP: g.take("top_p", asNumber),
-        topK: g.take("top_k", asNumber),
-        maxTokens: g.take("num_predict", asNumber),
-        stop: g.take("stop", asStopList),
-        seed: g.take("seed", asNumber),
-        presencePenalty: g.take("presence_penalty", asNumber),
-        frequencyPenalty: g.take("frequency_penalty", asNumber),
-      }),
-    ) ?? {};
-  return compact({
+export function readOllamaRequest(raw: JsonRecord): CanonicalRequest {
+  const body = new BodyReader(raw);
+  const f = body.root;
+  const out: CanonicalRequest = {
     dialect: "ollama",
-    model,
     system: [],
-    messages,
-    tools,
-    sampling,
-    responseFormat: f.take("format", readFormat),
-    reasoning: f.take("think", readThink),
-    stream: f.take("stream", asBoolean),
-    extras: f.rest(),
-  });
+    messages: f.take("messages", asRecords)?.map(readMessage) ?? [],
+    tools: f.take("tools", asRecords)?.map(readTool) ?? [],
+    sampling: {},
+    extras: {},
+  };
+  f.takeInto(out, "responseFormat", "format", readFormat);
+  f.takeInto(out, "reasoning", "think", readThink);
+  readValueRows(body, out, OLLAMA_FIELDS.rows);
+  out.extras = body.finish();
+  return out;
 }

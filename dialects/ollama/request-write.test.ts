@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CanonicalRequest } from "../canonical.ts";
-import { readRequest, writeRequest } from "../request.ts";
+import { readRequest, writeRequest, writeRequestBody } from "../request.ts";
 
 /** Every field the Ollama dialect can carry, once. */
 const rich: CanonicalRequest = {
@@ -70,7 +70,7 @@ const rich: CanonicalRequest = {
 
 describe("ollama writer", () => {
   it("round trip: read(write(x)) equals x for a rich request", () => {
-    expect(readRequest("ollama", writeRequest("ollama", rich))).toEqual(rich);
+    expect(readRequest("ollama", writeRequestBody("ollama", rich))).toEqual(rich);
   });
 
   it("from Anthropic: system to a system message, tool_result to tool messages named from their call", () => {
@@ -94,7 +94,7 @@ describe("ollama writer", () => {
       stop_sequences: ["S"],
       thinking: { type: "enabled", budget_tokens: 1024 },
     });
-    expect(writeRequest("ollama", anthropic)).toEqual({
+    expect(writeRequestBody("ollama", anthropic)).toEqual({
       model: "m",
       messages: [
         { role: "system", content: "sys" },
@@ -135,13 +135,36 @@ describe("ollama writer", () => {
         { role: "assistant", content: null, refusal: "I can't." },
       ],
     });
-    expect(writeRequest("ollama", anthropic).messages).toEqual([
+    expect(writeRequestBody("ollama", anthropic).messages).toEqual([
       { role: "system", content: "First block.\n\nSecond block." },
       { role: "user", content: "one\n\ntwo" },
     ]);
-    expect(writeRequest("ollama", chat).messages).toEqual([
+    expect(writeRequestBody("ollama", chat).messages).toEqual([
       { role: "user", content: "Tell me." },
       { role: "assistant", content: "I can't." },
+    ]);
+  });
+
+  it("leaves out what Ollama cannot carry and names each omission with its reason", () => {
+    const request = readRequest("openai-chat", {
+      model: "m",
+      tool_choice: "required",
+      service_tier: "flex",
+      messages: [
+        {
+          role: "user",
+          content: [{ type: "image_url", image_url: { url: "https://x.test/a.png" } }],
+        },
+      ],
+    });
+    const { body, omitted } = writeRequest("ollama", request);
+    expect(body).not.toHaveProperty("tool_choice");
+    expect(body).not.toHaveProperty("service_tier");
+    expect(JSON.stringify(body)).not.toContain("x.test");
+    expect(omitted.map((o) => o.subject).sort()).toEqual([
+      "messages.image.url",
+      "service-tier",
+      "tool-choice",
     ]);
   });
 });

@@ -11,8 +11,10 @@
  * refusal is what the assistant said: it goes in `content` as text.
  */
 import type { CanonicalRequest, Message, Part, ReasoningConfig, Tool } from "../canonical.ts";
+import { writeValueRows } from "../field-walk.ts";
 import type { JsonRecord } from "../json.ts";
-import { argumentsObject, compact, mergeExtras, nonEmpty } from "../request-fields.ts";
+import { argumentsObject, compact, mergeExtras } from "../request-fields.ts";
+import { OLLAMA_FIELDS } from "./fields.ts";
 
 /** Between parts joined into one string: a blank line keeps them apart, as the client had them. */
 const PART_SEPARATOR = "\n\n";
@@ -103,12 +105,10 @@ export function writeOllamaRequest(request: CanonicalRequest, same: boolean): Js
   const names = new Map<string, string>();
   for (const m of request.messages)
     for (const p of m.parts) if (p.type === "tool-call") names.set(p.id, p.name);
-  const s = request.sampling;
   const system = texts(request.system);
   const tools = request.tools.map((t) => writeTool(t, same)).filter((t) => t !== undefined);
   const format = request.responseFormat;
-  return compact({
-    model: request.model,
+  const body: JsonRecord = compact({
     messages: [
       ...(system === undefined ? [] : [{ role: "system", content: system }]),
       ...request.messages.flatMap((m) => writeMessages(m, same, names)),
@@ -120,17 +120,7 @@ export function writeOllamaRequest(request: CanonicalRequest, same: boolean): Js
         : format?.type === "json_schema"
           ? format.schema
           : undefined,
-    options: nonEmpty({
-      temperature: s.temperature,
-      top_p: s.topP,
-      top_k: s.topK,
-      num_predict: s.maxTokens,
-      stop: s.stop,
-      seed: s.seed,
-      presence_penalty: s.presencePenalty,
-      frequency_penalty: s.frequencyPenalty,
-    }),
-    stream: request.stream,
     think: writeThink(request.reasoning),
   });
+  return writeValueRows(body, request, OLLAMA_FIELDS.rows, same);
 }

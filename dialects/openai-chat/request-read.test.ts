@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { stableStringify } from "../json.ts";
-import { readRequest, writeRequest } from "../request.ts";
+import { readRequest, writeRequestBody } from "../request.ts";
 
 const dir = new URL("./fixtures/", import.meta.url);
 const fixtures = readdirSync(dir).filter((f) => f.startsWith("request-") && f.endsWith(".json"));
@@ -17,7 +17,7 @@ function read(name: string) {
 describe("openai-chat request fixtures", () => {
   it.each(fixtures)("%s: writing what was read gives the body back", (name) => {
     const { body, written } = fixture(name);
-    expect(stableStringify(writeRequest("openai-chat", readRequest("openai-chat", body)))).toBe(
+    expect(stableStringify(writeRequestBody("openai-chat", readRequest("openai-chat", body)))).toBe(
       stableStringify(written ?? body),
     );
   });
@@ -183,7 +183,7 @@ describe("openai-chat: Gemini thought signatures (OpenAI compatibility)", () => 
   });
 
   it("reaches Gemini as the functionCall part's thoughtSignature", () => {
-    const written = writeRequest("gemini", read("request-gemini-thought-signature.json"));
+    const written = writeRequestBody("gemini", read("request-gemini-thought-signature.json"));
     expect(written.contents).toEqual([
       {
         role: "user",
@@ -262,7 +262,7 @@ describe("openai-chat odd shapes are kept, never lost", () => {
     expect(r.messages[2]?.extras).toEqual({ tool_calls: [] });
     expect(r.toolChoice).toBeUndefined();
     expect(r.extras).toEqual({ tool_choice: body.tool_choice });
-    expect(writeRequest("openai-chat", r)).toEqual(body);
+    expect(writeRequestBody("openai-chat", r)).toEqual(body);
   });
 
   it("content absent stays absent, content '' is an empty text part", () => {
@@ -286,8 +286,8 @@ describe("openai-chat odd shapes are kept, never lost", () => {
     expect(r.messages[0]?.parts).toEqual([
       { type: "text", text: "long", cache: { type: "ephemeral", raw: { type: "ephemeral" } } },
     ]);
-    expect(writeRequest("openai-chat", r)).toEqual(body);
-    expect(writeRequest("anthropic-messages", r).messages).toEqual([
+    expect(writeRequestBody("openai-chat", r)).toEqual(body);
+    expect(writeRequestBody("anthropic-messages", r).messages).toEqual([
       {
         role: "user",
         content: [{ type: "text", text: "long", cache_control: { type: "ephemeral" } }],
@@ -313,7 +313,7 @@ describe("openai-chat odd shapes are kept, never lost", () => {
       { type: "tool-call", id: "c2", name: "g", arguments: "" },
     ]);
     expect(r.messages[0]?.extras).toEqual({ tool_calls: body.messages[0]?.tool_calls });
-    expect(writeRequest("openai-chat", r)).toEqual({
+    expect(writeRequestBody("openai-chat", r)).toEqual({
       messages: [{ ...body.messages[0], content: null }],
     });
   });

@@ -10,14 +10,13 @@ import type {
   Part,
   ResponseFormat,
   Role,
-  Sampling,
   Tool,
   ToolChoice,
 } from "../canonical.ts";
-import { asArray, asBoolean, asNumber, asRecord, asString, type JsonRecord } from "../json.ts";
+import { BodyReader, readValueRows } from "../field-walk.ts";
+import { asArray, asBoolean, asRecord, asString, type JsonRecord } from "../json.ts";
 import {
   asRecords,
-  asStopList,
   FieldReader,
   onlyKeys,
   otherKeys,
@@ -25,8 +24,8 @@ import {
   readCacheMarker,
   readEach,
   readNested,
-  type Spelling,
 } from "../request-fields.ts";
+import { CHAT_FIELDS } from "./fields.ts";
 
 const ROLES = ["system", "developer", "user", "assistant", "tool"] as const satisfies Role[];
 
@@ -329,60 +328,22 @@ function readResponseFormat(f: FieldReader): ResponseFormat | undefined {
   return f.take("response_format", () => undefined);
 }
 
-function readSampling(f: FieldReader): Sampling {
-  const sampling: Sampling = {};
-  // max_tokens and max_completion_tokens name the same limit; when both are sent the
-  // second stays in extras so neither value is lost.
-  let maxTokens = f.take("max_tokens", asNumber);
-  if (maxTokens === undefined) maxTokens = f.take("max_completion_tokens", asNumber);
-  else f.take("max_completion_tokens", refuse);
-  f.takeSpellings(sampling, SAMPLING_BEFORE_MAX_TOKENS);
-  if (maxTokens !== undefined) sampling.maxTokens = maxTokens;
-  return f.takeSpellings(sampling, SAMPLING_AFTER_MAX_TOKENS);
-}
-
-/** Sampling's keys in canonical order, around `maxTokens` (read above from two spellings). */
-const SAMPLING_BEFORE_MAX_TOKENS: readonly Spelling<Sampling>[] = [
-  ["temperature", "temperature", asNumber],
-  ["topP", "top_p", asNumber],
-  ["topK", "top_k", asNumber],
-];
-const SAMPLING_AFTER_MAX_TOKENS: readonly Spelling<Sampling>[] = [
-  ["stop", "stop", asStopList],
-  ["seed", "seed", asNumber],
-  ["presencePenalty", "presence_penalty", asNumber],
-  ["frequencyPenalty", "frequency_penalty", asNumber],
-  ["n", "n", asNumber],
-];
-
-/** A parse that accepts nothing: the value is kept raw in extras. */
-const refuse = (): undefined => undefined;
-
-export function readChatRequest(body: JsonRecord): CanonicalRequest {
-  const f = new FieldReader(body);
-  // Built in the canonical key order (CanonicalRequest's), each optional key only when set.
-  const out = { dialect: "openai-chat" } as CanonicalRequest;
-  f.takeInto(out, "model", "model", asString);
-  out.system = [];
+export function readChatRequest(raw: JsonRecord): CanonicalRequest {
+  const body = new BodyReader(raw);
+  const f = body.root;
+  const out = { dialect: "openai-chat", system: [], sampling: {} } as unknown as CanonicalRequest;
   const messageList = f.take("messages", asRecords);
   out.messages = messageList === undefined ? [] : readEach(messageList, readMessage);
   out.tools = f.take("tools", asRecords)?.map(readTool) ?? [];
   f.takeInto(out, "toolChoice", "tool_choice", readToolChoice);
-  f.takeInto(out, "parallelToolCalls", "parallel_tool_calls", asBoolean);
-  out.sampling = readSampling(f);
   const responseFormat = readResponseFormat(f);
   if (responseFormat !== undefined) out.responseFormat = responseFormat;
-  const effort = f.take("reasoning_effort", asString);
-  if (effort !== undefined) out.reasoning = { effort };
   const streamOptions = f.nested("stream_options", (g) => {
     const includeUsage = g.take("include_usage", asBoolean);
     return includeUsage === undefined ? {} : { includeUsage };
   });
-  f.takeInto(out, "metadata", "metadata", asRecord);
-  f.takeInto(out, "user", "user", asString);
-  f.takeInto(out, "stream", "stream", asBoolean);
   if (streamOptions !== undefined) out.streamOptions = streamOptions;
-  f.takeInto(out, "serviceTier", "service_tier", asString);
-  out.extras = f.rest();
+  readValueRows(body, out, CHAT_FIELDS.rows);
+  out.extras = body.finish();
   return out;
 }

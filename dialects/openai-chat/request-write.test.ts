@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CanonicalRequest } from "../canonical.ts";
-import { readRequest, writeRequest } from "../request.ts";
+import { readRequest, writeRequest, writeRequestBody } from "../request.ts";
 
 /** Every field the Chat dialect can carry, once. */
 const rich: CanonicalRequest = {
@@ -95,11 +95,11 @@ const rich: CanonicalRequest = {
 
 describe("openai-chat writer", () => {
   it("round trip: read(write(x)) equals x for a rich request", () => {
-    expect(readRequest("openai-chat", writeRequest("openai-chat", rich))).toEqual(rich);
+    expect(readRequest("openai-chat", writeRequestBody("openai-chat", rich))).toEqual(rich);
   });
 
   it("writes the documented spellings", () => {
-    const body = writeRequest("openai-chat", rich);
+    const body = writeRequestBody("openai-chat", rich);
     expect(body.max_tokens).toBe(512);
     expect(body.max_completion_tokens).toBeUndefined();
     expect(body.tool_choice).toBe("required");
@@ -141,7 +141,7 @@ describe("openai-chat writer", () => {
       sampling: {},
       extras: { container: "c1" },
     };
-    expect(writeRequest("openai-chat", request)).toEqual({
+    expect(writeRequestBody("openai-chat", request)).toEqual({
       messages: [
         { role: "system", content: "sys" },
         { role: "tool", tool_call_id: "t1", content: "a" },
@@ -159,10 +159,10 @@ describe("openai-chat writer", () => {
         messages: [{ role: "user", content: "hi" }],
         thinking: { type, ...extra },
       });
-    expect(writeRequest("openai-chat", thinking("adaptive")).reasoning_effort).toBe("medium");
-    expect(writeRequest("openai-chat", thinking("disabled")).reasoning_effort).toBe("none");
+    expect(writeRequestBody("openai-chat", thinking("adaptive")).reasoning_effort).toBe("medium");
+    expect(writeRequestBody("openai-chat", thinking("disabled")).reasoning_effort).toBe("none");
     const enabled = thinking("enabled", { budget_tokens: 2048 });
-    expect(writeRequest("openai-chat", enabled)).not.toHaveProperty("reasoning_effort");
+    expect(writeRequestBody("openai-chat", enabled)).not.toHaveProperty("reasoning_effort");
     // An explicit level wins over the switch.
     const both = readRequest("anthropic-messages", {
       model: "m",
@@ -171,6 +171,44 @@ describe("openai-chat writer", () => {
       thinking: { type: "adaptive" },
       output_config: { effort: "low" },
     });
-    expect(writeRequest("openai-chat", both).reasoning_effort).toBe("low");
+    expect(writeRequestBody("openai-chat", both).reasoning_effort).toBe("low");
+  });
+
+  it("leaves out what Chat cannot carry and names each omission with its reason", () => {
+    const request = readRequest("anthropic-messages", {
+      model: "m",
+      max_tokens: 10,
+      top_k: 5,
+      thinking: { type: "enabled", budget_tokens: 2048 },
+      cache_control: { type: "ephemeral" },
+      messages: [
+        {
+          role: "user",
+          content: [{ type: "text", text: "hi", cache_control: { type: "ephemeral" } }],
+        },
+        {
+          role: "assistant",
+          content: [
+            { type: "thinking", thinking: "hmm", signature: "sig" },
+            { type: "text", text: "ok" },
+          ],
+        },
+      ],
+    });
+    const { body, omitted } = writeRequest("openai-chat", request);
+    expect(body).not.toHaveProperty("top_k");
+    expect(body).not.toHaveProperty("cache_control");
+    expect(JSON.stringify(body)).not.toContain("hmm");
+    expect(omitted.map((o) => o.subject).sort()).toEqual([
+      "cache",
+      "messages.cache",
+      "messages.thinking",
+      "messages.thinking.signature",
+      "reasoning.budget-tokens",
+      "sampling.top-k",
+    ]);
+    expect(omitted.find((o) => o.subject === "sampling.top-k")?.reason).toBe(
+      "Chat Completions has no top_k",
+    );
   });
 });

@@ -19,8 +19,10 @@ import type {
   Tool,
   ToolChoice,
 } from "../canonical.ts";
+import { writeValueRows } from "../field-walk.ts";
 import type { JsonRecord } from "../json.ts";
 import { compact, mergeExtras, nonEmpty, toDataUrl } from "../request-fields.ts";
+import { CHAT_FIELDS } from "./fields.ts";
 
 /**
  * Thinking switched on or off without a level, as an OpenAI effort level. `none` turns
@@ -243,35 +245,25 @@ function writeResponseFormat(format: ResponseFormat): JsonRecord {
 }
 
 export function writeChatRequest(request: CanonicalRequest, same: boolean): JsonRecord {
-  const s = request.sampling;
   const system: JsonRecord[] =
     request.system.length > 0
       ? [{ role: "system", content: writeChatContent(request.system, same) }]
       : [];
   const tools = request.tools.map((t) => writeChatTool(t, same)).filter((t) => t !== undefined);
-  return compact({
-    model: request.model,
+  const body: JsonRecord = compact({
     messages: [...system, ...request.messages.flatMap((m) => writeChatMessages(m, same))],
     tools: tools.length > 0 ? tools : undefined,
     tool_choice: request.toolChoice && writeToolChoice(request.toolChoice),
-    parallel_tool_calls: request.parallelToolCalls,
-    temperature: s.temperature,
-    top_p: s.topP,
-    top_k: same ? s.topK : undefined,
-    max_tokens: s.maxTokens,
-    stop: s.stop,
-    seed: s.seed,
-    presence_penalty: s.presencePenalty,
-    frequency_penalty: s.frequencyPenalty,
-    n: s.n,
     response_format: request.responseFormat && writeResponseFormat(request.responseFormat),
-    reasoning_effort: openaiEffort(request.reasoning),
-    metadata: request.metadata,
-    user: request.user,
-    stream: request.stream,
     stream_options:
       request.streamOptions &&
       (nonEmpty({ include_usage: request.streamOptions.includeUsage }) ?? {}),
-    service_tier: request.serviceTier,
   });
+  writeValueRows(body, request, CHAT_FIELDS.rows, same);
+  // A thinking switch with no effort level goes as the effort that means the same.
+  if (body.reasoning_effort === undefined) {
+    const effort = openaiEffort(request.reasoning);
+    if (effort !== undefined) body.reasoning_effort = effort;
+  }
+  return body;
 }

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { stableStringify } from "../json.ts";
-import { readRequest, writeRequest } from "../request.ts";
+import { readRequest, writeRequestBody } from "../request.ts";
 
 const dir = new URL("./fixtures/", import.meta.url);
 const fixtures = readdirSync(dir).filter((f) => f.startsWith("request-") && f.endsWith(".json"));
@@ -17,7 +17,7 @@ function read(name: string) {
 describe("openai-responses request fixtures", () => {
   it.each(fixtures)("%s: writing what was read gives the body back", (name) => {
     const { body, written } = fixture(name);
-    const again = writeRequest("openai-responses", readRequest("openai-responses", body));
+    const again = writeRequestBody("openai-responses", readRequest("openai-responses", body));
     expect(stableStringify(again)).toBe(stableStringify(written ?? body));
   });
 
@@ -179,6 +179,6 @@ describe("openai-responses odd shapes are kept, never lost", () => {
       extras: { type: "reasoning", id: "rs_2" },
     });
     expect(r.extras).toEqual({ tool_choice: body.tool_choice, reasoning: {} });
-    expect(writeRequest("openai-responses", r)).toEqual(body);
+    expect(writeRequestBody("openai-responses", r)).toEqual(body);
   });
 });

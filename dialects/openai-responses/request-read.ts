@@ -21,15 +21,8 @@ import type {
   Tool,
   ToolChoice,
 } from "../canonical.ts";
-import {
-  asArray,
-  asBoolean,
-  asNumber,
-  asRecord,
-  asString,
-  isRecord,
-  type JsonRecord,
-} from "../json.ts";
+import { BodyReader, readValueRows } from "../field-walk.ts";
+import { asArray, asBoolean, asRecord, asString, type JsonRecord } from "../json.ts";
 import {
   asRecords,
   compact,
@@ -39,6 +32,7 @@ import {
   parseDataUrl,
   readNested,
 } from "../request-fields.ts";
+import { RESPONSES_FIELDS } from "./fields.ts";
 
 const MESSAGE_ROLES = ["system", "developer", "user", "assistant"] as const satisfies Role[];
 
@@ -281,46 +275,38 @@ function readFormat(value: unknown): { format: ResponseFormat; leftover?: JsonRe
   return parsed && { format: parsed.value, leftover: parsed.leftover };
 }
 
-export function readResponsesRequest(body: JsonRecord): CanonicalRequest {
-  const f = new FieldReader(body);
-  const model = f.take("model", asString);
+export function readResponsesRequest(raw: JsonRecord): CanonicalRequest {
+  const body = new BodyReader(raw);
+  const f = body.root;
   const input = f.take("input", (v) =>
     typeof v === "string"
       ? [{ role: "user" as const, parts: [{ type: "text" as const, text: v }] }]
       : asRecords(v)?.map(readItem),
   );
   const instructions = f.take("instructions", asString);
-  const tools = f.take("tools", asRecords)?.map(readTool) ?? [];
+  const out: CanonicalRequest = {
+    dialect: "openai-responses",
+    system: instructions === undefined ? [] : [{ type: "text", text: instructions }],
+    messages: input ?? [],
+    tools: f.take("tools", asRecords)?.map(readTool) ?? [],
+    sampling: {},
+    extras: {},
+  };
   const responseFormat = f.nested("text", (g) => {
     const format = readFormat(g.record.format);
     if (format) g.keep("format", format.leftover);
     return format?.format;
   });
+  if (responseFormat !== undefined) out.responseFormat = responseFormat;
   const reasoning = f.nested("reasoning", (g) =>
     nonEmpty<ReasoningConfig>({
       effort: g.take("effort", asString),
       summary: g.take("summary", asString),
     }),
   );
-  return compact({
-    dialect: "openai-responses",
-    model,
-    system: instructions === undefined ? [] : [{ type: "text" as const, text: instructions }],
-    messages: input ?? [],
-    tools,
-    toolChoice: f.take("tool_choice", readToolChoice),
-    parallelToolCalls: f.take("parallel_tool_calls", asBoolean),
-    sampling: compact({
-      temperature: f.take("temperature", asNumber),
-      topP: f.take("top_p", asNumber),
-      maxTokens: f.take("max_output_tokens", asNumber),
-    }),
-    responseFormat,
-    reasoning,
-    metadata: f.take("metadata", (v) => (isRecord(v) ? v : undefined)),
-    user: f.take("user", asString),
-    stream: f.take("stream", asBoolean),
-    serviceTier: f.take("service_tier", asString),
-    extras: f.rest(),
-  });
+  if (reasoning !== undefined) out.reasoning = reasoning;
+  f.takeInto(out, "toolChoice", "tool_choice", readToolChoice);
+  readValueRows(body, out, RESPONSES_FIELDS.rows);
+  out.extras = body.finish();
+  return out;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CanonicalRequest } from "../canonical.ts";
-import { readRequest, writeRequest } from "../request.ts";
+import { readRequest, writeRequest, writeRequestBody } from "../request.ts";
 
 /** Every field the Responses dialect can carry, once. */
 const rich: CanonicalRequest = {
@@ -86,7 +86,9 @@ const rich: CanonicalRequest = {
 
 describe("openai-responses writer", () => {
   it("round trip: read(write(x)) equals x for a rich request", () => {
-    expect(readRequest("openai-responses", writeRequest("openai-responses", rich))).toEqual(rich);
+    expect(readRequest("openai-responses", writeRequestBody("openai-responses", rich))).toEqual(
+      rich,
+    );
   });
 
   it("from Chat: an assistant turn splits into message and function_call items", () => {
@@ -103,7 +105,7 @@ describe("openai-responses writer", () => {
       max_tokens: 5,
       stop: ["x"],
     });
-    expect(writeRequest("openai-responses", chat)).toEqual({
+    expect(writeRequestBody("openai-responses", chat)).toEqual({
       input: [
         { role: "system", content: "sys" },
         { role: "assistant", content: "Checking." },
@@ -122,11 +124,33 @@ describe("openai-responses writer", () => {
         messages: [{ role: "user", content: "hi" }],
         thinking: { type },
       });
-    expect(writeRequest("openai-responses", thinking("adaptive")).reasoning).toEqual({
+    expect(writeRequestBody("openai-responses", thinking("adaptive")).reasoning).toEqual({
       effort: "medium",
     });
-    expect(writeRequest("openai-responses", thinking("disabled")).reasoning).toEqual({
+    expect(writeRequestBody("openai-responses", thinking("disabled")).reasoning).toEqual({
       effort: "none",
     });
+  });
+
+  it("leaves out what Responses cannot carry and names each omission with its reason", () => {
+    const request = readRequest("openai-chat", {
+      model: "m",
+      stop: ["END"],
+      seed: 7,
+      n: 2,
+      messages: [{ role: "user", content: "hi" }],
+    });
+    const { body, omitted } = writeRequest("openai-responses", request);
+    expect(body).not.toHaveProperty("stop");
+    expect(body).not.toHaveProperty("seed");
+    expect(body).not.toHaveProperty("n");
+    expect(omitted.map((o) => o.subject).sort()).toEqual([
+      "sampling.n",
+      "sampling.seed",
+      "sampling.stop",
+    ]);
+    expect(omitted.find((o) => o.subject === "sampling.stop")?.reason).toBe(
+      "Responses has no stop",
+    );
   });
 });

@@ -9,9 +9,11 @@
  * writer). Several system parts are joined into `instructions` with a blank line.
  */
 import type { CanonicalRequest, Message, Part, Tool, ToolChoice } from "../canonical.ts";
+import { writeValueRows } from "../field-walk.ts";
 import { isRecord, type JsonRecord } from "../json.ts";
 import { isPlainText, openaiEffort } from "../openai-chat/request-write.ts";
 import { compact, mergeExtras, nonEmpty, toDataUrl } from "../request-fields.ts";
+import { RESPONSES_FIELDS } from "./fields.ts";
 
 function writePart(part: Part, role: string, same: boolean): unknown {
   switch (part.type) {
@@ -197,12 +199,10 @@ function inputString(messages: Message[], same: boolean): string | undefined {
 }
 
 export function writeResponsesRequest(request: CanonicalRequest, same: boolean): JsonRecord {
-  const s = request.sampling;
   const system = request.system.filter((p) => p.type === "text").map((p) => p.text);
   const tools = request.tools.map((t) => writeTool(t, same)).filter((t) => t !== undefined);
   const format = request.responseFormat;
-  return compact({
-    model: request.model,
+  const body: JsonRecord = compact({
     instructions: system.length > 0 ? system.join("\n\n") : undefined,
     // `input` is optional (a stored prompt or previous_response_id can stand for it).
     input:
@@ -212,10 +212,6 @@ export function writeResponsesRequest(request: CanonicalRequest, same: boolean):
           request.messages.flatMap((m) => writeItems(m, same))),
     tools: tools.length > 0 ? tools : undefined,
     tool_choice: request.toolChoice && writeToolChoice(request.toolChoice),
-    parallel_tool_calls: request.parallelToolCalls,
-    temperature: s.temperature,
-    top_p: s.topP,
-    max_output_tokens: s.maxTokens,
     text: format && {
       format:
         format.type === "json_schema"
@@ -227,12 +223,10 @@ export function writeResponsesRequest(request: CanonicalRequest, same: boolean):
             })
           : { type: format.type },
     },
+    // A thinking switch with no effort level goes as the effort that means the same.
     reasoning:
       request.reasoning &&
       nonEmpty({ effort: openaiEffort(request.reasoning), summary: request.reasoning.summary }),
-    metadata: request.metadata,
-    user: request.user,
-    stream: request.stream,
-    service_tier: request.serviceTier,
   });
+  return writeValueRows(body, request, RESPONSES_FIELDS.rows, same);
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Dialect } from "../../dialects/dialect.ts";
+import { dialectModule } from "../../dialects/registry.ts";
 import { readRequest } from "../../dialects/request.ts";
-import { BACKEND_KEYS, backendPaths, malformedValue } from "./backend-keys.ts";
+import { backendPaths, malformedValue } from "./backend-keys.ts";
 import type { RequestAttribute } from "./field-names.ts";
 import { ATTRIBUTE_RULES } from "./request-rules.ts";
 
@@ -21,6 +22,8 @@ function bodyWith(path: string, value: unknown): Record<string, unknown> {
 
 /** A well-formed value of each attribute the backend-only table lists. */
 const GOOD: Partial<Record<RequestAttribute, unknown>> = {
+  model: "m",
+  stream: true,
   "sampling.temperature": 0.3,
   "sampling.top-p": 0.9,
   "sampling.top-k": 7,
@@ -33,12 +36,13 @@ const GOOD: Partial<Record<RequestAttribute, unknown>> = {
   "reasoning.budget-tokens": 1024,
 };
 
-const rows = Object.entries(BACKEND_KEYS).flatMap(([backend, table]) =>
-  Object.entries(table).map(([attribute, row]) => ({
-    backend: backend as Dialect,
-    attribute: attribute as RequestAttribute,
-    path: row.path,
-  })),
+/** The backend-only dialects' keys: every row of their field tables with a path of plain keys. */
+const rows = (["gemini", "ollama"] as const satisfies readonly Dialect[]).flatMap((backend) =>
+  dialectModule(backend)
+    .fields.rows.filter(
+      (row) => GOOD[row.attribute] !== undefined && /^[A-Za-z_]+(\.[A-Za-z_]+)*$/.test(row.path),
+    )
+    .map((row) => ({ backend, attribute: row.attribute, path: row.path })),
 );
 
 describe("backend keys", () => {

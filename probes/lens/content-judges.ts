@@ -4,6 +4,7 @@
  * markers. Each returns an Outcome; judge-request.ts names the field and the direction.
  */
 import type { CacheMarker, CanonicalRequest, MediaSource, Part } from "../../dialects/canonical.ts";
+import { dialectModule } from "../../dialects/registry.ts";
 import { show, showChange } from "./describe.ts";
 import type { Absent, Judgement } from "./judgement.ts";
 import { partNoEquivalent } from "./no-equivalent.ts";
@@ -39,16 +40,13 @@ export function judgeSystem(client: CanonicalRequest, forwarded: CanonicalReques
   return { kind: "preserved", detail: showChange(sent, got) };
 }
 
-/** Dialects with a developer role of their own (a different instruction tier from system). */
-const HAS_DEVELOPER_ROLE: readonly string[] = ["openai-chat", "openai-responses"];
-
 /**
  * A developer message sent to a backend that has the developer role must keep it: OpenAI
  * gives developer and system different weight in its instruction hierarchy.
  * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
  */
 function developerLost(client: CanonicalRequest, forwarded: CanonicalRequest): boolean {
-  if (!HAS_DEVELOPER_ROLE.includes(forwarded.dialect)) return false;
+  if (!dialectModule(forwarded.dialect).traits.developerRole) return false;
   const sent = client.messages.slice(0, leadingSystemCount(client));
   if (!sent.some((m) => m.role === "developer")) return false;
   const got = forwarded.messages.slice(0, leadingSystemCount(forwarded));
@@ -210,7 +208,7 @@ interface SentPrivate {
  */
 function sentPrivate(client: CanonicalRequest, type: "thinking" | "reasoning"): SentPrivate[] {
   const own = partTexts(client, type).map((text) => ({ text, kind: type }));
-  if (type !== "thinking" || client.dialect !== "openai-responses") return own;
+  if (type !== "thinking" || !dialectModule(client.dialect).traits.reasoningItems) return own;
   return [
     ...own,
     ...partTexts(client, "reasoning").map((text) => ({ text, kind: "reasoning" as const })),
@@ -251,7 +249,9 @@ export function judgeReasoning(
     return { kind: "mangled", detail: `${type} ${showChange(text, privateGot)}` };
   }
   const redacted =
-    type === "thinking" && client.dialect !== "openai-responses" ? redactedPayloads(client) : [];
+    type === "thinking" && !dialectModule(client.dialect).traits.reasoningItems
+      ? redactedPayloads(client)
+      : [];
   if (redacted.length > 0) {
     const tokens = privateTokens(forwarded);
     for (const payload of redacted) {

@@ -16,62 +16,17 @@
  * - An attribute with no row has no spelling in that dialect: a client in that dialect
  *   cannot send it, so no verdict is ever named by it.
  */
+import type { RequestAttribute } from "../../dialects/attributes.ts";
 import type { ClientDialect } from "../../dialects/dialect.ts";
 import { REQUEST_FIELD_NAMES } from "./request-spellings.ts";
 
-/** Canonical request attributes, named after the paths in dialects/canonical.ts. */
-export const REQUEST_ATTRIBUTES = [
-  "model",
-  "system",
-  "messages",
-  "messages.text",
-  "messages.image",
-  "messages.document",
-  "messages.audio",
-  "messages.cache",
-  "messages.tool-call",
-  "messages.tool-call.id",
-  "messages.tool-call.name",
-  "messages.tool-call.arguments",
-  "messages.tool-call.signature",
-  "messages.tool-result",
-  "messages.tool-result.call-id",
-  "messages.tool-result.is-error",
-  "messages.thinking",
-  "messages.thinking.signature",
-  "messages.reasoning",
-  "messages.refusal",
-  "tools",
-  "tools.name",
-  "tools.description",
-  "tools.schema",
-  "tools.strict",
-  "tools.cache",
-  "tool-choice",
-  "parallel-tool-calls",
-  "sampling.temperature",
-  "sampling.top-p",
-  "sampling.top-k",
-  "sampling.max-tokens",
-  "sampling.stop",
-  "sampling.seed",
-  "sampling.presence-penalty",
-  "sampling.frequency-penalty",
-  "sampling.n",
-  "response-format",
-  "reasoning.mode",
-  "reasoning.budget-tokens",
-  "reasoning.effort",
-  "reasoning.summary",
-  "metadata",
-  "user",
-  "stream",
-  "stream-options.include-usage",
-  "service-tier",
-  "cache",
-] as const;
-
-export type RequestAttribute = (typeof REQUEST_ATTRIBUTES)[number];
+export {
+  isReplyFeature,
+  REPLY_FEATURES,
+  REQUEST_ATTRIBUTES,
+  type ReplyFeature,
+  type RequestAttribute,
+} from "../../dialects/attributes.ts";
 
 export interface FieldSpelling {
   /** The dotted spelling verdicts use. */
@@ -84,36 +39,6 @@ export interface FieldSpelling {
 
 /** The tables themselves are data, one per client dialect, in request-spellings.ts. */
 export { REQUEST_FIELD_NAMES };
-
-/**
- * Reply features, named the same for every dialect: a reply verdict's `field` is one of
- * these (the upstream feature the client should have received).
- */
-export const REPLY_FEATURES = [
-  "id",
-  "text",
-  "finish_reason",
-  "stop_sequence",
-  "tool_calls[].id",
-  "tool_calls[].name",
-  "tool_calls[].arguments",
-  "thinking",
-  "thinking.signature",
-  "reasoning",
-  "refusal",
-  "usage.input_tokens",
-  "usage.output_tokens",
-  "usage.cache_read_tokens",
-  "usage.cache_write_tokens",
-  "usage.reasoning_tokens",
-  "error.status",
-  "error.message",
-  "error.type",
-  "stream.terminal",
-  "stream.framing",
-] as const;
-
-export type ReplyFeature = (typeof REPLY_FEATURES)[number];
 
 /**
  * Fields of the failure axis (probes/lens/failure-judges.ts): how a gateway behaves when the
@@ -170,8 +95,4 @@ export function attributeOf(dialect: ClientDialect, field: string): RequestAttri
     byField.set(dialect, index);
   }
   return index.get(field);
-}
-
-export function isReplyFeature(field: string): field is ReplyFeature {
-  return (REPLY_FEATURES as readonly string[]).includes(field);
 }

@@ -173,7 +173,7 @@ describe("value attributes", () => {
       reasoning: { mode: "enabled", budgetTokens: 2048 },
     });
     const thoughts = (includeThoughts: boolean) =>
-      req("gemini", { extras: { generationConfig: { thinkingConfig: { includeThoughts } } } });
+      req("gemini", { reasoning: { includeThoughts } });
     const on = judge(client, thoughts(true));
     expect(only(on, "thinking.type")).toMatchObject({
       verdict: "preserved",

@@ -4,8 +4,9 @@
  * one per unknown client key and one per invented item.
  */
 import type { CanonicalRequest, ToolChoice } from "../../dialects/canonical.ts";
-import type { ClientDialect, Dialect } from "../../dialects/dialect.ts";
+import { CLIENT_DIALECTS, type ClientDialect, type Dialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
+import { dialectModule } from "../../dialects/registry.ts";
 import { toolChoiceMeaning } from "../../dialects/tool-choice.ts";
 import { extrasSubject } from "../subject.ts";
 import type { Verdict } from "../verdict.ts";
@@ -88,17 +89,14 @@ function planOf(dialect: ClientDialect): AttributePlan[] {
   return out;
 }
 
-const PLANS = {
-  "anthropic-messages": planOf("anthropic-messages"),
-  "openai-chat": planOf("openai-chat"),
-  "openai-responses": planOf("openai-responses"),
-} as const satisfies Record<ClientDialect, AttributePlan[]>;
+const PLANS = Object.fromEntries(CLIENT_DIALECTS.map((d) => [d, planOf(d)])) as Record<
+  ClientDialect,
+  AttributePlan[]
+>;
 
-const PLAN_BY_ATTRIBUTE = {
-  "anthropic-messages": new Map(PLANS["anthropic-messages"].map((p) => [p.attribute, p])),
-  "openai-chat": new Map(PLANS["openai-chat"].map((p) => [p.attribute, p])),
-  "openai-responses": new Map(PLANS["openai-responses"].map((p) => [p.attribute, p])),
-} as const satisfies Record<ClientDialect, Map<RequestAttribute, AttributePlan>>;
+const PLAN_BY_ATTRIBUTE = Object.fromEntries(
+  CLIENT_DIALECTS.map((d) => [d, new Map(PLANS[d].map((p) => [p.attribute, p]))]),
+) as Record<ClientDialect, Map<RequestAttribute, AttributePlan>>;
 
 /** The field a planned attribute is named by: a top-level alias when the body used it. */
 function plannedSpelling(plan: AttributePlan, clientBody: unknown): string {
@@ -224,7 +222,7 @@ function valueJudgement(
     if (rule.isDefault?.(sent)) {
       return { kind: "preserved", detail: `${show(sent)} → absent (the default)` };
     }
-    if (rule.impliedBy?.includes(pair.backend)) {
+    if (rule.impliedBy?.(dialectModule(pair.backend))) {
       return {
         kind: "preserved",
         detail: `${show(sent)} → absent (${pair.backend} always does this)`,

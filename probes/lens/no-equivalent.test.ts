@@ -9,7 +9,7 @@ import {
   isDialect,
 } from "../../dialects/dialect.ts";
 import { readReply, writeReply } from "../../dialects/reply.ts";
-import { readRequest, requestPath, writeRequest } from "../../dialects/request.ts";
+import { readRequest, requestPath, writeRequestBody } from "../../dialects/request.ts";
 import { toolChoiceMeaning } from "../../dialects/tool-choice.ts";
 import type { Verdict } from "../verdict.ts";
 import { isReplyFeature, REQUEST_ATTRIBUTES, type RequestAttribute } from "./field-names.ts";
@@ -81,7 +81,7 @@ describe("the no-equivalent table", () => {
       const source = samples.find((s) => carries(attribute, s));
       expect(source, `a sample carrying ${attribute}`).toBeDefined();
       const request = source as CanonicalRequest;
-      const written = writeRequest(row.target, request);
+      const written = writeRequestBody(row.target, request);
       const back = readRequest(row.target, written, { path: requestPath(row.target, request) });
       expect(carries(attribute, back)).toBe(false);
     });
@@ -187,7 +187,7 @@ const REFINED_CASES: Record<
 };
 
 function roundTrip(target: Dialect, req: CanonicalRequest): CanonicalRequest {
-  return readRequest(target, writeRequest(target, req), { path: requestPath(target, req) });
+  return readRequest(target, writeRequestBody(target, req), { path: requestPath(target, req) });
 }
 
 describe("refined subjects: a kind of an attribute the target cannot carry", () => {

@@ -6,6 +6,7 @@
 
 import type { CanonicalRequest, Message } from "../../dialects/canonical.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
+import { dialectModule } from "../../dialects/registry.ts";
 import type { Cause } from "../causes.ts";
 import type { Judgement } from "./judgement.ts";
 import { partNoEquivalent, requestNoEquivalent } from "./no-equivalent.ts";
@@ -306,7 +307,7 @@ export function findInventions(
       cause: "phantom-message",
     });
   }
-  if (backend === "anthropic-messages" || backend === "gemini") {
+  if (dialectModule(backend).traits.rejectsEmptyText) {
     const empty = emptyTextParts(gotMsgs) - emptyTextParts(sentMsgs);
     if (empty > 0) {
       out.push({

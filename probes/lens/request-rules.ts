@@ -6,7 +6,7 @@
  */
 
 import type { CanonicalRequest } from "../../dialects/canonical.ts";
-import type { Dialect } from "../../dialects/dialect.ts";
+import type { DialectModule } from "../../dialects/dialect-module.ts";
 import type { Cause } from "../causes.ts";
 import { sameValue } from "./describe.ts";
 import type { RequestAttribute } from "./field-names.ts";
@@ -37,8 +37,8 @@ export interface ValueRule {
     /** Whether the carried value stands for the sent one (any value does when left out). */
     carries?: (sent: unknown, carried: unknown) => boolean;
   };
-  /** Backends that always behave as this value asks, so absence there is preserved. */
-  impliedBy?: readonly Dialect[];
+  /** Whether the backend always behaves as this value asks, so absence there is preserved. */
+  impliedBy?: (backend: DialectModule) => boolean;
 }
 
 export interface CustomRule {
@@ -82,14 +82,9 @@ function reasoningSwitch(req: CanonicalRequest): "on" | "off" | undefined {
   return undefined;
 }
 
-/**
- * Gemini `generationConfig.thinkingConfig.includeThoughts`, which the reader keeps raw (the
- * canonical reasoning config has no place for it).
- */
-function geminiIncludeThoughts(req: CanonicalRequest): unknown {
-  if (req.dialect !== "gemini") return undefined;
-  const config = req.extras.generationConfig as { thinkingConfig?: unknown } | undefined;
-  return (config?.thinkingConfig as { includeThoughts?: unknown } | undefined)?.includeThoughts;
+/** Gemini's `thinkingConfig.includeThoughts`: thinking asked for with its thoughts. */
+function includeThoughts(req: CanonicalRequest): unknown {
+  return req.reasoning?.includeThoughts;
 }
 
 const hasPart = hasPartType;
@@ -218,7 +213,7 @@ export const ATTRIBUTE_RULES = {
   // judged apart. https://ai.google.dev/gemini-api/docs/thinking
   "reasoning.mode": value(reasoningSwitch, {
     carrier: {
-      read: geminiIncludeThoughts,
+      read: includeThoughts,
       label: "thinkingConfig.includeThoughts",
       cause: "include-thoughts",
       carries: (sent, carried) => sent === "on" && carried === true,
@@ -240,8 +235,8 @@ export const ATTRIBUTE_RULES = {
   stream: value((r) => r.stream, { isDefault: (v) => v === false }),
   "stream-options.include-usage": value((r) => r.streamOptions?.includeUsage, {
     isDefault: (v) => v === false,
-    // These dialects always report usage at the end of a stream.
-    impliedBy: ["anthropic-messages", "openai-responses", "gemini", "ollama"],
+    // Where a stream always reports its usage at the end, there is nothing to ask for.
+    impliedBy: (backend) => backend.traits.streamUsage === "always",
   }),
   "service-tier": value((r) => r.serviceTier),
   cache: value((r) => (r.cache ? { type: r.cache.type, ttl: r.cache.ttl } : undefined)),

@@ -3,18 +3,9 @@
  * the client dialect and read back, through the dialects' own stop-reason tables. A natural
  * stop where the client dialect could have said "truncated" or "filtered" is an erasure.
  */
-import {
-  anthropicStopFromWire,
-  anthropicStopToWire,
-} from "../../dialects/anthropic-messages/stop-reason.ts";
 import type { StopReason } from "../../dialects/canonical.ts";
 import type { ClientDialect } from "../../dialects/dialect.ts";
-import { chatStopFromWire, chatStopToWire } from "../../dialects/openai-chat/stop-reason.ts";
-import {
-  responsesStopFromWire,
-  responsesStopToWire,
-  responsesStopWire,
-} from "../../dialects/openai-responses/stop-reason.ts";
+import { dialectModule } from "../../dialects/registry.ts";
 import type { Cause } from "../causes.ts";
 
 /** The canonical reason a faithful gateway's client would read for `upstream`. */
@@ -23,16 +14,7 @@ export function expectedStopReason(
   client: ClientDialect,
   hasToolCalls: boolean,
 ): StopReason {
-  switch (client) {
-    case "anthropic-messages":
-      return anthropicStopFromWire(anthropicStopToWire(upstream));
-    case "openai-chat":
-      return chatStopFromWire(chatStopToWire(upstream));
-    case "openai-responses": {
-      const wire = responsesStopToWire(upstream);
-      return responsesStopFromWire(responsesStopWire(wire.status, wire.reason), hasToolCalls);
-    }
-  }
+  return dialectModule(client).stopRoundTrip(upstream, hasToolCalls);
 }
 
 const SAFETY: readonly StopReason[] = ["content_filter", "refusal"];

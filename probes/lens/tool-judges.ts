@@ -5,6 +5,7 @@
 import type { CanonicalRequest, Part } from "../../dialects/canonical.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
+import { dialectModule } from "../../dialects/registry.ts";
 import { mediaKey } from "./content-judges.ts";
 import { sameValue, show, showChange } from "./describe.ts";
 import type { Judgement } from "./judgement.ts";
@@ -134,12 +135,14 @@ export function judgeToolResults(client: CanonicalRequest, forwarded: CanonicalR
   const gotParts = toolResultParts(forwarded);
   const got = gotParts.map(resultMeaning);
   if (got.length === 0) return { absent: true, detail: `${show(sent)} → absent` };
+  // Where tool output travels inside an object, a result wrapped in one is carried.
+  const wraps = dialectModule(forwarded.dialect).traits.toolOutput === "object";
   let wrapped = 0;
   let example: string | undefined;
   const bad = sent.findIndex((s, i) => {
     if (s === got[i]) return false;
     const part = gotParts[i];
-    if (forwarded.dialect !== "gemini" || !part || wrappedText(part) !== s) return true;
+    if (!wraps || !part || wrappedText(part) !== s) return true;
     wrapped++;
     example ??= got[i];
     return false;
@@ -246,13 +249,15 @@ export function judgeToolSchemas(
   backend: Dialect,
 ): Judgement {
   const added: string[] = [];
+  // A schema language that is a subset may drop keys it does not have (diffSchema).
+  const subset = dialectModule(backend).traits.toolSchema === "openapi-subset";
   for (const tool of client.tools) {
     if (tool.schema === undefined) continue;
     const gotSchema = schemaNamed(forwarded, tool.name);
     if (gotSchema === undefined) {
       return { absent: true, detail: `${tool.name} ${show(tool.schema)} → absent` };
     }
-    const diff = diffSchema(tool.schema, gotSchema, backend === "gemini");
+    const diff = diffSchema(tool.schema, gotSchema, subset);
     if (diff.removed.length > 0 || diff.changed.length > 0) {
       const lost = [...diff.removed, ...diff.changed];
       return {

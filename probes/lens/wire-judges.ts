@@ -13,7 +13,8 @@ import {
 } from "../../dialects/credentials.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
-import { DIALECT_ROUTES, dialectOfPath } from "../../dialects/routes.ts";
+import { dialectModule } from "../../dialects/registry.ts";
+import { dialectOfPath } from "../../dialects/routes.ts";
 import type { Cause } from "../causes.ts";
 import { type HeaderPairs, headerValue, type WireRequest } from "../exchange.ts";
 import type { Verdict } from "../verdict.ts";
@@ -118,7 +119,7 @@ interface PathOutcome {
 
 function pathOutcome(forwardedPath: string, backend: Dialect): PathOutcome {
   const [path = "", query = ""] = forwardedPath.split("?");
-  const routes = DIALECT_ROUTES[backend];
+  const routes = dialectModule(backend).routes;
   const match = dialectOfPath(path);
   const model = encodeURIComponent(match?.model ?? "");
   const plain = routes.generate(model);

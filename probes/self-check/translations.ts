@@ -23,7 +23,7 @@ import {
   writeReply,
   writeReplyEvents,
 } from "../../dialects/reply.ts";
-import { readRequest, requestPath, writeRequest } from "../../dialects/request.ts";
+import { readRequest, requestPath, writeRequestBody } from "../../dialects/request.ts";
 import type { BuiltRequest } from "../corpus/build.ts";
 import type { UpstreamStep } from "../corpus/probe.ts";
 import { type RenderedReply, renderStep } from "./render-upstream.ts";
@@ -167,7 +167,7 @@ function carryAll(input: TranslationInput): Translated {
     method: "POST",
     path: requestPath(backend, canonical),
     headers: { "content-type": "application/json", ...passedHeaders(request.headers, backend) },
-    body: writeRequest(backend, canonical),
+    body: writeRequestBody(backend, canonical),
   };
   const { forwarded, upstream } = serve(input, forward);
   const out: Translated = { forwarded };
@@ -203,7 +203,7 @@ function carryNothing(input: TranslationInput): Translated {
     method: "POST",
     path: requestPath(input.backend, bare),
     headers: { "content-type": "application/json" },
-    body: writeRequest(input.backend, bare),
+    body: writeRequestBody(input.backend, bare),
   };
   const { forwarded, upstream } = serve(input, forward);
   const okReply: CanonicalReply = {
@@ -251,7 +251,7 @@ function invent(request: CanonicalRequest): CanonicalRequest {
 function leakAll(input: TranslationInput): Translated {
   const { request, backend } = input;
   const canonical = invent(readRequest(input.client, request.body, { path: request.path }));
-  const body = writeRequest(backend, canonical);
+  const body = writeRequestBody(backend, canonical);
   for (const key of BODY_CREDENTIAL_KEYS) {
     if (key in request.body) body[key] = request.body[key];
   }

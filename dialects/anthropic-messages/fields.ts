@@ -1,0 +1,140 @@
+/**
+ * Anthropic Messages: where each canonical request attribute sits in a request body, or why
+ * Messages cannot carry it (field-table.ts).
+ */
+import {
+  absent,
+  absentInReply,
+  BOOLEAN,
+  CACHE_MARKER,
+  carriedIn,
+  type FieldTable,
+  NUMBER,
+  STRING,
+  STRINGS,
+  spelled,
+  value,
+} from "../field-table.ts";
+import { DOCS } from "../references.ts";
+
+const ANTHROPIC = DOCS.anthropic;
+const MESSAGES = `${ANTHROPIC}#body-messages`;
+const TOOLS = `${ANTHROPIC}#body-tools`;
+const TOOL_USE = DOCS.anthropicToolUse;
+const THINKING = `${ANTHROPIC}#body-thinking`;
+
+export const ANTHROPIC_FIELDS = {
+  rows: [
+    value("model", "model", STRING, `${ANTHROPIC}#body-model`),
+    spelled("system", "system", `${ANTHROPIC}#body-system`),
+    spelled("messages", "messages", MESSAGES),
+    spelled("messages.text", "messages[].content[].text", MESSAGES),
+    spelled("messages.image", "messages[].content[].image", MESSAGES),
+    spelled("messages.document", "messages[].content[].document", DOCS.anthropicPdf),
+    spelled("messages.cache", "messages[].content[].cache_control", DOCS.anthropicCaching),
+    spelled("messages.tool-call", "messages[].content[].tool_use", TOOL_USE),
+    spelled("messages.tool-call.id", "messages[].content[].id", TOOL_USE),
+    spelled("messages.tool-call.name", "messages[].content[].name", TOOL_USE),
+    spelled("messages.tool-call.arguments", "messages[].content[].input", TOOL_USE),
+    spelled("messages.tool-result", "messages[].content[].tool_result", TOOL_USE),
+    spelled("messages.tool-result.call-id", "messages[].content[].tool_use_id", TOOL_USE),
+    spelled("messages.tool-result.is-error", "messages[].content[].is_error", TOOL_USE),
+    spelled("messages.thinking", "messages[].content[].thinking", DOCS.anthropicThinking),
+    spelled(
+      "messages.thinking.signature",
+      "messages[].content[].signature",
+      DOCS.anthropicThinking,
+    ),
+    // A prior refusal is assistant text: Messages has no refusal block.
+    carriedIn("messages.refusal", "messages.text", "messages[].content[].text", MESSAGES),
+    spelled("tools", "tools", TOOLS),
+    spelled("tools.name", "tools[].name", TOOLS),
+    spelled("tools.description", "tools[].description", TOOLS),
+    spelled("tools.schema", "tools[].input_schema", TOOLS),
+    spelled("tools.strict", "tools[].strict", DOCS.anthropicStructured),
+    spelled("tools.cache", "tools[].cache_control", DOCS.anthropicCaching),
+    spelled("tool-choice", "tool_choice", `${ANTHROPIC}#body-tool-choice`),
+    spelled(
+      "parallel-tool-calls",
+      "tool_choice.disable_parallel_tool_use",
+      `${ANTHROPIC}#body-tool-choice`,
+    ),
+    value("sampling.temperature", "temperature", NUMBER, `${ANTHROPIC}#body-temperature`),
+    value("sampling.top-p", "top_p", NUMBER, `${ANTHROPIC}#body-top-p`),
+    value("sampling.top-k", "top_k", NUMBER, `${ANTHROPIC}#body-top-k`),
+    value("sampling.max-tokens", "max_tokens", NUMBER, `${ANTHROPIC}#body-max-tokens`),
+    value("sampling.stop", "stop_sequences", STRINGS, `${ANTHROPIC}#body-stop-sequences`),
+    // GA spelling; `output_format` is the original beta spelling (structured-outputs-2025-11-13).
+    spelled("response-format", "output_config.format", DOCS.anthropicStructured, ["output_format"]),
+    spelled("reasoning.mode", "thinking.type", THINKING),
+    spelled("reasoning.budget-tokens", "thinking.budget_tokens", THINKING),
+    spelled("reasoning.effort", "output_config.effort", DOCS.anthropicEffort),
+    spelled("user", "metadata.user_id", `${ANTHROPIC}#body-metadata`),
+    value("stream", "stream", BOOLEAN, `${ANTHROPIC}#body-stream`),
+    value("service-tier", "service_tier", STRING, `${ANTHROPIC}#body-service-tier`),
+    value("cache", "cache_control", CACHE_MARKER, DOCS.anthropicCaching),
+  ],
+  absent: [
+    ...absent(
+      ["reasoning.summary"],
+      "only the Responses API asks for a reasoning summary",
+      `${DOCS.responses}#responses-create-reasoning`,
+    ),
+    ...absent(
+      ["metadata"],
+      "Anthropic metadata accepts only user_id",
+      `${ANTHROPIC}#body-metadata`,
+    ),
+    ...absent(["sampling.seed"], "Messages has no seed", `${ANTHROPIC}#body`),
+    ...absent(
+      ["sampling.presence-penalty"],
+      "Messages has no presence_penalty",
+      `${ANTHROPIC}#body`,
+    ),
+    ...absent(
+      ["sampling.frequency-penalty"],
+      "Messages has no frequency_penalty",
+      `${ANTHROPIC}#body`,
+    ),
+    ...absent(["sampling.n"], "one reply per request", ANTHROPIC),
+    ...absent(
+      ["stream-options.include-usage"],
+      "message_delta always carries usage: there is nothing to ask for",
+      `${ANTHROPIC}#body-stream`,
+    ),
+    // A Gemini thought signature rides on the call itself; Anthropic signs thinking blocks,
+    // not tool_use blocks.
+    ...absent(
+      ["messages.tool-call.signature"],
+      "a tool_use block has only id, name and input",
+      MESSAGES,
+    ),
+    ...absent(
+      ["messages.reasoning"],
+      "prior thinking must carry an Anthropic-issued signature",
+      DOCS.anthropicThinking,
+    ),
+    ...absent(["messages.audio"], "no audio input blocks", MESSAGES),
+    ...absent(
+      ["tool-choice.allowed"],
+      "tool_choice is auto, any, tool or none: no allowed subset (one required tool is `tool`)",
+      `${ANTHROPIC}#body-tool-choice`,
+    ),
+    ...absent(
+      ["response-format.json-object"],
+      "structured outputs take a JSON schema: there is no schema-less JSON mode",
+      DOCS.anthropicStructured,
+    ),
+    ...absent(
+      ["response-format.strict"],
+      "output_config.format has only type and schema: no strict flag",
+      DOCS.anthropicStructured,
+    ),
+    ...absent(["headers.openai-beta"], "an OpenAI-only header", DOCS.responses),
+    ...absentInReply(
+      ["usage.reasoning_tokens"],
+      "usage has no reasoning-token count",
+      `${ANTHROPIC}#response-usage`,
+    ),
+  ],
+} as const satisfies FieldTable;

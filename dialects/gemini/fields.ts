@@ -1,0 +1,137 @@
+/**
+ * Gemini generateContent: where each canonical request attribute sits in a request body (the
+ * containers as the reader leaves them, camelCased), or why Gemini cannot carry it
+ * (field-table.ts). The model and the stream choice travel in the path.
+ */
+import { absent, type FieldTable, NUMBER, STRINGS, spelled, value } from "../field-table.ts";
+import { DOCS } from "../references.ts";
+
+const GENERATION_CONFIG = DOCS.geminiGenerationConfig;
+const PART = DOCS.geminiPart;
+const RESPONSE = DOCS.geminiFunctionResponse;
+const SIGNATURES = DOCS.geminiThoughtSignatures;
+/** Media travel inline as base64 or by URI (`fileData`). */
+const MEDIA_BY_URI = ["contents[].parts[].fileData"];
+
+export const GEMINI_FIELDS = {
+  rows: [
+    spelled("model", "(path) models/{model}", DOCS.gemini),
+    spelled("system", "systemInstruction", `${DOCS.gemini}#request-body`),
+    spelled("messages", "contents", `${DOCS.gemini}#request-body`),
+    spelled("messages.text", "contents[].parts[].text", PART),
+    spelled("messages.image", "contents[].parts[].inlineData", PART, MEDIA_BY_URI),
+    spelled("messages.document", "contents[].parts[].inlineData", PART, MEDIA_BY_URI),
+    spelled("messages.audio", "contents[].parts[].inlineData", PART, MEDIA_BY_URI),
+    spelled("messages.tool-call", "contents[].parts[].functionCall", PART),
+    spelled("messages.tool-call.id", "contents[].parts[].functionCall.id", PART),
+    spelled("messages.tool-call.name", "contents[].parts[].functionCall.name", PART),
+    spelled("messages.tool-call.arguments", "contents[].parts[].functionCall.args", PART),
+    spelled("messages.tool-call.signature", "contents[].parts[].thoughtSignature", SIGNATURES),
+    spelled("messages.tool-result", "contents[].parts[].functionResponse", PART),
+    // A result names its call by the function's name; the id is optional.
+    spelled("messages.tool-result.call-id", "contents[].parts[].functionResponse.id", RESPONSE),
+    spelled(
+      "messages.tool-result.is-error",
+      "contents[].parts[].functionResponse.response.error",
+      RESPONSE,
+    ),
+    spelled("messages.thinking", "contents[].parts[].thought", PART),
+    spelled("messages.thinking.signature", "contents[].parts[].thoughtSignature", SIGNATURES),
+    spelled("messages.reasoning", "contents[].parts[].thought", PART),
+    // A prior refusal is model text: Gemini has no refusal part.
+    spelled("messages.refusal", "contents[].parts[].text", PART),
+    spelled("tools", "tools[].functionDeclarations", DOCS.geminiTool),
+    spelled("tools.name", "tools[].functionDeclarations[].name", DOCS.geminiFunctionDeclaration),
+    spelled(
+      "tools.description",
+      "tools[].functionDeclarations[].description",
+      DOCS.geminiFunctionDeclaration,
+    ),
+    spelled(
+      "tools.schema",
+      "tools[].functionDeclarations[].parameters",
+      DOCS.geminiFunctionDeclaration,
+      ["tools[].functionDeclarations[].parametersJsonSchema"],
+    ),
+    // Written with its keys, so the lens does not yet look under it for a malformed value
+    // (a lower-case mode): that rule comes with the verdict-rules work (docs/lens.md).
+    spelled(
+      "tool-choice",
+      "toolConfig.functionCallingConfig{mode,allowedFunctionNames}",
+      DOCS.geminiFunctionCallingConfig,
+    ),
+    spelled("response-format", "generationConfig.responseSchema", GENERATION_CONFIG, [
+      "generationConfig.responseMimeType",
+      "generationConfig.responseJsonSchema",
+    ]),
+    spelled("reasoning.mode", "generationConfig.thinkingConfig", DOCS.geminiThinkingConfig),
+    spelled(
+      "reasoning.effort",
+      "generationConfig.thinkingConfig.thinkingLevel",
+      DOCS.geminiThinkingConfig,
+    ),
+    spelled("stream", "(path) :streamGenerateContent?alt=sse", DOCS.gemini),
+    value("sampling.temperature", "generationConfig.temperature", NUMBER, GENERATION_CONFIG),
+    value("sampling.top-p", "generationConfig.topP", NUMBER, GENERATION_CONFIG),
+    value("sampling.top-k", "generationConfig.topK", NUMBER, GENERATION_CONFIG),
+    value("sampling.max-tokens", "generationConfig.maxOutputTokens", NUMBER, GENERATION_CONFIG),
+    value("sampling.stop", "generationConfig.stopSequences", STRINGS, GENERATION_CONFIG),
+    value("sampling.seed", "generationConfig.seed", NUMBER, GENERATION_CONFIG),
+    value(
+      "sampling.presence-penalty",
+      "generationConfig.presencePenalty",
+      NUMBER,
+      GENERATION_CONFIG,
+    ),
+    value(
+      "sampling.frequency-penalty",
+      "generationConfig.frequencyPenalty",
+      NUMBER,
+      GENERATION_CONFIG,
+    ),
+    value("sampling.n", "generationConfig.candidateCount", NUMBER, GENERATION_CONFIG),
+    spelled(
+      "reasoning.budget-tokens",
+      "generationConfig.thinkingConfig.thinkingBudget",
+      DOCS.geminiThinkingConfig,
+    ),
+  ],
+  absent: [
+    ...absent(
+      ["reasoning.summary"],
+      "only the Responses API asks for a reasoning summary",
+      `${DOCS.responses}#responses-create-reasoning`,
+    ),
+    ...absent(["user"], "generateContent has no end-user id", DOCS.gemini),
+    ...absent(
+      ["stream-options.include-usage"],
+      "every response carries usageMetadata: there is nothing to ask for",
+      DOCS.geminiUsage,
+    ),
+    ...absent(["metadata"], "generateContent has no request metadata", DOCS.gemini),
+    ...absent(["service-tier"], "generateContent has no service tier", DOCS.gemini),
+    ...absent(
+      ["parallel-tool-calls"],
+      "functionCallingConfig has no parallel-call switch",
+      DOCS.geminiFunctionCallingConfig,
+    ),
+    ...absent(
+      ["tools.strict"],
+      "FunctionDeclaration has no strict flag",
+      DOCS.geminiFunctionDeclaration,
+    ),
+    ...absent(
+      ["messages.cache", "tools.cache", "cache"],
+      "no cache_control markers",
+      DOCS.anthropicCaching,
+    ),
+    ...absent(
+      ["response-format.strict"],
+      "generationConfig has a response schema but no strict flag",
+      GENERATION_CONFIG,
+    ),
+    ...absent(["headers.anthropic-beta"], "an Anthropic-only header", DOCS.anthropicBeta),
+    ...absent(["headers.anthropic-version"], "an Anthropic-only header", DOCS.anthropicVersioning),
+    ...absent(["headers.openai-beta"], "an OpenAI-only header", DOCS.responses),
+  ],
+} as const satisfies FieldTable;

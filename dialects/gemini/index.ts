@@ -1,0 +1,66 @@
+/** Gemini generateContent. */
+import type { DialectModule } from "../dialect-module.ts";
+import { prefixFirstUserMessage } from "../first-user-text.ts";
+import { geminiModelList } from "../model-list.ts";
+import { DOCS } from "../references.ts";
+import { readGeminiError, writeGeminiErrorObject } from "./error-body.ts";
+import { GEMINI_FIELDS } from "./fields.ts";
+import { readGeminiBody } from "./reply-body.ts";
+import { writeGeminiReply } from "./reply-write.ts";
+import { readGeminiRequest } from "./request-read.ts";
+import { writeGeminiRequest } from "./request-write.ts";
+import { GEMINI_ROUTES } from "./routes.ts";
+import { geminiStopFromWire, geminiStopToWire } from "./stop-reason.ts";
+import { createGeminiStreamReader } from "./stream-read.ts";
+import { geminiErrorEvent, writeGeminiEvents } from "./stream-write.ts";
+
+export const GEMINI: DialectModule = {
+  name: "gemini",
+  provider: "google",
+  see: DOCS.gemini,
+  routes: GEMINI_ROUTES,
+  contentTypes: { json: "application/json; charset=UTF-8", stream: "text/event-stream" },
+  requiredHeaders: {},
+  auth: { header: "x-goog-api-key" },
+  requestId: undefined,
+  fields: GEMINI_FIELDS,
+  request: {
+    read: readGeminiRequest,
+    write: writeGeminiRequest,
+    // `contents` turns hold `parts`, whose text parts have no type.
+    prefixFirstUserText: (body, prefix) =>
+      prefixFirstUserMessage(body.contents, prefix, [""], "parts"),
+  },
+  reply: {
+    read: readGeminiBody,
+    streamReader: createGeminiStreamReader,
+    readError: readGeminiError,
+    write: writeGeminiReply,
+    events: writeGeminiEvents,
+    errorEvent: geminiErrorEvent,
+    errorObject: writeGeminiErrorObject,
+    ping: () => ({ comment: "ping", data: "" }),
+    modelList: geminiModelList,
+  },
+  stopRoundTrip: (upstream, hasToolCalls) =>
+    geminiStopFromWire(geminiStopToWire(upstream), hasToolCalls),
+  traits: {
+    streamsByDefault: false,
+    // Every chunk carries usageMetadata.
+    streamUsage: "always",
+    // systemInstruction is a top-level field; contents are user and model turns only.
+    systemPrompt: "top-level",
+    // A Part must hold data: an empty text part is refused.
+    rejectsEmptyText: true,
+    // functionResponse names the function it answers (its id is optional).
+    // https://ai.google.dev/api/caching#FunctionResponse
+    toolResultLink: "name",
+    // functionResponse.response is a JSON object.
+    toolOutput: "object",
+    // FunctionDeclaration.parameters is an OpenAPI 3.0 Schema subset.
+    // https://ai.google.dev/api/caching#Schema
+    toolSchema: "openapi-subset",
+    reasoningItems: false,
+    developerRole: false,
+  },
+};

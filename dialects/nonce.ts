@@ -1,0 +1,43 @@
+/**
+ * The nonce: `gc-` and 16 lower-case hex digits, planted in a probe's first user text so the
+ * mock can tell which request carries which probe by its raw bytes. The one definition the
+ * corpus, the mock and the sweep share.
+ */
+
+/** A nonce anywhere in text (not followed by another hex digit). */
+export const NONCE_IN_TEXT = /gc-[0-9a-f]{16}(?![0-9a-f])/;
+
+const NONCE_ONLY = /^gc-[0-9a-f]{16}$/;
+/** Every nonce-shaped substring; `gc-` cannot occur inside a hex run, so none overlap. */
+const NONCE_SHAPED = /gc-[0-9a-f]{16}/g;
+
+/** The nonce made of 16 hex digits. */
+export function nonceOf(hex16: string): string {
+  return `gc-${hex16}`;
+}
+
+/** Whether `value` is exactly one nonce. */
+export function isNonce(value: string): boolean {
+  return NONCE_ONLY.test(value);
+}
+
+/**
+ * The first nonce in `text`, if any. No look-behind: in raw JSON a nonce after a line break
+ * reads `\\ngc-...`, so a letter before it is normal. A longer hex run is not a nonce.
+ */
+export function findNonce(text: string): string | undefined {
+  // Most text holds no nonce: one substring scan rules it out before the pattern.
+  if (!text.includes("gc-")) return undefined;
+  return NONCE_IN_TEXT.exec(text)?.[0];
+}
+
+/**
+ * Every nonce-shaped substring of `text`, each once: the nonces a body could be matched by (a
+ * longer hex run after one still contains it, so no look-ahead here, unlike findNonce).
+ */
+export function nonceCandidates(text: string): Set<string> {
+  const found = new Set<string>();
+  if (!text.includes("gc-")) return found;
+  for (const m of text.matchAll(NONCE_SHAPED)) found.add(m[0]);
+  return found;
+}

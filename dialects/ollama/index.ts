@@ -1,0 +1,59 @@
+/** Ollama /api/chat. */
+import type { DialectModule } from "../dialect-module.ts";
+import { prefixInMessages } from "../first-user-text.ts";
+import { ollamaModelList } from "../model-list.ts";
+import { DOCS } from "../references.ts";
+import { readOllamaError, writeOllamaErrorObject } from "./error-body.ts";
+import { OLLAMA_FIELDS } from "./fields.ts";
+import { readOllamaReply } from "./reply-read.ts";
+import { writeOllamaReply } from "./reply-write.ts";
+import { readOllamaRequest } from "./request-read.ts";
+import { writeOllamaRequest } from "./request-write.ts";
+import { OLLAMA_ROUTES } from "./routes.ts";
+import { ollamaStopFromWire, ollamaStopToWire } from "./stop-reason.ts";
+import { createOllamaStreamReader } from "./stream-read.ts";
+import { ollamaErrorEvent, writeOllamaEvents } from "./stream-write.ts";
+
+export const OLLAMA: DialectModule = {
+  name: "ollama",
+  provider: "ollama",
+  see: DOCS.ollama,
+  routes: OLLAMA_ROUTES,
+  contentTypes: { json: "application/json; charset=utf-8", stream: "application/x-ndjson" },
+  requiredHeaders: {},
+  auth: { header: "authorization", scheme: "Bearer" },
+  requestId: undefined,
+  fields: OLLAMA_FIELDS,
+  request: {
+    read: readOllamaRequest,
+    prefixFirstUserText: prefixInMessages,
+    write: writeOllamaRequest,
+  },
+  reply: {
+    read: readOllamaReply,
+    streamReader: createOllamaStreamReader,
+    readError: readOllamaError,
+    write: writeOllamaReply,
+    events: writeOllamaEvents,
+    errorEvent: ollamaErrorEvent,
+    errorObject: writeOllamaErrorObject,
+    ping: () => ({ comment: "ping", data: "" }),
+    modelList: ollamaModelList,
+  },
+  stopRoundTrip: (upstream, hasToolCalls) =>
+    ollamaStopFromWire(ollamaStopToWire(upstream), hasToolCalls),
+  traits: {
+    // "stream: if false the response will be returned as a single response object"; it
+    // streams by default. https://github.com/ollama/ollama/blob/main/docs/api.md#parameters-1
+    streamsByDefault: true,
+    // The final done:true line carries the counts.
+    streamUsage: "always",
+    systemPrompt: "in-conversation",
+    rejectsEmptyText: false,
+    toolResultLink: "id",
+    toolOutput: "content",
+    toolSchema: "json-schema",
+    reasoningItems: false,
+    developerRole: false,
+  },
+};

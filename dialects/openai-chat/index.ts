@@ -1,0 +1,59 @@
+/** OpenAI Chat Completions. */
+import type { DialectModule } from "../dialect-module.ts";
+import { prefixInMessages } from "../first-user-text.ts";
+import { openaiModelList } from "../model-list.ts";
+import { DOCS } from "../references.ts";
+import { readOpenAiError, writeOpenAiErrorObject } from "./error-body.ts";
+import { CHAT_FIELDS } from "./fields.ts";
+import { readChatReply } from "./reply-read.ts";
+import { OPENAI_REQUEST_ID, writeChatReply } from "./reply-write.ts";
+import { readChatRequest } from "./request-read.ts";
+import { writeChatRequest } from "./request-write.ts";
+import { CHAT_ROUTES } from "./routes.ts";
+import { chatStopFromWire, chatStopToWire } from "./stop-reason.ts";
+import { createChatStreamReader } from "./stream-read.ts";
+import { chatErrorEvent, writeChatEvents } from "./stream-write.ts";
+
+export const OPENAI_CHAT: DialectModule = {
+  name: "openai-chat",
+  provider: "openai",
+  see: DOCS.chat,
+  routes: CHAT_ROUTES,
+  contentTypes: { json: "application/json", stream: "text/event-stream; charset=utf-8" },
+  requiredHeaders: {},
+  auth: { header: "authorization", scheme: "Bearer" },
+  requestId: OPENAI_REQUEST_ID,
+  fields: CHAT_FIELDS,
+  request: {
+    read: readChatRequest,
+    prefixFirstUserText: prefixInMessages,
+    write: writeChatRequest,
+  },
+  reply: {
+    read: readChatReply,
+    streamReader: createChatStreamReader,
+    readError: readOpenAiError,
+    write: writeChatReply,
+    events: writeChatEvents,
+    errorEvent: chatErrorEvent,
+    errorObject: writeOpenAiErrorObject,
+    ping: () => ({ comment: "ping", data: "" }),
+    modelList: openaiModelList,
+  },
+  stopRoundTrip: (upstream) => chatStopFromWire(chatStopToWire(upstream)),
+  traits: {
+    streamsByDefault: false,
+    // The usage chunk comes only with stream_options.include_usage.
+    // https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options
+    streamUsage: "when-asked",
+    systemPrompt: "in-conversation",
+    rejectsEmptyText: false,
+    toolResultLink: "id",
+    toolOutput: "content",
+    toolSchema: "json-schema",
+    reasoningItems: false,
+    // The developer role is its own tier of OpenAI's instruction hierarchy.
+    // https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
+    developerRole: true,
+  },
+};

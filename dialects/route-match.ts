@@ -1,0 +1,27 @@
+/**
+ * Matching a request path to a dialect's endpoints, the pieces every dialect's routes use:
+ * a fixed set of paths (most dialects), or a pattern that carries the model (Gemini).
+ */
+import type { Dialect } from "./dialect.ts";
+
+export interface PathMatch {
+  dialect: Dialect;
+  kind: "generate" | "models";
+  /** Gemini carries the model in the path. */
+  model?: string;
+  /** Gemini streams through a different method. */
+  stream?: boolean;
+}
+
+/** A matcher for a dialect whose endpoints are fixed paths. */
+export function fixedPaths(
+  dialect: Dialect,
+  generate: readonly string[],
+  models: readonly string[],
+): (path: string) => PathMatch | undefined {
+  return (path) => {
+    if (generate.includes(path)) return { dialect, kind: "generate" };
+    if (models.includes(path)) return { dialect, kind: "models" };
+    return undefined;
+  };
+}
