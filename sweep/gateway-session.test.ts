@@ -71,12 +71,20 @@ it("sends the next request while an earlier attempt is still being judged", asyn
 
 it("bounds the requests in flight by its slots, whatever the attempts waiting", async () => {
   if (!probe || !route) throw new Error("the corpus or direct lost oc-stop-string's route");
+  // Every judgement waits until three are under way at once: with two slots that can only
+  // happen when a slot is released before its attempt is judged (else this never resolves
+  // and the test times out). No clock decides it.
   let judging = 0;
   let peakJudging = 0;
+  let release = () => {};
+  const threeJudging = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const judge: WireJudge = async (input) => {
     judging++;
     peakJudging = Math.max(peakJudging, judging);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (judging >= 3) release();
+    await threeJudging;
     judging--;
     return judgeWire(input);
   };
