@@ -28,8 +28,13 @@ export interface GatewaySpec {
 
 /** Context for building a route's request: where the mock is and which key the client sends. */
 export interface RouteContext {
-  /** Base URL (no trailing slash, no `/v1`) of the mock listener serving `backend`. */
-  mockUrl(backend: Dialect): string;
+  /**
+   * Base URL (no trailing slash, no `/v1`) of the mock listener serving `backend`, or the
+   * listener playing a strict provider (`persona`, see GatewayRoute.persona); a provider
+   * whose OpenAI-compatible API sits below the host (Google's `/v1beta/openai`) gets that
+   * mount in its URL, in place of `/v1`.
+   */
+  mockUrl(backend: Dialect, persona?: string): string;
   /** The provider key the client sends (the sweep's credential canary). */
   apiKey: string;
 }
@@ -38,7 +43,10 @@ export type RouteStatus = "works" | "fails" | "untested";
 
 /** One way through a gateway: called in `client`, it speaks `backend` to the mock. */
 export interface GatewayRoute {
-  /** Stable id inside the gateway, `<client>-><backend>[:<flavour>]`, e.g. `openai-chat->anthropic-messages`. */
+  /**
+   * Stable id inside the gateway, `<client>-><backend>[:<flavour>][@<persona>]`, e.g.
+   * `openai-chat->anthropic-messages`, `anthropic-messages->openai-chat@deepseek`.
+   */
   id: string;
   client: ClientDialect;
   backend: Dialect;
@@ -50,6 +58,14 @@ export interface GatewayRoute {
   headers(ctx: RouteContext): Record<string, string>;
   /** The model name the client sends so the gateway picks this backend (`mock,gpt-x` for CCR). */
   model(backendModel: string): string;
+  /**
+   * A strict provider this route's backend is (a persona of mock-upstream/personas/:
+   * `deepseek`, `moonshot`, `google`, `anthropic`): the route's mock listener validates every
+   * forwarded request as that provider does, and a rejection is a finding (cause
+   * `strict-provider`). The gateway is configured to call that provider (its own provider
+   * type where it has one) at the persona's listener.
+   */
+  persona?: string;
   /** client === backend through the same gateway: the control leg for blame. */
   native?: boolean;
   /**
@@ -104,8 +120,8 @@ export interface LaunchContext {
   install: Extract<InstallResult, { status: "ok" }>;
   /** Per-run folder: config files, logs, and `HOME` of the gateway. Created if missing. */
   workdir: string;
-  /** Where each backend dialect's mock listens (base URL, no trailing slash). */
-  mockUrl(backend: Dialect): string;
+  /** Where each backend dialect's mock listens (base URL, no trailing slash), or a persona's. */
+  mockUrl(backend: Dialect, persona?: string): string;
   /** Port to listen on (127.0.0.1). Picked free by `startGateway` when not given. */
   port: number;
   /** Deadline for readiness. */

@@ -22,6 +22,11 @@ export interface ProcessLaunch {
   fakeCredentials?: Record<string, string>;
   /** Path polled for readiness; any HTTP status counts. */
   readyPath?: string;
+  /**
+   * The gateway's own readiness deadline when the caller gives none: a Python proxy that
+   * imports a hundred packages takes 8 s on a quiet machine and over 30 s on a busy one.
+   */
+  readyTimeoutMs?: number;
   cwd?: string;
 }
 
@@ -82,7 +87,7 @@ export async function launchProcess(
   try {
     const ready = await waitForHttp({
       url: `${baseUrl}${how.readyPath ?? "/"}`,
-      deadlineMs: ctx.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
+      deadlineMs: ctx.readyTimeoutMs ?? how.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
       ...(ctx.signal && { signal: ctx.signal }),
       gaveUp: () => {
         const exit = proc.exited();

@@ -7,7 +7,8 @@
  * so a second version of a gateway, or a reinstall, reuses the wheels it shares.
  */
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import type { GatewaySpec, InstallContext, InstallResult } from "./adapter.ts";
 import { gatewayLabel } from "./adapter.ts";
@@ -60,11 +61,29 @@ function atLeast(version: string, minimum: string): boolean {
   return a > x || (a === x && b >= y);
 }
 
-/** The first interpreter on PATH at or above `minimum`, with its version. */
+/**
+ * Interpreters pyenv installed beside the selected one (`$PYENV_ROOT/versions/3.12.1`): a
+ * shim answers only for the selected version, so a gateway that needs a newer Python than
+ * the selected one (Switchyard 0.2.0: 3.12) finds it here.
+ */
+function pyenvPythons(): string[] {
+  const root = process.env.PYENV_ROOT ?? join(homedir(), ".pyenv");
+  try {
+    return readdirSync(join(root, "versions"))
+      .filter((v) => /^\d+\.\d+\.\d+$/.test(v))
+      .sort((a, b) => b.localeCompare(a, undefined, { numeric: true }))
+      .map((v) => join(root, "versions", v, "bin", "python3"))
+      .filter((p) => existsSync(p));
+  } catch {
+    return [];
+  }
+}
+
+/** The first interpreter on PATH (then pyenv's) at or above `minimum`, with its version. */
 export async function findPython(
   minimum: string,
 ): Promise<{ path: string; version: string } | undefined> {
-  for (const name of PYTHONS) {
+  for (const name of [...PYTHONS, ...pyenvPythons()]) {
     const version = await execText(name, [
       "-c",
       "import sys; print('.'.join(map(str, sys.version_info[:3])))",

@@ -16,6 +16,12 @@ import { launchProcess, type ProcessLaunch, runPrepared } from "./launch.ts";
 import { installedDistribution, installPythonGateway } from "./pip-install.ts";
 import type { PythonGateway } from "./python-lock.ts";
 
+/**
+ * Readiness deadline of a Python gateway: LiteLLM's proxy took 8 s to answer on a quiet
+ * machine and did not within 30 s while the 2-core machine ran a load average of 12.
+ */
+export const PYTHON_READY_TIMEOUT_MS = 180_000;
+
 export interface PythonGatewayDefinition {
   python: PythonGateway;
   description: string;

@@ -22,7 +22,7 @@ import { freePort, probeHttp } from "./ports.ts";
 export interface StartOptions {
   /** Per-run folder for this gateway (config, log, HOME). */
   workdir: string;
-  mockUrl(backend: Dialect): string;
+  mockUrl(backend: Dialect, persona?: string): string;
   /** Install cache root; defaults to `gatewayCacheDir()`. */
   cacheDir?: string;
   /** Listen here; when something already answers on it, attach instead of launching. */

@@ -19,6 +19,7 @@ export const CAUSES = {
   replaced: "a header's value was replaced",
   "missing-query": "the backend route's query (Gemini ?alt=sse) is missing",
   "wrong-route": "forwarded to a path that is not the backend dialect's route",
+  "strict-provider": "a strict provider (the mock's persona) rejected what the gateway forwarded",
   // Content and ordering.
   moved: "the system text moved into a message",
   "role-changed": "a developer message became a system message",

@@ -31,6 +31,7 @@ import { redactGatewayLogs } from "./gateway-logs.ts";
 import { GatewaySession, NOT_WANTED } from "./gateway-session.ts";
 import type { WireJudge } from "./judge-wire.ts";
 import { knownIssueFor } from "./known-issue.ts";
+import { startPersonaMocks } from "./persona-mocks.ts";
 import { forEachLimited } from "./pool.ts";
 import type { ProgressSink } from "./progress.ts";
 import type { Shard } from "./shard.ts";
@@ -133,13 +134,23 @@ export async function runColumn(
     await fallbackTarget?.mock.close();
     throw error;
   });
+  const mocks = await startPersonaMocks(label, workdir, routes, mock).catch(async (error) => {
+    await mock.close();
+    await fallbackTarget?.mock.close();
+    throw error;
+  });
   const launched = fallbackTarget ? withFallbackTarget(adapter, fallbackTarget.mock) : adapter;
   const startOptions = {
     workdir,
-    mockUrl: () => mock.url,
+    mockUrl: (_backend: unknown, persona?: string) => mocks.url(persona),
     ...(settings.cacheDir ? { cacheDir: settings.cacheDir } : {}),
     signal,
-    report: (line: string) => deps.progress.note(label, line),
+    // Install lines name the column already; the progress line does too.
+    report: (line: string) =>
+      deps.progress.note(
+        label,
+        line.startsWith(`${label}: `) ? line.slice(label.length + 2) : line,
+      ),
     ...(job.attachUrl ? { attachUrl: job.attachUrl } : {}),
   };
   try {
@@ -186,7 +197,7 @@ export async function runColumn(
       launched,
       spec,
       startOptions,
-      mock,
+      (route) => mocks.forRoute(route),
       deps.judge ? { ...settings, judge: deps.judge } : settings,
       (message) => deps.progress.note(label, message),
       fallbackTarget,
@@ -213,6 +224,7 @@ export async function runColumn(
     return { label, status: "ok", cells: planned.length };
   } finally {
     await mock.close();
+    await mocks.close();
     await fallbackTarget?.mock.close();
     redactGatewayLogs(workdir, [settings.apiKey]);
   }

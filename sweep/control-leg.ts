@@ -26,7 +26,10 @@ export function nativeRouteFor(
   routes: readonly GatewayRoute[],
   backend: Dialect,
 ): GatewayRoute | undefined {
-  return routes.find((r) => r.client === backend && r.backend === backend && r.status !== "fails");
+  // A strict-provider flavour is never the control: its listener may reject what the plain one takes.
+  return routes.find(
+    (r) => r.client === backend && r.backend === backend && r.status !== "fails" && !r.persona,
+  );
 }
 
 /** Base headers a native client of the dialect sends. */

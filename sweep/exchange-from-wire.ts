@@ -45,6 +45,9 @@ export interface ForwardedRecord {
     headers?: [string, string][];
     body?: string;
     bodyEncoding?: "utf8" | "base64";
+    /** The strict provider the listener played, and the rule that rejected the request. */
+    persona?: string;
+    personaRule?: string;
   };
 }
 

@@ -50,7 +50,8 @@ export class GatewaySession {
     private readonly adapter: GatewayAdapter,
     private readonly spec: GatewaySpec,
     private readonly startOptions: StartOptions,
-    private readonly mock: MockHandle,
+    /** The mock listener of a route (a persona's, or the column's own). */
+    private readonly mock: MockHandle | ((route: GatewayRoute) => MockHandle),
     private readonly settings: SessionSettings,
     private readonly onNote: (message: string) => void,
     /** The second target, when the column runs fallback probes. */
@@ -76,7 +77,7 @@ export class GatewaySession {
     if (this.deadReason) return undefined;
     const target = (): AttemptTarget => ({
       baseUrl: this.gateway.baseUrl,
-      mock: this.mock,
+      mock: typeof this.mock === "function" ? this.mock(route) : this.mock,
       route,
       apiKey: this.settings.apiKey,
       backendModel: this.settings.backendModel,

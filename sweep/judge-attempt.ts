@@ -10,6 +10,7 @@ import { judgeRead } from "../probes/lens/judge-read.ts";
 import { subjectOf } from "../probes/subject.ts";
 import type { Verdict } from "../probes/verdict.ts";
 import { exchangeFromWire, type StoredResponse, type WireSides } from "./exchange-from-wire.ts";
+import { withPersonaRejection } from "./persona-verdict.ts";
 
 /** Failure fields judged from timings, which a response that never came still has. */
 const CLOCK_FIELDS = new Set(["failure.deadline", "failure.retries"]);
@@ -69,6 +70,10 @@ export function judgeStoredSides(
 ): ReturnType<typeof judgeAttempt> & { lensMs: number } {
   const exchange = exchangeFromWire({ ...sides, secrets: CANARY_VALUES });
   const started = performance.now();
-  const judged = judgeAttempt(exchange, field, sides.clientResponse);
+  const judged = withPersonaRejection(
+    judgeAttempt(exchange, field, sides.clientResponse),
+    sides.forwarded,
+    sides.clientResponse.status,
+  );
   return { ...judged, lensMs: performance.now() - started };
 }

@@ -34,6 +34,8 @@ interface CcrProviderRow {
   /** Built from the mock base URL: the full endpoint (or prefix, for gemini). */
   apiBase(mockUrl: string): string;
   transformer?: string;
+  /** The strict provider (mock persona) this provider's listener plays. */
+  persona?: string;
   see: string;
 }
 
@@ -64,6 +66,23 @@ export const CCR_PROVIDERS = [
     backend: "anthropic-messages",
     apiBase: (m: string) => `${m}/v1/messages`,
     transformer: "Anthropic",
+    see: "https://github.com/musistudio/llms (Anthropic transformer: passthrough to /v1/messages)",
+  },
+  // Strict providers: the same transformers at listeners that check as DeepSeek and Anthropic do.
+  {
+    name: "gc-deepseek-strict",
+    backend: "openai-chat",
+    apiBase: (m: string) => `${m}/v1/chat/completions`,
+    transformer: "deepseek",
+    persona: "deepseek",
+    see: "https://github.com/musistudio/claude-code-router#transformers",
+  },
+  {
+    name: "gc-anthropic-strict",
+    backend: "anthropic-messages",
+    apiBase: (m: string) => `${m}/v1/messages`,
+    transformer: "Anthropic",
+    persona: "anthropic",
     see: "https://github.com/musistudio/llms (Anthropic transformer: passthrough to /v1/messages)",
   },
 ] as const satisfies readonly CcrProviderRow[];
@@ -109,6 +128,20 @@ export const CCR_ROUTES = [
     client: "anthropic-messages",
     ingressPath: "/v1/messages",
     provider: "gc-anthropic",
+    status: "works",
+  },
+  {
+    id: "anthropic-messages->openai-chat:deepseek@deepseek",
+    client: "anthropic-messages",
+    ingressPath: "/v1/messages",
+    provider: "gc-deepseek-strict",
+    status: "works",
+  },
+  {
+    id: "anthropic-messages->anthropic-messages@anthropic",
+    client: "anthropic-messages",
+    ingressPath: "/v1/messages",
+    provider: "gc-anthropic-strict",
     status: "works",
   },
   {
@@ -173,7 +206,7 @@ export function ccrConfig(
     NON_INTERACTIVE_MODE: true,
     Providers: CCR_PROVIDERS.map((p: CcrProviderRow) => ({
       name: p.name,
-      api_base_url: p.apiBase(ctx.mockUrl(p.backend)),
+      api_base_url: p.apiBase(ctx.mockUrl(p.backend, "persona" in p ? p.persona : undefined)),
       api_key: CCR_PROVIDER_KEY,
       models: [...models],
       ...(p.transformer && { transformer: { use: [p.transformer] } }),
@@ -213,10 +246,11 @@ function ccrRoutes(): GatewayRoute[] {
           ? { "x-api-key": ctx.apiKey, "anthropic-version": "2023-06-01" }
           : { authorization: `Bearer ${ctx.apiKey}` },
       model: (backendModel) => `${provider.name},${backendModel}`,
-      native: row.client === provider.backend,
+      native: row.client === provider.backend && !("persona" in provider),
       status: row.status,
     };
     if ("notes" in row) route.notes = row.notes;
+    if ("persona" in provider) route.persona = provider.persona;
     return route;
   });
 }

@@ -40,6 +40,8 @@ interface PortkeyRouteRow {
   /** Streaming status with the plain install; the `locked` variant streams where `status` works. */
   plainStream: RouteStatus;
   notes?: string;
+  /** The strict provider (mock persona) the custom host plays. */
+  persona?: string;
   /** Where the provider's behaviour is documented. */
   see: string;
 }
@@ -143,6 +145,31 @@ export const PORTKEY_ROUTES = [
       'rejected before the upstream: HTTP 500 "createModelResponse is not supported by anthropic"',
     see: "https://portkey.ai/docs/product/ai-gateway/responses-api",
   },
+  // Strict providers: Portkey's own DeepSeek provider, and Anthropic's checks.
+  {
+    id: "openai-chat->openai-chat@deepseek",
+    client: "openai-chat",
+    backend: "openai-chat",
+    ingressPath: "/v1/chat/completions",
+    provider: "deepseek",
+    hostSuffix: "/v1",
+    status: "works",
+    plainStream: "fails",
+    persona: "deepseek",
+    see: "https://portkey.ai/docs/integrations/llms/deepseek",
+  },
+  {
+    id: "openai-chat->anthropic-messages@anthropic",
+    client: "openai-chat",
+    backend: "anthropic-messages",
+    ingressPath: "/v1/chat/completions",
+    provider: "anthropic",
+    hostSuffix: "/v1",
+    status: "works",
+    plainStream: "fails",
+    persona: "anthropic",
+    see: "https://portkey.ai/docs/integrations/llms/anthropic",
+  },
 ] as const satisfies readonly PortkeyRouteRow[];
 
 function portkeyRoutes(spec: GatewaySpec): GatewayRoute[] {
@@ -155,16 +182,17 @@ function portkeyRoutes(spec: GatewaySpec): GatewayRoute[] {
       ingressPath: row.ingressPath,
       headers: (ctx) => ({
         "x-portkey-provider": row.provider,
-        "x-portkey-custom-host": `${ctx.mockUrl(row.backend)}${row.hostSuffix}`,
+        "x-portkey-custom-host": `${ctx.mockUrl(row.backend, row.persona)}${row.hostSuffix}`,
         authorization: `Bearer ${ctx.apiKey}`,
         ...(row.client === "anthropic-messages" && { "anthropic-version": "2023-06-01" }),
       }),
       model: (backendModel) => backendModel,
-      native: row.client === row.backend,
+      native: row.client === row.backend && !row.persona,
       status: row.status,
       streamStatus: locked ? row.status : row.plainStream,
     };
     if (row.notes) route.notes = row.notes;
+    if (row.persona) route.persona = row.persona;
     return route;
   });
 }

@@ -13,7 +13,7 @@ import type { ClientDialect, Dialect } from "../../dialects/dialect.ts";
 import type { GatewayRoute, LaunchContext } from "../adapter.ts";
 import { REPO_ROOT } from "../cache.ts";
 import { venvBin, venvPython } from "../pip-install.ts";
-import { pythonAdapter } from "../python-adapter.ts";
+import { PYTHON_READY_TIMEOUT_MS, pythonAdapter } from "../python-adapter.ts";
 import type { PythonGateway } from "../python-lock.ts";
 import {
   q,
@@ -52,6 +52,20 @@ export const ANY_LLM_PROVIDERS = [
   { name: "ollama", backend: "ollama", base: (m: string) => m },
 ] as const satisfies readonly { name: string; backend: Dialect; base(m: string): string }[];
 
+/**
+ * Strict providers (mock personas) through any-llm's own provider types for them.
+ * @see https://mozilla-ai.github.io/any-llm/providers/
+ */
+export const ANY_LLM_PERSONAS = [
+  { name: "deepseek", persona: "deepseek", backend: "openai-chat", base: (m: string) => `${m}/v1` },
+  { name: "moonshot", persona: "moonshot", backend: "openai-chat", base: (m: string) => `${m}/v1` },
+] as const satisfies readonly {
+  name: string;
+  persona: string;
+  backend: Dialect;
+  base(m: string): string;
+}[];
+
 export function anyLlmConfigYaml(ctx: Pick<LaunchContext, "mockUrl" | "workdir">): string {
   const lines = [
     `database_url: ${q(`sqlite:///${ctx.workdir}/any-llm.db`)}`,
@@ -60,11 +74,12 @@ export function anyLlmConfigYaml(ctx: Pick<LaunchContext, "mockUrl" | "workdir">
     "bootstrap_api_key: false",
     "providers:",
   ];
-  for (const p of ANY_LLM_PROVIDERS) {
+  for (const p of [...ANY_LLM_PROVIDERS, ...ANY_LLM_PERSONAS]) {
+    const persona = "persona" in p ? p.persona : undefined;
     lines.push(
       `  ${p.name}:`,
       `    api_key: ${q(RECIPE_PROVIDER_KEY)}`,
-      `    api_base: ${q(p.base(ctx.mockUrl(p.backend)))}`,
+      `    api_base: ${q(p.base(ctx.mockUrl(p.backend, persona)))}`,
     );
   }
   return `${lines.join("\n")}\n`;
@@ -86,9 +101,26 @@ const ROWS: RecipeRouteRow[] = (Object.keys(INGRESS) as ClientDialect[]).flatMap
   })),
 );
 
+/** DeepSeek from both ingresses (Claude Code users point Messages at it), Moonshot from Chat. */
+const PERSONA_ROWS: RecipeRouteRow[] = (
+  [
+    ["openai-chat", ANY_LLM_PERSONAS[0]],
+    ["anthropic-messages", ANY_LLM_PERSONAS[0]],
+    ["openai-chat", ANY_LLM_PERSONAS[1]],
+  ] as const
+).map(([client, p]) => ({
+  id: `${client}->${p.backend}@${p.persona}`,
+  client,
+  backend: p.backend,
+  ingressPath: INGRESS[client] ?? "",
+  model: (m: string) => `${p.name}:${m}`,
+  persona: p.persona,
+  status: "works" as const,
+}));
+
 /** Routes send the seeded key, never the sweep's route key, which any-llm does not know. */
 function anyLlmRoutes(): GatewayRoute[] {
-  return recipeRoutes(ROWS).map((route) => ({
+  return recipeRoutes([...ROWS, ...PERSONA_ROWS]).map((route) => ({
     ...route,
     headers: (ctx) => route.headers({ ...ctx, apiKey: ANY_LLM_CLIENT_KEY }),
   }));
@@ -121,6 +153,7 @@ export const anyLlm = pythonAdapter({
     ],
     env: { PYTHONUNBUFFERED: "1" },
     readyPath: "/health/liveness",
+    readyTimeoutMs: PYTHON_READY_TIMEOUT_MS,
   }),
   routes: anyLlmRoutes,
 });

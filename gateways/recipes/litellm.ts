@@ -13,7 +13,7 @@
 import type { ClientDialect, Dialect } from "../../dialects/dialect.ts";
 import type { FallbackSupport, LaunchContext } from "../adapter.ts";
 import { venvBin } from "../pip-install.ts";
-import { pythonAdapter } from "../python-adapter.ts";
+import { PYTHON_READY_TIMEOUT_MS, pythonAdapter } from "../python-adapter.ts";
 import type { PythonGateway } from "../python-lock.ts";
 import {
   q,
@@ -75,6 +75,66 @@ export const LITELLM_PROVIDERS = [
   { prefix: "ollama_chat", backend: "ollama", apiBase: (m: string) => m },
 ] as const satisfies readonly { prefix: string; backend: Dialect; apiBase(m: string): string }[];
 
+/**
+ * Strict providers (mock personas), each through the LiteLLM provider a user of that
+ * provider configures: its own provider type where LiteLLM has one (`deepseek/`,
+ * `moonshot/`), `openai/` at Google's OpenAI-compatible endpoint, `anthropic/` for
+ * Anthropic's own checks. Each is a model group of its own (`group/*`) so plain routes
+ * are untouched.
+ * @see https://docs.litellm.ai/docs/providers/deepseek
+ * @see https://docs.litellm.ai/docs/providers/moonshot
+ * @see https://docs.litellm.ai/docs/providers/openai_compatible
+ */
+export const LITELLM_PERSONAS = [
+  {
+    persona: "deepseek",
+    group: "deepseek",
+    provider: "deepseek",
+    backend: "openai-chat",
+    apiBase: (m: string) => `${m}/v1`,
+  },
+  {
+    persona: "moonshot",
+    group: "moonshot",
+    provider: "moonshot",
+    backend: "openai-chat",
+    apiBase: (m: string) => `${m}/v1`,
+  },
+  {
+    persona: "google",
+    group: "google-openai",
+    provider: "openai",
+    backend: "openai-chat",
+    apiBase: (m: string) => m,
+  },
+  {
+    persona: "anthropic",
+    group: "anthropic-strict",
+    provider: "anthropic",
+    backend: "anthropic-messages",
+    apiBase: (m: string) => m,
+  },
+] as const satisfies readonly {
+  persona: string;
+  group: string;
+  provider: string;
+  backend: Dialect;
+  apiBase(m: string): string;
+}[];
+
+/** [client, persona] pairs run in the sweep: the routes a user of that provider takes. */
+const PERSONA_ROUTES: readonly (readonly [
+  ClientDialect,
+  (typeof LITELLM_PERSONAS)[number]["persona"],
+])[] = [
+  ["openai-chat", "deepseek"],
+  // Claude Code through LiteLLM to DeepSeek: Messages translated to Chat.
+  ["anthropic-messages", "deepseek"],
+  ["openai-chat", "moonshot"],
+  ["openai-chat", "google"],
+  ["openai-chat", "anthropic"],
+];
+
 /** The model group a fallback request names for a provider: the second target's listener. */
 export function litellmFallbackGroup(prefix: string): string {
   return `gatecheck-fallback-${prefix}`;
@@ -88,6 +148,15 @@ export function litellmConfigYaml(ctx: Pick<LaunchContext, "mockUrl" | "fallback
       "    litellm_params:",
       `      model: ${q(`${p.prefix}/*`)}`,
       `      api_base: ${q(p.apiBase(ctx.mockUrl(p.backend)))}`,
+      `      api_key: ${q(RECIPE_PROVIDER_KEY)}`,
+    );
+  }
+  for (const p of LITELLM_PERSONAS) {
+    lines.push(
+      `  - model_name: ${q(`${p.group}/*`)}`,
+      "    litellm_params:",
+      `      model: ${q(`${p.provider}/*`)}`,
+      `      api_base: ${q(p.apiBase(ctx.mockUrl(p.backend, p.persona)))}`,
       `      api_key: ${q(RECIPE_PROVIDER_KEY)}`,
     );
   }
@@ -144,6 +213,19 @@ export const LITELLM_ROWS: RecipeRouteRow[] = (Object.keys(INGRESS) as ClientDia
     }),
 );
 
+const LITELLM_PERSONA_ROWS: RecipeRouteRow[] = PERSONA_ROUTES.map(([client, name]) => {
+  const p = LITELLM_PERSONAS.find((x) => x.persona === name) ?? LITELLM_PERSONAS[0];
+  return {
+    id: `${client}->${p.backend}@${p.persona}`,
+    client,
+    backend: p.backend,
+    ingressPath: INGRESS[client],
+    model: (m: string) => `${p.group}/${m}`,
+    persona: p.persona,
+    status: "works" as const,
+  };
+});
+
 /**
  * Client-side fallbacks: the request body names model groups to try after the first fails
  * (`"fallbacks": ["<group>"]`); the groups point at the second listener. LiteLLM does not
@@ -189,7 +271,8 @@ export const litellm = pythonAdapter({
       PYTHONUNBUFFERED: "1",
     },
     readyPath: "/health/liveliness",
+    readyTimeoutMs: PYTHON_READY_TIMEOUT_MS,
   }),
-  routes: () => recipeRoutes(LITELLM_ROWS),
+  routes: () => recipeRoutes([...LITELLM_ROWS, ...LITELLM_PERSONA_ROWS]),
   fallback: LITELLM_FALLBACK,
 });

@@ -35,6 +35,8 @@ export interface RecipeRouteRow {
   model: (backendModel: string) => string;
   status?: RouteStatus;
   notes?: string;
+  /** The strict provider (mock persona) this route's backend plays. */
+  persona?: string;
 }
 
 /**
@@ -72,11 +74,12 @@ export function recipeRoutes(rows: readonly RecipeRouteRow[]): GatewayRoute[] {
           ? { "x-api-key": ctx.apiKey, "anthropic-version": "2023-06-01" }
           : { authorization: `Bearer ${ctx.apiKey}` },
       model: row.model,
-      native: row.client === row.backend,
+      native: row.client === row.backend && !row.persona,
       // Recipes run only where the binary exists; none could be run on the build machine.
       status: row.status ?? "untested",
     };
     if (row.notes) route.notes = row.notes;
+    if (row.persona) route.persona = row.persona;
     return route;
   });
 }

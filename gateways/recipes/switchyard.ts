@@ -15,7 +15,7 @@ import type { Dialect } from "../../dialects/dialect.ts";
 import type { LaunchContext } from "../adapter.ts";
 import { REPO_ROOT } from "../cache.ts";
 import { venvPython } from "../pip-install.ts";
-import { pythonAdapter } from "../python-adapter.ts";
+import { PYTHON_READY_TIMEOUT_MS, pythonAdapter } from "../python-adapter.ts";
 import type { PythonGateway } from "../python-lock.ts";
 import {
   q,
@@ -32,7 +32,12 @@ export const SWITCHYARD_PYTHON: PythonGateway = {
   name: "switchyard",
   distribution: "nemo-switchyard",
   pins: {
-    // 0.2.0, the reference sweep's version, needs Python >= 3.12.
+    // The reference sweep's version (kairo, August 2026); it needs Python >= 3.12.
+    "0.2.0": {
+      requirement: "nemo-switchyard==0.2.0",
+      resolvedAsOf: "2026-08-17T00:00:00Z",
+      python: "3.12",
+    },
     "0.3.0": {
       requirement: "nemo-switchyard==0.3.0",
       resolvedAsOf: "2026-09-29T00:00:00Z",
@@ -43,18 +48,61 @@ export const SWITCHYARD_PYTHON: PythonGateway = {
 
 /** Switchyard client format -> our backend dialect and its base URL under the mock. */
 export const SWITCHYARD_CLIENTS = [
-  { name: "openai_chat", backend: "openai-chat", base: (m: string) => `${m}/v1` },
-  { name: "openai_responses", backend: "openai-responses", base: (m: string) => `${m}/v1` },
-  { name: "anthropic_messages", backend: "anthropic-messages", base: (m: string) => `${m}/v1` },
-] as const satisfies readonly { name: string; backend: Dialect; base(m: string): string }[];
+  {
+    name: "openai_chat",
+    format: "openai_chat",
+    backend: "openai-chat",
+    base: (m: string) => `${m}/v1`,
+  },
+  {
+    name: "openai_responses",
+    format: "openai_responses",
+    backend: "openai-responses",
+    base: (m: string) => `${m}/v1`,
+  },
+  {
+    name: "anthropic_messages",
+    format: "anthropic_messages",
+    backend: "anthropic-messages",
+    base: (m: string) => `${m}/v1`,
+  },
+  // Strict providers (mock personas): an OpenAI-format client at DeepSeek, Anthropic's checks.
+  {
+    name: "deepseek",
+    format: "openai_chat",
+    backend: "openai-chat",
+    persona: "deepseek",
+    base: (m: string) => `${m}/v1`,
+  },
+  {
+    name: "anthropic_strict",
+    format: "anthropic_messages",
+    backend: "anthropic-messages",
+    persona: "anthropic",
+    base: (m: string) => `${m}/v1`,
+  },
+] as const satisfies readonly {
+  name: string;
+  format: string;
+  backend: Dialect;
+  persona?: string;
+  base(m: string): string;
+}[];
+
+type SwitchyardClient = (typeof SWITCHYARD_CLIENTS)[number];
+const personaOf = (c: SwitchyardClient): string | undefined =>
+  "persona" in c ? c.persona : undefined;
+/** The route id the client names as its model. */
+const routeModel = (c: SwitchyardClient): string =>
+  `gc-${c.backend}${personaOf(c) ? `-${personaOf(c)}` : ""}`;
 
 export function switchyardToml(ctx: Pick<LaunchContext, "mockUrl">): string {
   const lines = ["schema_version = 1", ""];
   for (const c of SWITCHYARD_CLIENTS) {
     lines.push(
       `[llm_clients.${c.name}]`,
-      `format = ${q(c.name)}`,
-      `base_url = ${q(c.base(ctx.mockUrl(c.backend)))}`,
+      `format = ${q(c.format)}`,
+      `base_url = ${q(c.base(ctx.mockUrl(c.backend, personaOf(c))))}`,
       `api_key_env = ${q(KEY_ENV)}`,
       "max_retries = 0",
       "",
@@ -63,7 +111,7 @@ export function switchyardToml(ctx: Pick<LaunchContext, "mockUrl">): string {
       `llm_client = ${q(c.name)}`,
       "",
       `[routes.${c.name}]`,
-      `id = ${q(`gc-${c.backend}`)}`,
+      `id = ${q(routeModel(c))}`,
       `type = "passthrough"`,
       `target = ${q(c.name)}`,
       "",
@@ -78,17 +126,40 @@ const CLIENTS = [
   ["openai-responses", "/v1/responses"],
 ] as const;
 
+const NOTE = "the route id picks the backend; the upstream model is always gatecheck-model";
+
 const ROWS: RecipeRouteRow[] = CLIENTS.flatMap(([client, ingressPath]) =>
-  SWITCHYARD_CLIENTS.map((c) => ({
+  SWITCHYARD_CLIENTS.filter((c) => !personaOf(c)).map((c) => ({
     id: `${client}->${c.backend}`,
     client,
     backend: c.backend,
     ingressPath,
-    model: () => `gc-${c.backend}`,
+    model: () => routeModel(c),
     status: "works" as const,
-    notes: "the route id picks the backend; the upstream model is always gatecheck-model",
+    notes: NOTE,
   })),
 );
+
+/** Claude Code through Switchyard to DeepSeek; an OpenAI client to Anthropic's checks. */
+const PERSONA_ROWS: RecipeRouteRow[] = (
+  [
+    ["anthropic-messages", "/v1/messages", "deepseek"],
+    ["openai-chat", "/v1/chat/completions", "anthropic_strict"],
+  ] as const
+).map(([client, ingressPath, name]) => {
+  const c = SWITCHYARD_CLIENTS.find((x) => x.name === name) ?? SWITCHYARD_CLIENTS[0];
+  const persona = personaOf(c) ?? "";
+  return {
+    id: `${client}->${c.backend}@${persona}`,
+    client,
+    backend: c.backend,
+    ingressPath,
+    model: () => routeModel(c),
+    persona,
+    status: "works" as const,
+    notes: NOTE,
+  };
+});
 
 export const switchyard = pythonAdapter({
   python: SWITCHYARD_PYTHON,
@@ -106,6 +177,7 @@ export const switchyard = pythonAdapter({
     env: { PYTHONUNBUFFERED: "1" },
     fakeCredentials: { [KEY_ENV]: RECIPE_PROVIDER_KEY },
     readyPath: "/health",
+    readyTimeoutMs: PYTHON_READY_TIMEOUT_MS,
   }),
-  routes: () => recipeRoutes(ROWS),
+  routes: () => recipeRoutes([...ROWS, ...PERSONA_ROWS]),
 });

@@ -174,7 +174,7 @@ interface DoctorOptions {
   attach?: string;
   workdir?: string;
   keep?: boolean;
-  timeout: string;
+  timeout?: string;
 }
 
 export async function doctor(text: string, options: DoctorOptions): Promise<void> {
@@ -199,7 +199,7 @@ export async function doctor(text: string, options: DoctorOptions): Promise<void
     const started = await startGateway(adapter, spec, {
       workdir,
       mockUrl: () => mock.url,
-      readyTimeoutMs: Number(options.timeout),
+      ...(options.timeout !== undefined && { readyTimeoutMs: Number(options.timeout) }),
       signal: abort.signal,
       ...(options.attach && { attachUrl: options.attach }),
     });

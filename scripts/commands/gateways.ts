@@ -32,6 +32,9 @@ export const registerGateways: RegisterCommand = (program: Command) => {
     .option("--attach <url>", "use a gateway already running at URL instead of launching one")
     .option("--workdir <dir>", "work folder (config, log, HOME); kept afterwards")
     .option("--keep", "keep the temporary work folder")
-    .option("--timeout <ms>", "readiness deadline", "60000")
+    .option(
+      "--timeout <ms>",
+      "readiness deadline (default: the gateway's own, 30 s; 180 s for the Python gateways)",
+    )
     .action(lazyAction(async () => (await import("../actions/gateways.ts")).doctor));
 };
