@@ -1,11 +1,14 @@
 /**
  * What the sweep tells a person while it runs. On a TTY: one live bar per gateway column
- * (cells done / total, non-clean so far) and a line for time left. Elsewhere (CI logs,
+ * (cells done / total, findings so far, cells not measured so far) and a line for time left.
+ * A finding is a silent defect or a rejection; a cell not run or in error is not measured,
+ * never counted as a finding (the control column's planned-but-not-run fallback cells are no
+ * defect of the rig). Elsewhere (CI logs,
  * pipes): plain lines, one per column every tenth of its cells and at its end, so a log
  * stays readable. Verdicts are data the sweep returns; this only narrates.
  */
 import cliProgress from "cli-progress";
-import { isClean, type VerdictKind } from "../probes/verdict.ts";
+import { VERDICT_CLASS, type VerdictKind } from "../probes/verdict.ts";
 
 export interface ProgressSink {
   column(label: string, total: number): void;
@@ -18,7 +21,8 @@ export interface ProgressSink {
 interface ColumnState {
   total: number;
   done: number;
-  nonClean: number;
+  findings: number;
+  notMeasured: number;
   lastLoggedTenth: number;
   bar?: cliProgress.SingleBar;
 }
@@ -32,7 +36,8 @@ export function createProgress(options: {
   const multi = options.tty
     ? new cliProgress.MultiBar(
         {
-          format: " {label} |{bar}| {value}/{total} cells, {nonClean} non-clean {extra}",
+          format:
+            " {label} |{bar}| {value}/{total} cells, {findings} findings, {notMeasured} not measured {extra}",
           hideCursor: true,
           clearOnComplete: false,
           stopOnComplete: false,
@@ -51,11 +56,18 @@ export function createProgress(options: {
 
   return {
     column(label, total) {
-      const state: ColumnState = { total, done: 0, nonClean: 0, lastLoggedTenth: 0 };
+      const state: ColumnState = {
+        total,
+        done: 0,
+        findings: 0,
+        notMeasured: 0,
+        lastLoggedTenth: 0,
+      };
       if (multi) {
         state.bar = multi.create(total, 0, {
           label: label.padEnd(28),
-          nonClean: 0,
+          findings: 0,
+          notMeasured: 0,
           extra: timeLeft(options),
         });
       } else {
@@ -67,16 +79,18 @@ export function createProgress(options: {
       const state = columns.get(label);
       if (!state) return;
       state.done += 1;
-      if (!isClean(verdict)) state.nonClean += 1;
+      const cls = VERDICT_CLASS[verdict];
+      if (cls === "silent" || cls === "loud") state.findings += 1;
+      if (cls === "not-a-finding") state.notMeasured += 1;
       if (state.bar) {
-        state.bar.update(state.done, { nonClean: state.nonClean });
+        state.bar.update(state.done, { findings: state.findings, notMeasured: state.notMeasured });
         return;
       }
       const tenth = Math.floor((state.done * 10) / Math.max(1, state.total));
       if (tenth > state.lastLoggedTenth || state.done === state.total) {
         state.lastLoggedTenth = tenth;
         options.write(
-          `${label}: ${state.done}/${state.total} cells, ${state.nonClean} non-clean${timeLeft(options)}`,
+          `${label}: ${state.done}/${state.total} cells, ${state.findings} finding${state.findings === 1 ? "" : "s"}, ${state.notMeasured} not measured${timeLeft(options)}`,
         );
       }
     },
