@@ -5,6 +5,7 @@
  * `failureFiguresOf` reads them from the store; `renderFailureSection` is pure.
  */
 import { VERDICT_CLASS } from "../probes/verdict.ts";
+import { cellText } from "./markdown-text.ts";
 import type { CellRecord } from "./records.ts";
 import { probeOfCell, type RunView } from "./run-view.ts";
 import type { ResultsStore } from "./store.ts";
@@ -85,22 +86,28 @@ function ms(value: number | undefined): string {
   return value === undefined ? "—" : `${Math.round(value)} ms`;
 }
 
-function pipes(text: string): string {
-  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
-}
-
 /** Fields whose figures are the point (the rest are judged on bodies alone). */
 const TIMED_FIELDS = new Set(["failure.retries", "failure.deadline"]);
+
+export interface FailureSectionOptions {
+  heading?: string;
+  /** Per-cell rows for every cell (default), or only for cells that are not clean: the
+   * matrix's appendix counts the clean ones in a line instead of a row each. */
+  rows?: "all" | "not-clean";
+}
 
 export function renderFailureSection(
   view: RunView,
   figures: readonly FailureFigures[] = [],
+  options: FailureSectionOptions = {},
 ): string[] {
   const cells = view.cells.filter((c) => probeOfCell(view, c).axis === FAILURE_AXIS);
   if (cells.length === 0) return [];
   const byKey = new Map(figures.map((f) => [key(f), f]));
+  const shown = (c: CellRecord) =>
+    options.rows !== "not-clean" || VERDICT_CLASS[c.verdict] !== "clean";
   const lines = [
-    "## Failure behaviour",
+    `## ${options.heading ?? "Failure behaviour"}`,
     "",
     "What each gateway told its caller when the upstream failed (docs/failure.md). Attempts = forwarded requests that reached the mock for one client request; gaps = time between their arrivals; wait = the client's whole wait.",
     "",
@@ -123,7 +130,15 @@ export function renderFailureSection(
     const longest = waits.length > 0 ? ms(Math.max(...waits)) : "—";
     lines.push(`| ${column} | ${count} | ${clean} | ${silent} | ${most} | ${longest} |`);
   }
-  const timed = cells.filter((c) => TIMED_FIELDS.has(probeOfCell(view, c).field));
+  const timedAll = cells.filter((c) => TIMED_FIELDS.has(probeOfCell(view, c).field));
+  const timed = timedAll.filter(shown);
+  const hidden = timedAll.length - timed.length;
+  if (hidden > 0) {
+    lines.push(
+      "",
+      `${hidden} clean timed cell${hidden === 1 ? "" : "s"} (retries, deadline) not listed; every row is in the HTML report.`,
+    );
+  }
   if (timed.length > 0) {
     lines.push(
       "",
@@ -135,11 +150,11 @@ export function renderFailureSection(
       const gaps = f && f.gapsMs.length > 0 ? f.gapsMs.map((g) => `${g}`).join(", ") : "—";
       const verdict = `${c.verdict}${c.cause ? ` (${c.cause})` : ""}`;
       lines.push(
-        `| ${c.column} | ${c.probeId} | ${c.mode} | ${c.routeId} | ${f?.attempts ?? "—"} | ${gaps} | ${ms(f?.totalMs)} | ${f?.clientStatus ?? "—"} | ${pipes(verdict)} |`,
+        `| ${c.column} | ${c.probeId} | ${c.mode} | ${c.routeId} | ${f?.attempts ?? "—"} | ${gaps} | ${ms(f?.totalMs)} | ${f?.clientStatus ?? "—"} | ${cellText(verdict)} |`,
       );
     }
   }
-  lines.push(...renderFallback(view, cells, byKey));
+  lines.push(...renderFallback(view, cells, byKey, shown));
   if (figures.length === 0)
     lines.push("", "_Attempt figures were not loaded for this report (cells only)._");
   lines.push("");
@@ -161,6 +176,7 @@ function renderFallback(
   view: RunView,
   cells: readonly CellRecord[],
   byKey: ReadonlyMap<string, FailureFigures>,
+  shown: (c: CellRecord) => boolean,
 ): string[] {
   const mine = cells.filter((c) => probeOfCell(view, c).field === FALLBACK_FIELD);
   if (mine.length === 0) return [];
@@ -181,10 +197,10 @@ function renderFallback(
     const stayed = ran.filter((c) => byKey.get(key(c))?.targets === 1);
     const findings = ran.filter((c) => VERDICT_CLASS[c.verdict] === "silent").length;
     const notRun = mine.filter((c) => c.column === column && c.verdict === "not-run");
-    const why = notRun[0] ? `${notRun.length} (${pipes(notRun[0].reason)})` : "0";
+    const why = notRun[0] ? `${notRun.length} (${cellText(notRun[0].reason)})` : "0";
     lines.push(`| ${column} | ${statuses(moved)} | ${statuses(stayed)} | ${findings} | ${why} |`);
   }
-  const ran = mine.filter((c) => c.verdict !== "not-run");
+  const ran = mine.filter((c) => c.verdict !== "not-run" && shown(c));
   if (ran.length > 0) {
     lines.push(
       "",
@@ -195,7 +211,7 @@ function renderFallback(
       const f = byKey.get(key(c));
       const verdict = `${c.verdict}${c.cause ? ` (${c.cause})` : ""}`;
       lines.push(
-        `| ${c.column} | ${c.probeId} | ${c.routeId} | ${f?.firstStatus ?? "—"} | ${f?.targets ?? "—"} | ${f?.clientStatus ?? "—"} | ${pipes(verdict)} |`,
+        `| ${c.column} | ${c.probeId} | ${c.routeId} | ${f?.firstStatus ?? "—"} | ${f?.targets ?? "—"} | ${f?.clientStatus ?? "—"} | ${cellText(verdict)} |`,
       );
     }
   }

@@ -2,88 +2,22 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { subjectOf } from "../probes/subject.ts";
-import type { Verdict, VerdictKind } from "../probes/verdict.ts";
 import { findingsOf } from "./findings.ts";
-import type { AttemptRecord, CellRecord, ProbeRecord } from "./records.ts";
 import { deleteRun } from "./rescore-io.ts";
 import { openStore, type ResultsStore } from "./store.ts";
+import { cellUnit, unitProbe, verdictOn as v, writeUnitRun } from "./testing/cell-units.ts";
 
 const RUN = "2026-12-02T02-10-00Z-ffff";
-const COLUMN = "gw@1";
-const ROUTE = "openai-chat->anthropic-messages";
-
-function probe(probeId: string, field: string, axis = "request"): ProbeRecord {
-  return {
-    probeId,
-    definitionHash: `h-${probeId}`,
-    clientDialect: "openai-chat",
-    axis,
-    field,
-    subject: subjectOf("openai-chat", field),
-    severity: "high",
-    definition: { id: probeId },
-  };
-}
-
 const PROBES = [
-  probe("oc-refusal", "refusal", "response"),
-  probe("oc-stop", "stop"),
-  probe("oc-credential-x-api-key", "credentials.header.x-api-key", "credential"),
+  unitProbe("oc-refusal", "refusal", "response"),
+  unitProbe("oc-stop", "stop"),
+  unitProbe("oc-credential-x-api-key", "credentials.header.x-api-key", "credential"),
 ];
-
-function v(field: string, verdict: VerdictKind, extra: Partial<Verdict> = {}): Verdict {
-  return {
-    subject: subjectOf("openai-chat", field),
-    field,
-    verdict,
-    reason: `${field}: ${verdict}`,
-    direction: "request",
-    ...extra,
-  };
-}
-
-/** A cell whose attempts gave these verdict lists (the first is the main attempt). */
-function unit(
-  probeId: string,
-  lists: Verdict[][],
-  own: VerdictKind,
-): {
-  cell: CellRecord;
-  attempts: AttemptRecord[];
-} {
-  const p = PROBES.find((x) => x.probeId === probeId) as ProbeRecord;
-  const key = { column: COLUMN, routeId: ROUTE, probeId, mode: "stream" as const };
-  return {
-    cell: {
-      ...key,
-      runId: RUN,
-      clientDialect: "openai-chat",
-      backendDialect: "anthropic-messages",
-      definitionHash: p.definitionHash,
-      subject: p.subject,
-      verdict: own,
-      reason: `${p.field}: ${own}`,
-      runs: lists.length,
-      counts: { [own]: lists.length },
-      determinism: lists.length,
-      stable: true,
-    },
-    attempts: lists.map((verdicts, i) => ({
-      ...key,
-      runId: RUN,
-      attemptNo: i === 0 ? 1 : i,
-      phase: i === 0 ? "main" : "repeat",
-      status: "ok",
-      timings: {},
-      clientRequest: {},
-      forwarded: [],
-      upstreamReply: null,
-      clientResponse: { status: 200 },
-      verdicts,
-    })),
-  };
-}
+const [refusal, stop, credential] = PROBES as [
+  (typeof PROBES)[0],
+  (typeof PROBES)[0],
+  (typeof PROBES)[0],
+];
 
 let dir: string;
 let store: ResultsStore;
@@ -91,61 +25,39 @@ let store: ResultsStore;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "gatecheck-findings-"));
   store = openStore(join(dir, "r.db"));
-  store.beginRun({
-    id: RUN,
-    startedAt: "2026-12-02T02:10:00.000Z",
-    gatecheckVersion: "0",
-    args: {},
-  });
-  store.putGatewayRun({ runId: RUN, gateway: "gw", version: "1", column: COLUMN, status: "ok" });
-  store.putProbes(PROBES);
-  const writer = store.cellWriter();
   const invented = v("temperature", "invented", { reason: "temperature: absent → 1" });
   const framing = v("stream.framing", "mangled", {
     direction: "reply",
     cause: "malformed-events",
   });
   const text = v("text", "invented", { direction: "reply", reason: 'text: absent → "Hi"' });
-  // A refusal probe, clean on its own subject; the reply also invented a text, and the
-  // request an invented temperature; the route's own key reached the upstream (by design).
-  writer.add(
-    unit(
-      "oc-refusal",
-      [
-        [
+  const leakedKey = v("credentials.header.x-api-key", "leaked");
+  writeUnitRun(store, RUN, PROBES, [
+    // A refusal probe, clean on its own subject; the reply also invented a text, and the
+    // request an invented temperature; the route's own key reached the upstream (by design:
+    // no probe of that credential runs on this route).
+    cellUnit(RUN, refusal, "preserved", [
+      {
+        verdicts: [
           v("refusal", "preserved", { direction: "reply" }),
           text,
           invented,
           v("credentials.header.authorization", "leaked"),
         ],
-      ],
-      "preserved",
-    ),
-  );
-  // A stop probe that dropped its own field; the framing error showed in 2 of 3 attempts,
-  // a planted key in the body in 1 of 3 (a minority: not a finding); a leaked x-api-key,
-  // whose own probe the route runs, in all 3.
-  const leakedKey = v("credentials.header.x-api-key", "leaked");
-  writer.add(
-    unit(
-      "oc-stop",
-      [
-        [v("stop", "dropped"), framing, leakedKey],
-        [v("stop", "dropped"), framing, leakedKey, v("messages", "dropped")],
-        [v("stop", "dropped"), v("stream.framing", "preserved"), leakedKey],
-      ],
-      "dropped",
-    ),
-  );
-  writer.add(
-    unit(
-      "oc-credential-x-api-key",
-      [[v("credentials.header.x-api-key", "preserved")]],
-      "preserved",
-    ),
-  );
-  writer.close();
-  store.finishRun(RUN, "done");
+      },
+    ]),
+    // A stop probe that dropped its own field; the framing error showed in 2 of 3 attempts,
+    // the messages in 1 of 3 (a minority: not a finding); a leaked x-api-key, whose own probe
+    // the route runs, in all 3.
+    cellUnit(RUN, stop, "dropped", [
+      { verdicts: [v("stop", "dropped"), framing, leakedKey] },
+      { verdicts: [v("stop", "dropped"), framing, leakedKey, v("messages", "dropped")] },
+      { verdicts: [v("stop", "dropped"), v("stream.framing", "preserved"), leakedKey] },
+    ]),
+    cellUnit(RUN, credential, "preserved", [
+      { verdicts: [v("credentials.header.x-api-key", "preserved")] },
+    ]),
+  ]);
 });
 afterAll(() => {
   store.close();

@@ -79,7 +79,7 @@ describe("preservation per gateway", () => {
     const summary = runSummaryOf(view).columns.find((c) => c.gateway === "claude-code-router");
     expect(summary).toMatchObject({ status: "not-run", judged: 0, preservationRate: null });
     expect(md).toContain(
-      "Did not run or failed: claude-code-router@2.0.0 (not-run: binary ccr not on PATH; no cells).",
+      "- **Columns not run** (no rate, no cells counted as clean): claude-code-router@2.0.0: not-run, binary ccr not on PATH.",
     );
   });
 
@@ -106,16 +106,21 @@ describe("preservation per gateway", () => {
       "0",
       "20",
     ]);
+    // The scope says, before any number, that it did not run and why; its cells are counted
+    // as not measured, never as clean.
     expect(text).toContain(
-      "claude-code-router@2.0.0 (not-run: binary ccr not on PATH; its cells read `not-run`/`error`)",
+      "- **Columns not run** (no rate, no cells counted as clean): claude-code-router@2.0.0: not-run, binary ccr not on PATH.",
+    );
+    expect(text).toMatch(
+      /\| claude-code-router@2\.0\.0 \| not-run \| 20 \| 4 \| gateway not run \|/,
     );
     const header = text
       .split("\n")
       .find((l) => l.startsWith("| field (probe) | claude-code-router@2.0.0 → anthropic-messages"));
     expect(header).toBeDefined();
     expect(row(text, "`tools[].function.strict` (oc-tools-strict)")[1]).toBe("not-run");
-    // Its known-issue cells are positive controls that were not measured.
-    expect(text).toContain("### Not measured (2)");
+    // Its routes are not listed one by one as failing routes: the column did not run.
+    expect(text).toContain("- **Routes offered but not measured**: none.");
   });
 });
 
@@ -177,7 +182,7 @@ describe("per-axis tables", () => {
   });
 
   it("spells every verdict token the legend explains", () => {
-    const legend = md.slice(md.indexOf("## Legend"), md.indexOf("## Matrix"));
+    const legend = md.slice(md.indexOf("## B. Field by field"), md.indexOf("### Axis: "));
     for (const token of [
       "`ok`",
       "`n/e`",
@@ -195,30 +200,36 @@ describe("per-axis tables", () => {
   });
 });
 
-describe("positive controls and new leads", () => {
-  it("lists controls that reproduced and the one that did not", () => {
-    const reproduced = md.slice(md.indexOf("### Reproduced"), md.indexOf("### Did not reproduce"));
-    expect(reproduced).toContain("### Reproduced (3)");
-    expect(reproduced).toContain(
-      "[BerriAI/litellm#9125](https://github.com/BerriAI/litellm/issues/9125) | litellm@1.74.0 | anthropic-messages->openai-chat | stream |",
+describe("grid", () => {
+  it("gives every route a row and every axis a column, counting defects and unmeasured cells", () => {
+    expect(md).toContain("| column | route | request | credential | response | side | no answer |");
+    expect(md).toContain(
+      "| portkey@1.15.2+locked | openai-chat->anthropic-messages | 0/2 **2✗** | · | 2/2 | · | · |",
     );
-    const missed = md.slice(md.indexOf("### Did not reproduce"), md.indexOf("### Not measured"));
-    expect(missed).toContain("### Did not reproduce (1)");
-    expect(missed).toContain("BerriAI/litellm#7001");
+    // litellm's finish_reason: one rejected, one not run (budget).
+    expect(md).toContain(
+      "| litellm@1.74.0 | openai-chat->anthropic-messages | 2/2 | · | 0/1 1r +1? | · | · |",
+    );
   });
+});
 
-  it("new leads are the non-clean cells with no known issue, silent ones first", () => {
-    const leads = md
-      .slice(md.indexOf("## New leads"))
-      .split("\n")
-      .filter((l) => l.startsWith("| ") && !l.startsWith("| gateway"));
-    expect(leads).toHaveLength(2);
-    expect(leads[0]).toContain(
-      "portkey@1.15.2+locked | anthropic-messages->openai-chat | non-stream | `tool_choice.disable_parallel_tool_use`",
+describe("positive controls", () => {
+  it("counts every known issue the probes cite, the unmeasured ones with why", () => {
+    expect(md).toContain(
+      "- **Positive controls** (known issues this run's probes cite): 5: 2 reproduced · 1 not reproduced · 2 not measured (1 × bifrost is not in this run; 1 × claude-code-router@2.0.0 not-run). Appendix C.",
     );
-    expect(leads[0]).toContain("MANGLED 3/5");
-    expect(leads[1]).toContain("rejected 5/5");
-    expect(md.slice(md.indexOf("## New leads"))).not.toContain("Portkey-AI/gateway#1180");
+    const appendix = md.slice(md.indexOf("## C. Positive controls"), md.indexOf("## D."));
+    const states = appendix
+      .split("\n")
+      .filter((l) => /^\| (reproduced|not reproduced|not measured) \|/.test(l))
+      .map((l) => l.split(" | ").slice(0, 4).join(" | "));
+    expect(states).toEqual([
+      "| reproduced | [BerriAI/litellm#9125](https://github.com/BerriAI/litellm/issues/9125) | litellm | am-stop-sequences",
+      "| reproduced | [Portkey-AI/gateway#1180](https://github.com/Portkey-AI/gateway/issues/1180) | portkey | oc-tools-strict",
+      "| not reproduced | [BerriAI/litellm#7001](https://github.com/BerriAI/litellm/issues/7001) | litellm | am-credential-x-api-key",
+      "| not measured | [maximhq/bifrost#5887](https://github.com/maximhq/bifrost/issues/5887) | bifrost | am-stop-sequences",
+      "| not measured | [musistudio/llms#9](https://github.com/musistudio/llms/issues/9) | claude-code-router | oc-tools-strict",
+    ]);
   });
 });
 

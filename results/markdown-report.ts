@@ -1,27 +1,39 @@
 /**
- * The Markdown matrix of one run: preservation per gateway with its denominator, one table
- * per axis and client dialect (rows = probed field, columns = gateway column and backend),
- * a legend, the positive controls that did and did not reproduce, and the new leads.
+ * The Markdown matrix of one run, in the order a reader needs it: the scope (what was and
+ * was not measured, the positive controls with their denominator), the headline (per
+ * gateway, the distinct silent defects by root cause), preservation per gateway, the grid
+ * (every route by axis), then the appendix: every defect, the field-by-field matrix (every
+ * route its own column), the controls, the cells not measured, failure behaviour and what
+ * the official SDKs made of the replies.
  */
 
 import { CLIENT_DIALECTS } from "../dialects/dialect.ts";
 import { AXES } from "../probes/corpus/probe.ts";
 import { VERDICT_CLASS, VERDICTS, type VerdictKind } from "../probes/verdict.ts";
-import { type ClientSdkStats, renderClientSdkSection } from "./client-sdk-section.ts";
-import { type FailureFigures, renderFailureSection } from "./failure-section.ts";
+import { renderClientSdkSection } from "./client-sdk-section.ts";
+import { headlineOf } from "./defects.ts";
+import { renderFailureSection } from "./failure-section.ts";
+import { gridOf, renderGrid } from "./grid-section.ts";
+import { renderDefectAppendix, renderHeadline } from "./headline-section.ts";
+import { cellText } from "./markdown-text.ts";
 import type { CellRecord } from "./records.ts";
+import { factsOfView, type ReportFacts } from "./report-facts.ts";
 import { formatRate, summarizeRun } from "./run-summary.ts";
 import { probeOfCell, type RunView, routeTarget } from "./run-view.ts";
-import { CONTROL_MARK, knownIssueLink, VERDICT_MEANING, VERDICT_TOKEN } from "./verdict-tokens.ts";
+import { scopeOf } from "./scope.ts";
+import { renderControlAppendix, renderNotMeasuredAppendix, renderScope } from "./scope-section.ts";
+import { CONTROL_MARK, VERDICT_MEANING, VERDICT_TOKEN } from "./verdict-tokens.ts";
 
 /** DESIGN.md's axes in its order (the corpus's AXES); unknown axes follow alphabetically. */
 const AXIS_ORDER: readonly string[] = AXES;
 
-export function renderMarkdownReport(
-  view: RunView,
-  failureFigures: readonly FailureFigures[] = [],
-  clientSdk: readonly ClientSdkStats[] = [],
-): string {
+/** The heading that starts the appendix: everything above it is the matrix proper. */
+export const APPENDIX_HEADING = "# Appendix";
+
+/** The matrix of a run; a bare view renders without the facts read from attempts. */
+export function renderMarkdownReport(input: ReportFacts | RunView): string {
+  const facts = "view" in input ? input : factsOfView(input);
+  const { view } = facts;
   const out: string[] = [];
   const { run } = view;
   out.push(`# gatecheck matrix: run ${run.id}`, "");
@@ -34,10 +46,21 @@ export function renderMarkdownReport(
     `${view.cells.length} cells`,
   ];
   out.push(meta.join(" · "), "");
-  out.push(...preservationSection(view), ...legendSection(), ...matrixSection(view));
-  out.push(...positiveControlSection(view.cells, view), ...newLeadSection(view.cells, view));
-  out.push(...renderFailureSection(view, failureFigures));
-  out.push(...renderClientSdkSection(clientSdk));
+  const scope = scopeOf(view);
+  const heads = headlineOf(facts);
+  out.push(...renderScope(scope), ...renderHeadline(heads), ...preservationSection(view));
+  out.push(...renderGrid(gridOf(facts)));
+  out.push(APPENDIX_HEADING, "");
+  out.push(...renderDefectAppendix(heads));
+  out.push(...legendSection(), ...matrixSection(view));
+  out.push(...renderControlAppendix(scope.controls), ...renderNotMeasuredAppendix(scope));
+  out.push(
+    ...renderFailureSection(view, facts.failureFigures, {
+      heading: "E. Failure behaviour",
+      rows: "not-clean",
+    }),
+  );
+  out.push(...renderClientSdkSection(facts.clientSdk));
   return `${out.join("\n").trimEnd()}\n`;
 }
 
@@ -66,7 +89,10 @@ function preservationSection(view: RunView): string[] {
 
 function legendSection(): string[] {
   return [
-    "## Legend",
+    "## B. Field by field: every route its own column",
+    "",
+    "One table per axis and client dialect: rows are the probed field, columns are the gateway column and the route's target (`openai-chat:ollama` is its own column beside `openai-chat`).",
+    "",
     "",
     ...VERDICTS.map((v) => `- \`${VERDICT_TOKEN[v]}\`: ${v}, ${VERDICT_MEANING[v]}`),
     "- `k/N`: k of the N runs of the cell gave this verdict (shown when N > 1).",
@@ -100,7 +126,7 @@ function axisRank(axis: string): number {
 }
 
 function matrixSection(view: RunView): string[] {
-  const lines: string[] = ["## Matrix", ""];
+  const lines: string[] = [];
   const absent = view.gatewayRuns.filter((g) => g.status !== "ok");
   if (absent.length > 0) {
     const withCells = new Set(view.cells.map((c) => c.column));
@@ -177,66 +203,4 @@ function modeToken(cells: CellRecord[]): string {
     .filter((m) => byMode.has(m))
     .map((m) => `${m === "stream" ? "s" : "ns"} ${byMode.get(m)}`)
     .join(" · ");
-}
-
-function cellLine(view: RunView, c: CellRecord): string {
-  const verdict = VERDICT_TOKEN[c.verdict] + (c.runs > 1 ? ` ${c.determinism}/${c.runs}` : "");
-  const control = c.controlVerdict ? `${controlMark(c.controlVerdict)} ${c.controlVerdict}` : "";
-  return `| ${c.column} | ${c.routeId} | ${c.mode} | \`${probeOfCell(view, c).field}\` (${c.probeId}) | ${verdict} | ${control} | ${cellText(c.reason)} |`;
-}
-
-const CELL_TABLE_HEAD = [
-  "| gateway | route | mode | field (probe) | verdict | control | reason |",
-  "|---|---|---|---|---|---|---|",
-];
-
-function positiveControlSection(cells: CellRecord[], view: RunView): string[] {
-  const controls = cells.filter((c) => c.knownIssue);
-  const lines = ["## Positive controls (known issues)", ""];
-  if (controls.length === 0) return [...lines, "No cell in this run is a positive control.", ""];
-  const groups = [
-    ["Reproduced", controls.filter((c) => isFinding(c.verdict))],
-    ["Did not reproduce", controls.filter((c) => VERDICT_CLASS[c.verdict] === "clean")],
-    ["Not measured", controls.filter((c) => VERDICT_CLASS[c.verdict] === "not-a-finding")],
-  ] as const;
-  for (const [title, list] of groups) {
-    lines.push(`### ${title} (${list.length})`, "");
-    if (list.length === 0) {
-      lines.push("None.", "");
-      continue;
-    }
-    lines.push(`| known issue ${CELL_TABLE_HEAD[0]}`, `|---${CELL_TABLE_HEAD[1]}`);
-    for (const c of list)
-      lines.push(`| ${knownIssueLink(c.knownIssue ?? "")} ${cellLine(view, c)}`);
-    lines.push("");
-  }
-  return lines;
-}
-
-function isFinding(verdict: VerdictKind): boolean {
-  const cls = VERDICT_CLASS[verdict];
-  return cls === "silent" || cls === "loud";
-}
-
-function newLeadSection(cells: CellRecord[], view: RunView): string[] {
-  const leads = cells
-    .filter((c) => !c.knownIssue && isFinding(c.verdict))
-    .sort(
-      (a, b) =>
-        Number(VERDICT_CLASS[a.verdict] !== "silent") -
-          Number(VERDICT_CLASS[b.verdict] !== "silent") || a.column.localeCompare(b.column),
-    );
-  const lines = [
-    "## New leads",
-    "",
-    "Silent defects and rejections with no known issue: the findings to look at first.",
-    "",
-  ];
-  if (leads.length === 0) return [...lines, "None.", ""];
-  return [...lines, ...CELL_TABLE_HEAD, ...leads.map((c) => cellLine(view, c)), ""];
-}
-
-/** Text safe inside a Markdown table cell. */
-function cellText(text: string): string {
-  return text.replaceAll("|", "\\|").replace(/\s*\n\s*/g, " ");
 }

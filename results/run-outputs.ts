@@ -5,10 +5,9 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { clientSdkStatsOf } from "./client-sdk-section.ts";
-import { failureFiguresOf } from "./failure-section.ts";
 import { htmlReportOf } from "./html/build-html-report.ts";
 import { renderMarkdownReport } from "./markdown-report.ts";
+import { loadReportFacts } from "./report-facts.ts";
 import { type RunSummary, summarizeRun } from "./run-summary.ts";
 import { loadRunView, type RunView } from "./run-view.ts";
 import type { ResultsStore } from "./store.ts";
@@ -17,11 +16,7 @@ export const DEFAULT_OUTPUT_DIR = "results";
 
 /** The Markdown matrix with the sections measured from stored attempts. */
 export function markdownOf(store: ResultsStore, view: RunView): string {
-  return renderMarkdownReport(
-    view,
-    failureFiguresOf(store, view),
-    clientSdkStatsOf(store, view.run.id),
-  );
+  return renderMarkdownReport(loadReportFacts(store, view));
 }
 
 export function runSummaryOf(view: RunView): RunSummary {

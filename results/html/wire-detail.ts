@@ -6,6 +6,7 @@
  */
 import { gunzipSync } from "node:zlib";
 import { z } from "zod";
+import { clientSdkSchema } from "../client-sdk-section.ts";
 
 /** Bodies longer than this are cut in the page, with a note giving the full size. */
 export const MAX_PANE_CHARS = 12_000;
@@ -57,14 +58,6 @@ export interface AttemptWire {
   /** What the client dialect's official SDK made of the response (sweep/client-sdk). */
   clientSdk?: unknown;
 }
-
-const clientSdkSchema = z.looseObject({
-  view: z
-    .looseObject({ accepted: z.boolean().catch(false), error: z.string().optional() })
-    .optional(),
-  findings: z.array(z.string()).catch([]),
-  disagreements: z.array(z.string()).catch([]),
-});
 
 /** The SDK's reading, under the client response: what an agent's code would have received. */
 function sdkNote(value: unknown): string {

@@ -11,6 +11,34 @@ import type { Verdict, VerdictKind } from "../../probes/verdict.ts";
 import type { AttemptRecord, CellRecord, GatewayRunRecord, ProbeRecord } from "../records.ts";
 import type { ResultsStore } from "../store.ts";
 
+/** The known issues the fixture's probes cite (positive controls); two are not measured. */
+const KNOWN_ISSUES: Record<string, object[]> = {
+  "am-stop-sequences": [
+    {
+      gateway: "litellm",
+      versions: ["1.74.0"],
+      expect: "dropped",
+      url: "BerriAI/litellm#9125",
+      backends: ["openai-chat"],
+    },
+    // Bifrost is not a column of the fixture run.
+    { gateway: "bifrost", versions: ["1.6.7"], expect: "dropped", url: "maximhq/bifrost#5887" },
+  ],
+  "am-credential-x-api-key": [
+    { gateway: "litellm", versions: ["1.74.0"], expect: "leaked", url: "BerriAI/litellm#7001" },
+  ],
+  "oc-tools-strict": [
+    { gateway: "portkey", versions: ["1.15.2"], expect: "dropped", url: "Portkey-AI/gateway#1180" },
+    // claude-code-router is a column that did not run.
+    {
+      gateway: "claude-code-router",
+      versions: ["2.0.0"],
+      expect: "dropped",
+      url: "musistudio/llms#9",
+    },
+  ],
+};
+
 export const FIXTURE_PROBES: ProbeRecord[] = [
   probe("am-stop-sequences", "anthropic-messages", "request", "stop_sequences", "high"),
   probe(
@@ -20,7 +48,13 @@ export const FIXTURE_PROBES: ProbeRecord[] = [
     "tool_choice.disable_parallel_tool_use",
     "high",
   ),
-  probe("am-credential-x-api-key", "anthropic-messages", "credential", "x-api-key", "critical"),
+  probe(
+    "am-credential-x-api-key",
+    "anthropic-messages",
+    "credential",
+    "credentials.header.x-api-key",
+    "critical",
+  ),
   probe("oc-tools-strict", "openai-chat", "request", "tools[].function.strict", "medium"),
   probe("oc-reply-finish-length", "openai-chat", "response", "finish_reason", "high"),
 ];
@@ -32,6 +66,7 @@ function probe(
   field: string,
   severity: string,
 ): ProbeRecord {
+  const knownIssues = KNOWN_ISSUES[probeId];
   return {
     probeId,
     definitionHash: `h-${probeId.length.toString(16)}${field.length.toString(16)}`,
@@ -40,7 +75,14 @@ function probe(
     field,
     subject: subjectOf(clientDialect, field),
     severity,
-    definition: { id: probeId, clientDialect, axis, field, fragment: { [field]: "PROBE" } },
+    definition: {
+      id: probeId,
+      clientDialect,
+      axis,
+      field,
+      fragment: { [field]: "PROBE" },
+      ...(knownIssues ? { knownIssues } : {}),
+    },
   };
 }
 

@@ -1,0 +1,169 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Verdict } from "../probes/verdict.ts";
+import { type ColumnHeadline, headlineOf } from "./defects.ts";
+import { columnHeading, renderHeadline } from "./headline-section.ts";
+import { APPENDIX_HEADING, renderMarkdownReport } from "./markdown-report.ts";
+import { factsOfView, type ReportFacts } from "./report-facts.ts";
+import { loadRunView, type RunView } from "./run-view.ts";
+import { openStore, type ResultsStore } from "./store.ts";
+import { FIXTURE_OVERRIDES, type Overrides, writeFixtureRun } from "./testing/fixture-run.ts";
+
+const RUN = "2026-12-02T02-10-00Z-dfct";
+const PORTKEY = "portkey@1.15.2+locked";
+const LITELLM = "litellm@1.74.0";
+const DIRECT = "direct@0.1.0";
+
+const invented: Verdict = {
+  subject: "text",
+  field: "text",
+  verdict: "invented",
+  reason: 'text: absent → "Sure!"',
+  direction: "reply",
+};
+const finishDropped: Verdict = {
+  subject: "finish_reason",
+  field: "finish_reason",
+  verdict: "dropped",
+  reason: 'finish_reason: "stop" → absent',
+  direction: "reply",
+};
+const leaked: Verdict = {
+  subject: "credentials.header.x-api-key",
+  field: "credentials.header.x-api-key",
+  verdict: "leaked",
+  reason: "x-api-key: [REDACTED] → forwarded header x-api-key",
+  direction: "request",
+};
+
+// Portkey's reply invents a text on three probes about other things; direct's stream cells
+// lost a stop reason; litellm leaks a key on the route whose requests lose their messages.
+const overrides: Overrides = {
+  ...FIXTURE_OVERRIDES,
+  [`${PORTKEY}|am-stop-sequences|anthropic-messages->openai-chat|non-stream`]: {
+    verdict: "preserved",
+    side: [invented],
+  },
+  [`${PORTKEY}|am-stop-sequences|anthropic-messages->openai-chat|stream`]: {
+    verdict: "preserved",
+    side: [invented],
+  },
+  [`${PORTKEY}|am-credential-x-api-key|anthropic-messages->openai-chat|stream`]: {
+    verdict: "preserved",
+    side: [invented],
+  },
+  [`${DIRECT}|oc-tools-strict|openai-chat->openai-chat|stream`]: {
+    verdict: "preserved",
+    side: [finishDropped],
+  },
+  [`${LITELLM}|am-disable-parallel-tool-use|anthropic-messages->openai-chat|stream`]: {
+    verdict: "preserved",
+    side: [leaked],
+  },
+};
+
+let dir: string;
+let store: ResultsStore;
+let view: RunView;
+let facts: ReportFacts;
+let heads: ColumnHeadline[];
+
+const headOf = (column: string) => heads.find((h) => h.column === column) as ColumnHeadline;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "gatecheck-defects-"));
+  store = openStore(join(dir, "r.db"));
+  writeFixtureRun(store, { runId: RUN, startedAt: "2026-12-02T02:10:00.000Z", overrides });
+  view = loadRunView(store, RUN);
+  const directStream = view.cells.filter((c) => c.column === DIRECT && c.mode === "stream");
+  facts = {
+    ...factsOfView(view),
+    // direct's streams: the client got a 500 while the mock answered 200.
+    deliveries: directStream.map((c) => ({
+      column: c.column,
+      routeId: c.routeId,
+      probeId: c.probeId,
+      mode: c.mode,
+      clientStatus: 500,
+      upstreamStatus: 200,
+    })),
+    // litellm's Messages-to-Chat streams: the forwarded requests had no messages.
+    carriers: [
+      {
+        column: LITELLM,
+        routeId: "anthropic-messages->openai-chat",
+        mode: "stream",
+        direction: "request",
+        judged: 3,
+        lost: 2,
+      },
+    ],
+  };
+  heads = headlineOf(facts);
+});
+afterAll(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the headline's defects", () => {
+  it("groups a side finding on many probes into one defect, ranked by the subject's severity", () => {
+    const portkey = headOf(PORTKEY);
+    expect(portkey.defects.map((d) => [d.title, d.severity, d.cells.length, d.ownCells])).toEqual(
+      [
+        // tools.strict's probe is medium; no probe names `text`: unrated, after low.
+        ["dropped `tools.strict`", "medium", 2, 2],
+        ["mangled `parallel-tool-calls` (malformed)", "high", 1, 1],
+        ["invented `text`", "unrated", 3, 0],
+      ].sort((a, b) => rankOf(a[1] as string) - rankOf(b[1] as string)),
+    );
+    const text = portkey.defects.find((d) => d.title === "invented `text`");
+    expect(text?.example).toBe('text: absent → "Sure!"');
+    expect(text?.probes).toEqual(["am-credential-x-api-key", "am-stop-sequences"]);
+    const strict = portkey.defects.find((d) => d.title === "dropped `tools.strict`");
+    expect(strict?.knownIssues).toEqual(["Portkey-AI/gateway#1180"]);
+  });
+
+  it("names a failed delivery and never lets its column read as clean", () => {
+    const direct = headOf(DIRECT);
+    expect(direct.defects.map((d) => [d.rule, d.cells.length])).toEqual([["failed-delivery", 5]]);
+    // The stop reason lost on a cell whose client got a 500 is that failure, not a defect of its own.
+    expect(direct.defects[0]?.subjects).toContain("finish_reason");
+    expect(columnHeading(direct)).toBe(
+      `${DIRECT}: no silent defect in 9 judged cells · failed delivery on 5 cells · 5 of 10 cells affected`,
+    );
+    expect(renderHeadline(heads).join("\n")).toContain(
+      "| **failed delivery: the client got 500 while the upstream answered with a success; reply fields not judged there** | 5 | 0 | 2 routes · s |",
+    );
+  });
+
+  it("gives a direction whose carrier was lost one defect, leaks apart", () => {
+    const litellm = headOf(LITELLM);
+    const titles = litellm.defects.map((d) => d.title);
+    expect(titles).toContain(
+      "requests on anthropic-messages->openai-chat reach the backend without their `messages`: every request-side loss there is this one (`messages` lost on 2 of 3 main attempts)",
+    );
+    // The dropped stop sequence on that route is explained by it, not listed on its own.
+    expect(titles).not.toContain("dropped `sampling.stop`");
+    expect(titles).toContain("leaked `credentials.header.x-api-key`");
+  });
+
+  it("puts the headline and the grid before the appendix, the field matrix after it", () => {
+    const md = renderMarkdownReport(facts);
+    const lines = md.split("\n");
+    const appendix = lines.indexOf(APPENDIX_HEADING);
+    expect(appendix).toBeGreaterThan(0);
+    const at = (heading: string) => lines.findIndex((l) => l.startsWith(heading));
+    expect(at("## Scope")).toBeLessThan(at("## Headline"));
+    expect(at("## Headline")).toBeLessThan(at("## Grid"));
+    expect(at("## Grid")).toBeLessThan(appendix);
+    expect(at("## B. Field by field")).toBeGreaterThan(appendix);
+    expect(at("### Axis: request")).toBeGreaterThan(appendix);
+  });
+});
+
+function rankOf(severity: string): number {
+  return ["critical", "high", "medium", "low", "unrated"].indexOf(severity);
+}

@@ -1,0 +1,303 @@
+/**
+ * The headline's unit: a distinct silent defect of one gateway column, with every cell it
+ * explains. Many cells often share one root cause (a gateway that answers a Responses client
+ * with a Chat body loses the text, the stop reason and the tool calls of every probe on that
+ * route); counting each cell as its own finding buries the cause. The rules, applied to every
+ * silent defect of the run (results/findings.ts: the probes' own and side findings) in order,
+ * each defect going to the first rule that takes it (docs/results.md "The headline"):
+ *
+ * 1. Failed delivery: the cell's client got a 5xx or no response while the upstream answered
+ *    with a success (report-facts.ts). Its reply-side defects are that failure, one defect per
+ *    column, which also counts the cells with no other defect. Request-side defects on those
+ *    cells are judged as they reached the upstream and go on to the next rules.
+ * 2. Direction not carried: on a route and mode where the direction's carrier (the request's
+ *    `messages`, the reply's `text`) was lost on more than half of the main attempts that
+ *    judged it, every defect of that direction there is that one defect, except leaks.
+ * 3. Otherwise one defect per (subject, verdict, cause), across routes and modes.
+ *
+ * Severity is the highest severity of the run's probes that name one of the defect's
+ * subjects; a subject no probe of the run names is `unrated` and ranks after `low` (its
+ * cells' probes are about something else: their severity says nothing about it). Defects
+ * are ranked by severity, then by the cells they explain.
+ */
+import type { Mode } from "../dialects/dialect.ts";
+import { SEVERITIES } from "../probes/corpus/probe.ts";
+import { isReplySubject } from "../probes/subject.ts";
+import type { FindingRecord } from "./findings.ts";
+import { type CellKey, type CellRecord, cellKeyString } from "./records.ts";
+import { CARRIERS, type Direction, type ReportFacts } from "./report-facts.ts";
+import { summarizeRun } from "./run-summary.ts";
+
+export type DefectRule = "failed-delivery" | "not-carried" | "subject";
+
+export interface Defect {
+  column: string;
+  rule: DefectRule;
+  /** One line: `dropped \`tools.strict\``, `failed delivery: ...`. */
+  title: string;
+  severity: string;
+  /** Distinct cells it explains, in cell order. */
+  cells: CellKey[];
+  routes: string[];
+  modes: Mode[];
+  subjects: string[];
+  /** Cells where the probe asked about one of its subjects; the rest are side findings. */
+  ownCells: number;
+  example: string;
+  knownIssues: string[];
+  probes: string[];
+}
+
+export interface ColumnHeadline {
+  column: string;
+  status: string;
+  reason?: string;
+  cells: number;
+  /** Cells with a verdict either way (not error, not not-run). */
+  judged: number;
+  rejected: number;
+  /** Distinct cells some defect explains. */
+  withDefect: number;
+  defects: Defect[];
+}
+
+/** The severity of a defect whose subjects no probe of the run names. */
+export const UNRATED = "unrated";
+
+const SEVERITY_RANK: Record<string, number> = Object.fromEntries(SEVERITIES.map((s, i) => [s, i]));
+const rank = (severity: string) => SEVERITY_RANK[severity] ?? SEVERITIES.length;
+
+const FAILED_DELIVERY = "failed-delivery";
+
+function directionOf(f: FindingRecord): Direction {
+  if (f.direction) return f.direction;
+  return isReplySubject(f.subject) || f.subject.startsWith("failure.") ? "reply" : "request";
+}
+
+interface Group {
+  column: string;
+  rule: DefectRule;
+  /** The direction a not-carried defect is about. */
+  direction?: Direction;
+  title: string;
+  cells: Map<string, CellKey>;
+  own: Set<string>;
+  subjects: Set<string>;
+  severity: number;
+  example?: string;
+  exampleIsOwn: boolean;
+}
+
+export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
+  const { view } = facts;
+  const cellOf = new Map(view.cells.map((c) => [cellKeyString(c), c]));
+  const severityOfSubject = new Map<string, number>();
+  for (const p of view.probes.values()) {
+    const held = severityOfSubject.get(p.subject);
+    if (held === undefined || rank(p.severity) < held)
+      severityOfSubject.set(p.subject, rank(p.severity));
+  }
+  const failed = new Map(facts.deliveries.map((d) => [cellKeyString(d), d]));
+  const notCarried = notCarriedDirections(facts);
+  const groups = new Map<string, Group>();
+  const group = (
+    column: string,
+    key: string,
+    rule: DefectRule,
+    title: () => string,
+    direction?: Direction,
+  ) => {
+    const id = `${column}\u0000${key}`;
+    let g = groups.get(id);
+    if (!g) {
+      g = {
+        column,
+        rule,
+        ...(direction ? { direction } : {}),
+        title: title(),
+        cells: new Map(),
+        own: new Set(),
+        subjects: new Set(),
+        severity: SEVERITIES.length,
+        exampleIsOwn: false,
+      };
+      groups.set(id, g);
+    }
+    return g;
+  };
+  const add = (g: Group, cell: CellKey, subject: string, own: boolean, reason?: string) => {
+    const key = cellKeyString(cell);
+    g.cells.set(key, cell);
+    if (own) g.own.add(key);
+    g.subjects.add(subject);
+    const severity = severityOfSubject.get(subject) ?? SEVERITIES.length;
+    g.severity = Math.min(g.severity, severity);
+    // The example is the first reason given, or the first of a probe that asked, if any did.
+    if (reason && (g.example === undefined || (own && !g.exampleIsOwn))) {
+      g.example = reason;
+      g.exampleIsOwn = own;
+    }
+  };
+
+  for (const delivery of facts.deliveries) {
+    const cell = cellOf.get(cellKeyString(delivery));
+    const g = group(delivery.column, FAILED_DELIVERY, "failed-delivery", () =>
+      deliveryTitle(facts, delivery.column),
+    );
+    add(
+      g,
+      delivery,
+      cell?.subject ?? "",
+      true,
+      cell?.verdict === "rejected" ? cell.reason : undefined,
+    );
+  }
+  for (const f of view.findings) {
+    const direction = directionOf(f);
+    const key = cellKeyString(f);
+    if (direction === "reply" && failed.has(key)) {
+      const g = group(f.column, FAILED_DELIVERY, "failed-delivery", () =>
+        deliveryTitle(facts, f.column),
+      );
+      add(g, f, f.subject, f.own, f.reason);
+      continue;
+    }
+    const carried = notCarried.get(
+      `${f.column}\u0000${f.routeId}\u0000${f.mode}\u0000${direction}`,
+    );
+    if (carried && f.verdict !== "leaked") {
+      const g = group(
+        f.column,
+        `not-carried\u0000${f.routeId}\u0000${direction}`,
+        "not-carried",
+        () => notCarriedTitle(direction, f.routeId),
+        direction,
+      );
+      add(g, f, f.subject, f.own, f.subject === CARRIERS[direction] ? f.reason : undefined);
+      continue;
+    }
+    const g = group(
+      f.column,
+      `subject\u0000${f.subject}\u0000${f.verdict}\u0000${f.cause ?? ""}`,
+      "subject",
+      () => `${f.verdict} \`${f.subject}\`${f.cause ? ` (${f.cause})` : ""}`,
+    );
+    add(g, f, f.subject, f.own, f.reason);
+  }
+  return columnsOf(facts, [...groups.values()], cellOf, notCarried);
+}
+
+/** `column|route|mode|direction` → judged/lost where the carrier was lost on most attempts. */
+function notCarriedDirections(facts: ReportFacts): Map<string, { judged: number; lost: number }> {
+  const out = new Map<string, { judged: number; lost: number }>();
+  for (const c of facts.carriers) {
+    if (c.lost * 2 <= c.judged) continue;
+    out.set(`${c.column}\u0000${c.routeId}\u0000${c.mode}\u0000${c.direction}`, c);
+  }
+  return out;
+}
+
+function notCarriedTitle(direction: Direction, routeId: string): string {
+  return direction === "request"
+    ? `requests on ${routeId} reach the backend without their \`${CARRIERS.request}\`: every request-side loss there is this one`
+    : `replies on ${routeId} reach the client without their \`${CARRIERS.reply}\`: every reply-side loss there is this one`;
+}
+
+function deliveryTitle(facts: ReportFacts, column: string): string {
+  const statuses = new Map<string, number>();
+  let nothingForwarded = 0;
+  let mine = 0;
+  for (const d of facts.deliveries) {
+    if (d.column !== column) continue;
+    mine += 1;
+    const status = d.clientStatus === 0 ? "no response" : String(d.clientStatus);
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    if (d.upstreamStatus === undefined) nothingForwarded += 1;
+  }
+  const got = [...statuses].map(([s, n]) => (statuses.size > 1 ? `${s} (${n})` : s)).join(", ");
+  const upstream =
+    nothingForwarded === mine
+      ? "nothing reached the upstream"
+      : nothingForwarded > 0
+        ? `the upstream answered with a success (${nothingForwarded} never forwarded)`
+        : "the upstream answered with a success";
+  return `failed delivery: the client got ${got} while ${upstream}; reply fields not judged there`;
+}
+
+function columnsOf(
+  facts: ReportFacts,
+  groups: Group[],
+  cellOf: Map<string, CellRecord>,
+  notCarried: Map<string, { judged: number; lost: number }>,
+): ColumnHeadline[] {
+  const { view } = facts;
+  const summary = summarizeRun(view.run, view.gatewayRuns, view.cells);
+  return summary.columns.map((col) => {
+    const mine = groups.filter((g) => g.column === col.column);
+    const withDefect = new Set(mine.flatMap((g) => [...g.cells.keys()]));
+    const defects = mine
+      .map((g) => toDefect(g, cellOf, notCarried))
+      .sort(
+        (a, b) =>
+          rank(a.severity) - rank(b.severity) ||
+          b.cells.length - a.cells.length ||
+          a.title.localeCompare(b.title),
+      );
+    return {
+      column: col.column,
+      status: col.status,
+      ...(col.reason ? { reason: col.reason } : {}),
+      cells: Object.values(col.counts).reduce((a, b) => a + b, 0),
+      judged: col.judged,
+      rejected: col.loud,
+      withDefect: withDefect.size,
+      defects,
+    };
+  });
+}
+
+function toDefect(
+  g: Group,
+  cellOf: Map<string, CellRecord>,
+  notCarried: Map<string, { judged: number; lost: number }>,
+): Defect {
+  const cells = [...g.cells.values()];
+  const records = cells.flatMap((c) => cellOf.get(cellKeyString(c)) ?? []);
+  const title =
+    g.rule === "not-carried" ? `${g.title}${carriedFigures(g, cells, notCarried)}` : g.title;
+  return {
+    column: g.column,
+    rule: g.rule,
+    title,
+    severity: SEVERITIES[g.severity] ?? UNRATED,
+    cells,
+    routes: [...new Set(cells.map((c) => c.routeId))].sort(),
+    modes: [...new Set(cells.map((c) => c.mode))].sort() as Mode[],
+    subjects: [...g.subjects].filter(Boolean).sort(),
+    ownCells: g.own.size,
+    example: g.example ?? "",
+    knownIssues: [...new Set(records.flatMap((c) => (c.knownIssue ? [c.knownIssue] : [])))],
+    probes: [...new Set(cells.map((c) => c.probeId))].sort(),
+  };
+}
+
+/** ` (lost on 85 of 85 attempts judged)`, summed over the modes the rule took. */
+function carriedFigures(
+  g: Group,
+  cells: CellKey[],
+  notCarried: Map<string, { judged: number; lost: number }>,
+): string {
+  let judged = 0;
+  let lost = 0;
+  const seen = new Set<string>();
+  const direction: Direction = g.direction ?? "request";
+  for (const c of cells) {
+    const key = `${c.column}\u0000${c.routeId}\u0000${c.mode}\u0000${direction}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const figures = notCarried.get(key);
+    judged += figures?.judged ?? 0;
+    lost += figures?.lost ?? 0;
+  }
+  return ` (\`${CARRIERS[direction]}\` lost on ${lost} of ${judged} main attempts)`;
+}

@@ -1,0 +1,107 @@
+/**
+ * The matrix's headline, and its appendix: per gateway column, the distinct silent defects
+ * (defects.ts) ranked by severity and cells explained, each with an example reason. The
+ * headline shows the first HEADLINE_ROWS of each column; the appendix lists them all with
+ * their probes. A column whose clients got no answer says so in its heading, never reading
+ * as clean.
+ */
+import type { ColumnHeadline, Defect } from "./defects.ts";
+import { cellText, clip, count, modesText, someOf } from "./markdown-text.ts";
+import { knownIssueLink } from "./verdict-tokens.ts";
+
+/** Defects per column in the headline; the rest are in the appendix. */
+export const HEADLINE_ROWS = 8;
+
+const EXAMPLE_CHARS = 110;
+
+export function columnHeading(head: ColumnHeadline): string {
+  if (head.status !== "ok" && head.judged === 0) {
+    return `${head.column}: not measured (${head.status}${head.reason ? `: ${head.reason}` : ""})`;
+  }
+  const parts: string[] = [];
+  const distinct = head.defects.filter((d) => d.rule !== "failed-delivery").length;
+  parts.push(
+    distinct === 0
+      ? `no silent defect in ${count(head.judged)} judged cells`
+      : `${distinct} distinct silent defect${distinct === 1 ? "" : "s"}`,
+  );
+  const delivery = head.defects.find((d) => d.rule === "failed-delivery");
+  if (delivery) parts.push(`failed delivery on ${count(delivery.cells.length)} cells`);
+  if (head.withDefect > 0) {
+    parts.push(`${count(head.withDefect)} of ${count(head.cells)} cells affected`);
+  }
+  if (head.rejected > 0) parts.push(`${count(head.rejected)} rejected loudly`);
+  return `${head.column}: ${parts.join(" · ")}`;
+}
+
+function where(d: Defect): string {
+  const routes = d.routes.length === 1 ? (d.routes[0] ?? "") : `${d.routes.length} routes`;
+  return `${routes} · ${modesText(d.modes)}`;
+}
+
+function defectTitle(d: Defect): string {
+  const issues = d.knownIssues.map((i) => ` [${knownIssueLink(i)}]`).join("");
+  return `${cellText(d.rule === "failed-delivery" ? `**${d.title}**` : d.title)}${issues}`;
+}
+
+function defectRow(d: Defect): string {
+  const side = d.cells.length - d.ownCells;
+  return `| ${d.severity} | ${defectTitle(d)} | ${count(d.cells.length)} | ${count(side)} | ${where(d)} | ${cellText(clip(d.example, EXAMPLE_CHARS))} |`;
+}
+
+const TABLE_HEAD = [
+  "| severity | defect | cells | of them side | where | example |",
+  "|---|---|---|---|---|---|",
+];
+
+export function renderHeadline(heads: readonly ColumnHeadline[]): string[] {
+  const lines = [
+    "## Headline: distinct silent defects per gateway",
+    "",
+    "One row per root cause, with every cell it explains (docs/results.md, *The headline*, gives the grouping rules). *Side* cells found it on a probe about something else. Ranked by the severity of the probes that name the subject, then by cells.",
+    "",
+  ];
+  for (const head of heads) {
+    lines.push(`### ${columnHeading(head)}`, "");
+    if (head.defects.length === 0) continue;
+    lines.push(...TABLE_HEAD, ...head.defects.slice(0, HEADLINE_ROWS).map(defectRow));
+    const rest = head.defects.slice(HEADLINE_ROWS);
+    if (rest.length > 0) {
+      const cells = new Set(
+        rest.flatMap((d) => d.cells.map((c) => `${c.routeId}|${c.probeId}|${c.mode}`)),
+      );
+      lines.push(
+        "",
+        `${rest.length} more defect${rest.length === 1 ? "" : "s"} on ${count(cells.size)} cells: appendix A.`,
+      );
+    }
+    lines.push("");
+  }
+  return lines;
+}
+
+export function renderDefectAppendix(heads: readonly ColumnHeadline[]): string[] {
+  const lines = [
+    "## A. Every silent defect by root cause",
+    "",
+    "The headline's rows and the rest, with the probes whose cells show them.",
+    "",
+  ];
+  for (const head of heads) {
+    if (head.defects.length === 0) continue;
+    lines.push(
+      `### ${head.column}`,
+      "",
+      "| severity | defect | cells | of them side | where | probes | example |",
+      "|---|---|---|---|---|---|---|",
+    );
+    for (const d of head.defects) {
+      const side = d.cells.length - d.ownCells;
+      lines.push(
+        `| ${d.severity} | ${defectTitle(d)} | ${count(d.cells.length)} | ${count(side)} | ${cellText(someOf(d.routes, 3))} · ${modesText(d.modes)} | ${cellText(someOf(d.probes, 6))} | ${cellText(clip(d.example, EXAMPLE_CHARS))} |`,
+      );
+    }
+    lines.push("");
+  }
+  return lines;
+}

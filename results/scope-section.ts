@@ -1,0 +1,117 @@
+/**
+ * The scope of a run in Markdown (scope.ts holds the facts): first, before any number, what
+ * was not measured and why; the positive controls with their whole denominator; then in the
+ * appendix every control and every group of cells not measured.
+ */
+import { cellText, clip, count, someOf } from "./markdown-text.ts";
+import { CONTROL_STATES, type PositiveControl } from "./positive-controls.ts";
+import type { RunScope } from "./scope.ts";
+import { knownIssueLink, VERDICT_TOKEN } from "./verdict-tokens.ts";
+
+/** Groups of unmeasured cells shown in the scope; the rest are in appendix D. */
+const SCOPE_GROUPS = 6;
+
+export function controlCounts(controls: readonly PositiveControl[]): string {
+  const n = (state: string) => controls.filter((c) => c.state === state).length;
+  return CONTROL_STATES.map((s) => `${n(s)} ${s}`).join(" · ");
+}
+
+export function renderScope(scope: RunScope): string[] {
+  const lines = ["## Scope: what was measured, and what was not", ""];
+  const cells = scope.measured.reduce((a, m) => a + m.cells, 0);
+  lines.push(
+    `- **Measured**: ${scope.measured.length} gateway columns, ${count(cells)} cells: ${scope.measured.map((m) => `${m.column} (${count(m.cells)} cells, ${m.routes} routes)`).join(", ")}.`,
+  );
+  lines.push(
+    scope.absent.length === 0
+      ? "- **Columns not run**: none."
+      : `- **Columns not run** (no rate, no cells counted as clean): ${scope.absent.map((g) => `${g.column}: ${g.status}${g.reason ? `, ${cellText(g.reason)}` : ""}`).join("; ")}.`,
+  );
+  const absent = new Set(scope.absent.map((g) => g.column));
+  const whole = scope.notMeasured
+    .filter((g) => !absent.has(g.column))
+    .flatMap((g) =>
+      g.wholeRoutes.map((r) => `${g.column} ${r} (${g.verdict}: ${cellText(clip(g.reason, 90))})`),
+    );
+  lines.push(
+    whole.length === 0
+      ? "- **Routes offered but not measured**: none."
+      : `- **Routes offered but not measured** (every cell \`not-run\` or \`error\`): ${whole.join("; ")}.`,
+  );
+  const unmeasured = scope.notMeasured.reduce((a, g) => a + g.cells.length, 0);
+  if (unmeasured === 0) lines.push("- **Cells not measured**: none.");
+  else {
+    lines.push(
+      `- **Cells not measured**: ${count(unmeasured)} (never counted as clean), by reason:`,
+      "",
+      "  | column | verdict | cells | routes | reason |",
+      "  |---|---|---|---|---|",
+      ...scope.notMeasured
+        .slice(0, SCOPE_GROUPS)
+        .map(
+          (g) =>
+            `  | ${g.column} | ${VERDICT_TOKEN[g.verdict]} | ${g.cells.length} | ${g.routes.length} | ${cellText(clip(g.reason, 110))} |`,
+        ),
+      "",
+    );
+    if (scope.notMeasured.length > SCOPE_GROUPS) {
+      lines.push(`  ${scope.notMeasured.length - SCOPE_GROUPS} more reasons: appendix D.`, "");
+    }
+  }
+  const controls = scope.controls;
+  if (controls.length === 0)
+    lines.push("- **Positive controls**: none of this run's probes cites a known issue.");
+  else {
+    const why = new Map<string, number>();
+    for (const c of controls) {
+      if (c.state !== "not measured") continue;
+      const reason = (c.why ?? "").replace(/:.*$/, "");
+      why.set(reason, (why.get(reason) ?? 0) + 1);
+    }
+    const whyText = [...why].map(([r, n]) => `${n} × ${r}`).join("; ");
+    lines.push(
+      `- **Positive controls** (known issues this run's probes cite): ${controls.length}: ${controlCounts(controls)}${whyText ? ` (${cellText(whyText)})` : ""}. Appendix C.`,
+    );
+  }
+  lines.push("");
+  return lines;
+}
+
+export function renderControlAppendix(controls: readonly PositiveControl[]): string[] {
+  const lines = [
+    "## C. Positive controls",
+    "",
+    `Every known issue this run's probes cite, one row per probe and gateway: ${controlCounts(controls)}.`,
+    "",
+  ];
+  if (controls.length === 0) return [...lines, "None.", ""];
+  lines.push(
+    "| state | known issue | gateway | probe | versions cited | cells here | why not measured |",
+    "|---|---|---|---|---|---|---|",
+  );
+  for (const c of controls) {
+    const verdicts = new Map<string, number>();
+    for (const cell of c.cells) verdicts.set(cell.verdict, (verdicts.get(cell.verdict) ?? 0) + 1);
+    const cells = [...verdicts].map(([v, n]) => `${n} ${v}`).join(", ") || "none";
+    lines.push(
+      `| ${c.state} | ${knownIssueLink(c.url)} | ${c.gateway} | ${c.probeId} | ${cellText(c.versions)}${c.backends ? ` (${c.backends.join(", ")})` : ""} | ${cells} | ${cellText(c.why ?? "")} |`,
+    );
+  }
+  return [...lines, ""];
+}
+
+export function renderNotMeasuredAppendix(scope: RunScope): string[] {
+  const lines = ["## D. Cells not measured", ""];
+  if (scope.notMeasured.length === 0) return [...lines, "None.", ""];
+  lines.push(
+    "| column | verdict | cells | routes | probes | reason |",
+    "|---|---|---|---|---|---|",
+  );
+  for (const g of scope.notMeasured) {
+    const probes = [...new Set(g.cells.map((c) => c.probeId))].sort();
+    lines.push(
+      `| ${g.column} | ${VERDICT_TOKEN[g.verdict]} | ${g.cells.length} | ${cellText(someOf(g.routes, 4))} | ${cellText(someOf(probes, 5))} | ${cellText(g.reason)} |`,
+    );
+  }
+  return [...lines, ""];
+}
