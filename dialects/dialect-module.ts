@@ -28,6 +28,8 @@ export interface DialectRoutes {
   match(path: string): PathMatch | undefined;
   /** How the dialect's streams are framed on the wire. */
   framing: Framing;
+  /** A path that looks like this dialect's though no route matches it (for an error's shape). */
+  looksLike?: RegExp;
 }
 
 /** The provider whose API a dialect is: model lists and mock content are kept per provider. */
@@ -40,6 +42,9 @@ export type Provider = "openai" | "anthropic" | "google" | "ollama";
 export interface DialectTraits {
   /** Whether a request that says nothing about streaming streams (Ollama's /api/chat does). */
   streamsByDefault: boolean;
+  /** Whether the server reads a request body as JSON only when its content type says so, or
+   * whatever it says (Ollama's gin ShouldBindJSON). */
+  bodyContentType: "json" | "any";
   /** Whether a stream's end reports usage always, or only when the request asks (Chat's
    * `stream_options.include_usage`). */
   streamUsage: "always" | "when-asked";
@@ -112,6 +117,12 @@ export interface DialectModule {
   readonly requiredHeaders: Readonly<Record<string, string>>;
   /** How a client presents its key: the header, and its scheme where it has one. */
   readonly auth: { readonly header: string; readonly scheme?: "Bearer" };
+  /** The prefix of the provider's own headers (`anthropic-`), which only its dialect carries. */
+  readonly ownHeaderPrefix: string | undefined;
+  /** Headers only this dialect's clients send, which tell a request's dialect apart. */
+  readonly identifyingHeaders: readonly string[];
+  /** The error type the provider gives an unknown URL, where it has one of its own. */
+  readonly notFoundType: string | undefined;
   /** The reply header naming the request, where the provider sends one. */
   readonly requestId: RequestIdSpec | undefined;
   readonly fields: FieldTable;

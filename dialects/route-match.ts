@@ -11,6 +11,8 @@ export interface PathMatch {
   model?: string;
   /** Gemini streams through a different method. */
   stream?: boolean;
+  /** A path several dialects answer on (`/v1/models`): headers tell which is asked. */
+  shared?: true;
 }
 
 /** A matcher for a dialect whose endpoints are fixed paths. */
@@ -18,10 +20,11 @@ export function fixedPaths(
   dialect: Dialect,
   generate: readonly string[],
   models: readonly string[],
+  sharedModels = false,
 ): (path: string) => PathMatch | undefined {
   return (path) => {
     if (generate.includes(path)) return { dialect, kind: "generate" };
-    if (models.includes(path)) return { dialect, kind: "models" };
-    return undefined;
+    if (!models.includes(path)) return undefined;
+    return sharedModels ? { dialect, kind: "models", shared: true } : { dialect, kind: "models" };
   };
 }

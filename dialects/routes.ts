@@ -5,6 +5,7 @@
  * (a `/v1/v1/...` is mangled).
  */
 import { DIALECTS, type Dialect } from "./dialect.ts";
+import { isRecord } from "./json.ts";
 import { DIALECT_MODULES } from "./registry.ts";
 import type { PathMatch } from "./route-match.ts";
 
@@ -35,10 +36,56 @@ export function dialectOfPath(path: string, prefix = ""): PathMatch | undefined 
  */
 export function sharedModelsDialect(headerNames: readonly string[]): Dialect {
   const lower = new Set(headerNames.map((n) => n.toLowerCase()));
-  for (const dialect of ["anthropic-messages", "gemini"] as const) {
+  for (const dialect of DIALECTS) {
     const module = DIALECT_MODULES[dialect];
-    const marks = [module.auth.header, ...Object.keys(module.requiredHeaders)];
+    if (module.identifyingHeaders.length === 0) continue;
+    const marks = [module.auth.header, ...module.identifyingHeaders];
     if (marks.some((h) => lower.has(h))) return dialect;
   }
   return "openai-chat";
+}
+
+/**
+ * The dialect a request to a path no dialect owns most likely speaks, so its error comes in
+ * the shape its caller reads: a header only that dialect's clients send, else a path that
+ * looks like the dialect's, else OpenAI Chat's.
+ */
+export function guessDialect(path: string, headerNames: readonly string[]): Dialect {
+  const lower = new Set(headerNames.map((n) => n.toLowerCase()));
+  for (const dialect of DIALECTS) {
+    const module = DIALECT_MODULES[dialect];
+    if (module.identifyingHeaders.some((h) => lower.has(h))) return dialect;
+  }
+  for (const dialect of DIALECTS) {
+    if (DIALECT_MODULES[dialect].routes.looksLike?.test(path)) return dialect;
+  }
+  return "openai-chat";
+}
+
+/**
+ * Whether a request asks for a stream: by its path where the dialect streams through another
+ * method (Gemini), else by its body's `stream`, whose absence means the dialect's default
+ * (Ollama streams unless `stream: false`).
+ */
+export function requestStreams(match: PathMatch, body: unknown): boolean {
+  if (match.stream !== undefined) return match.stream;
+  const stream = isRecord(body) ? body.stream : undefined;
+  return DIALECT_MODULES[match.dialect].traits.streamsByDefault
+    ? stream !== false
+    : stream === true;
+}
+
+/**
+ * The headers a native client of `dialect` sends with `apiKey`: JSON content, its auth
+ * header, and the headers every request of the dialect carries.
+ */
+export function clientHeaders(dialect: Dialect, apiKey: string): Record<string, string> {
+  return { "content-type": "application/json", ...authHeaders(dialect, apiKey) };
+}
+
+/** A native client's auth header with `apiKey`, and the headers the dialect requires. */
+export function authHeaders(dialect: Dialect, apiKey: string): Record<string, string> {
+  const module = DIALECT_MODULES[dialect];
+  const { header, scheme } = module.auth;
+  return { [header]: scheme ? `${scheme} ${apiKey}` : apiKey, ...module.requiredHeaders };
 }

@@ -5,8 +5,10 @@
  * the route's backend dialect. The verdict compares with the route table: a route we
  * document as failing that still fails is "as documented", not a doctor failure.
  */
+
 import { randomUUID } from "node:crypto";
 import type { ClientDialect, Dialect } from "../dialects/dialect.ts";
+import { writeRequestBody } from "../dialects/request.ts";
 import { dialectOfPath } from "../dialects/routes.ts";
 import type { GatewayRoute, RouteStatus, RunningGateway } from "./adapter.ts";
 
@@ -31,16 +33,18 @@ export interface RouteCheck {
 
 export const DOCTOR_MODEL = "gatecheck-model";
 
+/** One user text, 16 tokens at most, in the client dialect's own request. */
 export function doctorBody(client: ClientDialect, model: string, nonce: string, stream: boolean) {
-  const text = `gatecheck doctor ${nonce}`;
-  switch (client) {
-    case "openai-chat":
-      return { model, messages: [{ role: "user", content: text }], max_tokens: 16, stream };
-    case "anthropic-messages":
-      return { model, max_tokens: 16, messages: [{ role: "user", content: text }], stream };
-    case "openai-responses":
-      return { model, input: text, max_output_tokens: 16, stream };
-  }
+  return writeRequestBody(client, {
+    dialect: client,
+    model,
+    system: [],
+    messages: [{ role: "user", parts: [{ type: "text", text: `gatecheck doctor ${nonce}` }] }],
+    tools: [],
+    sampling: { maxTokens: 16 },
+    stream,
+    extras: {},
+  });
 }
 
 function backendOf(path: string): Dialect | undefined {

@@ -5,7 +5,8 @@
  * plain body) so a chunk plan can cut the bytes per event.
  */
 import type { CanonicalReply, Part } from "../dialects/canonical.ts";
-import type { Dialect } from "../dialects/dialect.ts";
+import { DIALECTS, type Dialect } from "../dialects/dialect.ts";
+import { dialectModule } from "../dialects/registry.ts";
 import {
   type ErrorSpec,
   encodeEvents,
@@ -23,21 +24,6 @@ export interface RenderedBody {
   units: Buffer[];
   stream: boolean;
 }
-
-/**
- * Content types as the providers send them.
- * @see https://platform.openai.com/docs/api-reference/chat-streaming
- * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
- * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
- * @see https://github.com/ollama/ollama/blob/main/docs/api.md#response-9
- */
-const CONTENT_TYPES = {
-  "openai-chat": { json: "application/json", stream: "text/event-stream; charset=utf-8" },
-  "openai-responses": { json: "application/json", stream: "text/event-stream; charset=utf-8" },
-  "anthropic-messages": { json: "application/json", stream: "text/event-stream; charset=utf-8" },
-  gemini: { json: "application/json; charset=UTF-8", stream: "text/event-stream" },
-  ollama: { json: "application/json; charset=utf-8", stream: "application/x-ndjson" },
-} as const satisfies Record<Dialect, { json: string; stream: string }>;
 
 export function jsonBody(value: unknown, contentType = "application/json"): RenderedBody {
   return { contentType, units: [Buffer.from(JSON.stringify(value))], stream: false };
@@ -88,13 +74,14 @@ export function canonicalBody(
     usage: given.usage ?? NO_USAGE,
     extras: given.extras ?? {},
   } as CanonicalReply;
-  if (!options.stream) return jsonBody(writeReply(dialect, reply), CONTENT_TYPES[dialect].json);
+  const { contentTypes } = dialectModule(dialect);
+  if (!options.stream) return jsonBody(writeReply(dialect, reply), contentTypes.json);
   const givenPlan = options.plan === undefined ? {} : parseStreamPlan(options.plan, "body.plan");
   const plan =
     givenPlan.usage === undefined ? { ...givenPlan, ...usagePlan(dialect, options) } : givenPlan;
   const events = writeReplyEvents(dialect, reply, plan);
   return {
-    contentType: CONTENT_TYPES[dialect].stream,
+    contentType: contentTypes.stream,
     units: events.map((e) => Buffer.from(encodeEvents(dialect, [e]))),
     stream: true,
   };
@@ -160,7 +147,7 @@ type Pair<T> = [T, T];
 
 /** The cache's first-level keys, made once: `dialect|stream|usage`, indexed 0/1 by flag. */
 const DEFAULT_SHAPES = Object.fromEntries(
-  (Object.keys(CONTENT_TYPES) as Dialect[]).map((d) => {
+  DIALECTS.map((d) => {
     const key = (stream: number, usage: number) => `${d}|${stream}|${usage}`;
     return [
       d,
@@ -173,10 +160,11 @@ const DEFAULT_SHAPES = Object.fromEntries(
 ) as Record<Dialect, Pair<Pair<string>>>;
 
 /**
- * Where a plan that says nothing about usage puts it: OpenAI Chat streams carry usage only
- * when the request asks (`stream_options.include_usage`); every other dialect always does.
- * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options
+ * Where a plan that says nothing about usage puts it: a dialect whose streams carry usage only
+ * when the request asks (OpenAI Chat's `stream_options.include_usage`) leaves it out unless
+ * asked; every other dialect always sends it.
  */
 function usagePlan(dialect: Dialect, options: CanonicalOptions): { usage?: "omit" } {
-  return dialect === "openai-chat" && !options.includeUsage ? { usage: "omit" } : {};
+  const whenAsked = dialectModule(dialect).traits.streamUsage === "when-asked";
+  return whenAsked && !options.includeUsage ? { usage: "omit" } : {};
 }

@@ -5,8 +5,12 @@
  */
 import type { Dialect } from "../dialects/dialect.ts";
 import { asRecord } from "../dialects/json.ts";
-import { dialectOfPath } from "../dialects/routes.ts";
-import { sharedModelsShape } from "./model-lists.ts";
+import {
+  dialectOfPath,
+  guessDialect as guessPathDialect,
+  requestStreams,
+  sharedModelsDialect,
+} from "../dialects/routes.ts";
 import { headerValue, type RequestKind } from "./record.ts";
 
 export interface RouteFacts {
@@ -26,16 +30,10 @@ type Headers = readonly (readonly [string, string])[];
 
 /** A path no dialect owns still gets an error in the shape its caller most likely reads. */
 export function guessDialect(path: string, headers: Headers): Dialect {
-  if (headerValue(headers, "anthropic-version") !== undefined) return "anthropic-messages";
-  if (
-    headerValue(headers, "x-goog-api-key") !== undefined ||
-    /\/v1(beta|alpha)\/|:\w*generateContent/i.test(path)
-  ) {
-    return "gemini";
-  }
-  if (/(^|\/)api\/(chat|generate|tags|show|embed)/.test(path)) return "ollama";
-  if (/\/responses(\/|$)/.test(path)) return "openai-responses";
-  return "openai-chat";
+  return guessPathDialect(
+    path,
+    headers.map(([name]) => name),
+  );
 }
 
 /**
@@ -62,19 +60,13 @@ export function routeFacts(path: string, prefix: string, headers: Headers): Rout
   return facts;
 }
 
-const SHARED_MODELS_DIALECT = {
-  openai: "openai-chat",
-  anthropic: "anthropic-messages",
-  gemini: "gemini",
-} as const satisfies Record<ReturnType<typeof sharedModelsShape>, Dialect>;
-
 function matchRoute(path: string, prefix: string, headers: Headers): RouteFacts {
   const prefixless = prefix && path.startsWith(prefix) ? path.slice(prefix.length) || "/" : path;
   const match = dialectOfPath(path, prefix);
   if (!match) return { answerDialect: guessDialect(path, headers), kind: "unknown", prefixless };
   let dialect = match.dialect;
-  if (match.kind === "models" && dialect === "openai-chat") {
-    dialect = SHARED_MODELS_DIALECT[sharedModelsShape(headers.map(([k]) => k))];
+  if (match.shared) {
+    dialect = sharedModelsDialect(headers.map(([k]) => k));
   }
   return {
     dialect,
@@ -93,16 +85,11 @@ export function requestModel(route: RouteFacts, json: unknown): string | undefin
   return typeof model === "string" ? model : undefined;
 }
 
-/**
- * Whether the request asks for a stream. Gemini streams by method; Ollama's `/api/chat`
- * streams unless `stream: false`; the others only with `stream: true`.
- * @see https://github.com/ollama/ollama/blob/main/docs/api.md#parameters-1
- */
+/** Whether the request asks for a stream (dialects/routes.ts requestStreams). */
 export function wantsStream(route: RouteFacts, json: unknown): boolean {
-  if (route.pathStream !== undefined) return route.pathStream;
-  const stream = asRecord(json)?.stream;
-  if (route.dialect === "ollama") return stream !== false;
-  return stream === true;
+  if (route.dialect === undefined) return route.pathStream ?? false;
+  const match = route.pathStream === undefined ? {} : { stream: route.pathStream };
+  return requestStreams({ dialect: route.dialect, kind: "generate", ...match }, json);
 }
 
 /** `accept-encoding` allows gzip (and does not give it q=0). */

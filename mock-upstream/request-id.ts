@@ -5,24 +5,9 @@
  * a client's hands leads to exactly one record.
  */
 import { randomBytes } from "node:crypto";
-import { ANTHROPIC_REQUEST_ID } from "../dialects/anthropic-messages/reply-write.ts";
 import type { Dialect } from "../dialects/dialect.ts";
-import { OPENAI_REQUEST_ID } from "../dialects/openai-chat/reply-write.ts";
+import { dialectModule } from "../dialects/registry.ts";
 import type { WireReply } from "./wire-plan.ts";
-
-interface RequestIdSpec {
-  header: string;
-  format(hex32: string): string;
-}
-
-/** Gemini and Ollama send no request id header. */
-const REQUEST_IDS: Record<Dialect, RequestIdSpec | undefined> = {
-  "openai-chat": OPENAI_REQUEST_ID,
-  "openai-responses": OPENAI_REQUEST_ID,
-  "anthropic-messages": ANTHROPIC_REQUEST_ID,
-  gemini: undefined,
-  ollama: undefined,
-};
 
 /** 16 random hex digits, drawn once per listener. */
 export function requestIdPrefix(): string {
@@ -39,7 +24,7 @@ export function withRequestId(
   prefix: string,
   seq: number,
 ): WireReply {
-  const spec = REQUEST_IDS[dialect];
+  const spec = dialectModule(dialect).requestId;
   if (!spec || wire.before !== undefined) return wire;
   const name = spec.header;
   for (const [k] of wire.headers) {

@@ -10,8 +10,9 @@ import type { Socket } from "node:net";
 import { redactHeaderPairs, redactPath } from "../dialects/credentials.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { isRecord } from "../dialects/json.ts";
+import { dialectModule } from "../dialects/registry.ts";
 import { jsonBody, type RenderedBody } from "./dialect-replies.ts";
-import { MODEL_LISTS, type ModelListShape } from "./model-lists.ts";
+import { MOCK_MODELS } from "./model-lists.ts";
 import type { Persona } from "./personas/index.ts";
 import { type RequestSource, readRequest } from "./read-request.ts";
 import {
@@ -57,14 +58,6 @@ export interface Decision {
   body?: RenderedBody;
 }
 
-const MODEL_SHAPE = {
-  "openai-chat": "openai",
-  "openai-responses": "openai",
-  "anthropic-messages": "anthropic",
-  gemini: "gemini",
-  ollama: "ollama",
-} as const satisfies Record<Dialect, ModelListShape>;
-
 function includeUsage(json: unknown): boolean {
   const options = isRecord(json) ? json.stream_options : undefined;
   return isRecord(options) && options.include_usage === true;
@@ -99,10 +92,10 @@ function inputProblem(
     );
   }
   const contentType = headerValue(raw.headers, "content-type");
-  // Ollama binds the body as JSON whatever the content type says (gin's ShouldBindJSON in
-  // its ChatHandler); LiteLLM's ollama_chat provider sends application/octet-stream.
-  // @see https://github.com/ollama/ollama/blob/main/server/routes.go
-  const checksType = dialect !== "ollama";
+  // Ollama binds the body as JSON whatever the content type says; LiteLLM's ollama_chat
+  // provider sends application/octet-stream (dialects/ollama/index.ts bodyContentType).
+  const checksType =
+    dialect === undefined || dialectModule(dialect).traits.bodyContentType === "json";
   if (checksType && contentType !== undefined && !isJsonContentType(contentType)) {
     return errorDecision(
       400,
@@ -155,7 +148,7 @@ function decide(
         "unknown-route",
         `Invalid URL (${raw.method} ${redactPath(raw.path)})`,
         // OpenAI's type for a bad URL; without it the table would say model_not_found.
-        route.answerDialect.startsWith("openai") ? "invalid_request_error" : undefined,
+        dialectModule(route.answerDialect).notFoundType,
       )
     );
   }
@@ -167,12 +160,12 @@ function decide(
         `Method ${raw.method} not allowed on ${redactPath(raw.path)}`,
       );
     }
-    const shape = MODEL_SHAPE[route.answerDialect];
+    const module = dialectModule(route.answerDialect);
     return (
       takeStaged(state, raw, route, rawText, model) ?? {
         spec: { status: 200 },
         reply: { status: 200, staged: false },
-        body: jsonBody(MODEL_LISTS[shape]()),
+        body: jsonBody(module.reply.modelList(MOCK_MODELS[module.provider])),
       }
     );
   }

@@ -8,12 +8,9 @@
  * dialect, and the field is respelled there. Fields that have no spelling in the native
  * dialect get no control leg.
  */
-import {
-  type ClientDialect,
-  type Dialect,
-  isClientDialect,
-  type Mode,
-} from "../dialects/dialect.ts";
+
+import { type Dialect, isClientDialect, type Mode } from "../dialects/dialect.ts";
+import { dialectModule } from "../dialects/registry.ts";
 import { readRequest, writeRequestBody } from "../dialects/request.ts";
 import type { GatewayRoute } from "../gateways/adapter.ts";
 import { buildClientRequest } from "../probes/corpus/build.ts";
@@ -32,13 +29,6 @@ export function nativeRouteFor(
   );
 }
 
-/** Base headers a native client of the dialect sends. */
-const NATIVE_HEADERS: Record<ClientDialect, Record<string, string>> = {
-  "anthropic-messages": { "content-type": "application/json", "anthropic-version": "2023-06-01" },
-  "openai-chat": { "content-type": "application/json" },
-  "openai-responses": { "content-type": "application/json" },
-};
-
 export function controlLeg(
   probe: Probe,
   mode: Mode,
@@ -56,9 +46,14 @@ export function controlLeg(
       const original = buildClientRequest(probe, { nonce, mode, model });
       const canonical = readRequest(probe.client, original.body, { path: original.path });
       const body = writeRequestBody(to, { ...canonical, model });
-      const headers: Record<string, string> = { ...NATIVE_HEADERS[to], ...probe.headers };
-      if (probe.client === "anthropic-messages") delete headers["anthropic-version"];
-      if (to === "anthropic-messages") headers["anthropic-version"] = "2023-06-01";
+      // The probe's headers go as they are, except those its own dialect requires, which
+      // the native dialect's replace.
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      const own = dialectModule(probe.client).requiredHeaders;
+      for (const [name, value] of Object.entries(probe.headers ?? {})) {
+        if (!Object.hasOwn(own, name)) headers[name] = value;
+      }
+      Object.assign(headers, dialectModule(to).requiredHeaders);
       return { path: native.ingressPath, headers, body };
     },
   };

@@ -25,6 +25,9 @@ export const ANTHROPIC_MESSAGES: DialectModule = {
   contentTypes: { json: "application/json", stream: "text/event-stream; charset=utf-8" },
   requiredHeaders: { "anthropic-version": ANTHROPIC_VERSION },
   auth: { header: "x-api-key" },
+  ownHeaderPrefix: "anthropic-",
+  identifyingHeaders: ["anthropic-version"],
+  notFoundType: undefined,
   requestId: ANTHROPIC_REQUEST_ID,
   fields: ANTHROPIC_FIELDS,
   request: {
@@ -46,6 +49,7 @@ export const ANTHROPIC_MESSAGES: DialectModule = {
   stopRoundTrip: (upstream) => anthropicStopFromWire(anthropicStopToWire(upstream)),
   traits: {
     streamsByDefault: false,
+    bodyContentType: "json",
     // message_delta carries the usage of every stream.
     streamUsage: "always",
     // `system` is a top-level field; messages are user and assistant turns only.

@@ -22,6 +22,9 @@ export const GEMINI: DialectModule = {
   contentTypes: { json: "application/json; charset=UTF-8", stream: "text/event-stream" },
   requiredHeaders: {},
   auth: { header: "x-goog-api-key" },
+  ownHeaderPrefix: undefined,
+  identifyingHeaders: ["x-goog-api-key"],
+  notFoundType: undefined,
   requestId: undefined,
   fields: GEMINI_FIELDS,
   request: {
@@ -46,6 +49,7 @@ export const GEMINI: DialectModule = {
     geminiStopFromWire(geminiStopToWire(upstream), hasToolCalls),
   traits: {
     streamsByDefault: false,
+    bodyContentType: "json",
     // Every chunk carries usageMetadata.
     streamUsage: "always",
     // systemInstruction is a top-level field; contents are user and model turns only.

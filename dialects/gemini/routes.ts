@@ -26,4 +26,5 @@ export const GEMINI_ROUTES = {
   models: "/v1beta/models",
   match: matchGemini,
   framing: "sse",
+  looksLike: /\/v1(beta|alpha)\/|:\w*generateContent/i,
 } as const satisfies DialectRoutes;

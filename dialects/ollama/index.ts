@@ -22,6 +22,9 @@ export const OLLAMA: DialectModule = {
   contentTypes: { json: "application/json; charset=utf-8", stream: "application/x-ndjson" },
   requiredHeaders: {},
   auth: { header: "authorization", scheme: "Bearer" },
+  ownHeaderPrefix: undefined,
+  identifyingHeaders: [],
+  notFoundType: undefined,
   requestId: undefined,
   fields: OLLAMA_FIELDS,
   request: {
@@ -46,6 +49,9 @@ export const OLLAMA: DialectModule = {
     // "stream: if false the response will be returned as a single response object"; it
     // streams by default. https://github.com/ollama/ollama/blob/main/docs/api.md#parameters-1
     streamsByDefault: true,
+    // The chat handler binds the body as JSON whatever the content type says (gin's
+    // ShouldBindJSON). https://github.com/ollama/ollama/blob/main/server/routes.go
+    bodyContentType: "any",
     // The final done:true line carries the counts.
     streamUsage: "always",
     systemPrompt: "in-conversation",

@@ -11,4 +11,5 @@ export const OLLAMA_ROUTES = {
   models: "/api/tags",
   match: fixedPaths("ollama", ["/api/chat"], ["/api/tags"]),
   framing: "ndjson",
+  looksLike: /(^|\/)api\/(chat|generate|tags|show|embed)/,
 } as const satisfies DialectRoutes;

@@ -22,6 +22,10 @@ export const OPENAI_CHAT: DialectModule = {
   contentTypes: { json: "application/json", stream: "text/event-stream; charset=utf-8" },
   requiredHeaders: {},
   auth: { header: "authorization", scheme: "Bearer" },
+  ownHeaderPrefix: "openai-",
+  identifyingHeaders: [],
+  // OpenAI answers a URL it does not know with this type.
+  notFoundType: "invalid_request_error",
   requestId: OPENAI_REQUEST_ID,
   fields: CHAT_FIELDS,
   request: {
@@ -43,6 +47,7 @@ export const OPENAI_CHAT: DialectModule = {
   stopRoundTrip: (upstream) => chatStopFromWire(chatStopToWire(upstream)),
   traits: {
     streamsByDefault: false,
+    bodyContentType: "json",
     // The usage chunk comes only with stream_options.include_usage.
     // https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options
     streamUsage: "when-asked",

@@ -5,7 +5,7 @@
 import type { DialectRoutes } from "../dialect-module.ts";
 import { fixedPaths } from "../route-match.ts";
 
-/** `/v1/models` is shared with Anthropic and Gemini's `v1` (registry.ts sharedModelsDialect). */
+/** `/v1/models` is shared with Anthropic and Gemini's `v1` (routes.ts sharedModelsDialect). */
 export const CHAT_ROUTES = {
   generate: () => "/v1/chat/completions",
   generateStream: () => "/v1/chat/completions",
@@ -15,6 +15,7 @@ export const CHAT_ROUTES = {
     "openai-chat",
     ["/v1/chat/completions", "/chat/completions"],
     ["/v1/models", "/models"],
+    true,
   ),
   framing: "sse",
 } as const satisfies DialectRoutes;

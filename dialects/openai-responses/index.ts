@@ -23,6 +23,10 @@ export const OPENAI_RESPONSES: DialectModule = {
   contentTypes: { json: "application/json", stream: "text/event-stream; charset=utf-8" },
   requiredHeaders: {},
   auth: { header: "authorization", scheme: "Bearer" },
+  ownHeaderPrefix: "openai-",
+  identifyingHeaders: [],
+  // OpenAI answers a URL it does not know with this type.
+  notFoundType: "invalid_request_error",
   requestId: OPENAI_REQUEST_ID,
   fields: RESPONSES_FIELDS,
   request: {
@@ -54,6 +58,7 @@ export const OPENAI_RESPONSES: DialectModule = {
   },
   traits: {
     streamsByDefault: false,
+    bodyContentType: "json",
     // response.completed carries the usage of every stream.
     streamUsage: "always",
     systemPrompt: "in-conversation",

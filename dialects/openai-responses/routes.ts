@@ -8,4 +8,5 @@ export const RESPONSES_ROUTES = {
   models: "/v1/models",
   match: fixedPaths("openai-responses", ["/v1/responses", "/responses"], []),
   framing: "sse",
+  looksLike: /\/responses(\/|$)/,
 } as const satisfies DialectRoutes;

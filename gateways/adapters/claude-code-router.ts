@@ -12,9 +12,11 @@
  * to that URL as given; the gemini transformer appends `<model>:generateContent`).
  * @see https://github.com/musistudio/claude-code-router#configuration
  */
+
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Dialect } from "../../dialects/dialect.ts";
+import { authHeaders } from "../../dialects/routes.ts";
 import type {
   FallbackSupport,
   GatewayAdapter,
@@ -241,10 +243,7 @@ function ccrRoutes(): GatewayRoute[] {
       client: row.client,
       backend: provider.backend,
       ingressPath: row.ingressPath,
-      headers: (ctx): Record<string, string> =>
-        row.client === "anthropic-messages"
-          ? { "x-api-key": ctx.apiKey, "anthropic-version": "2023-06-01" }
-          : { authorization: `Bearer ${ctx.apiKey}` },
+      headers: (ctx): Record<string, string> => authHeaders(row.client, ctx.apiKey),
       model: (backendModel) => `${provider.name},${backendModel}`,
       native: row.client === provider.backend && !("persona" in provider),
       status: row.status,

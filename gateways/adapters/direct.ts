@@ -2,7 +2,9 @@
  * `direct`: no gateway. The client talks to the mock in the backend's own dialect, so the
  * column shows the rig's own noise (client, mock, lens): everything must be clean here.
  */
+
 import type { ClientDialect } from "../../dialects/dialect.ts";
+import { authHeaders } from "../../dialects/routes.ts";
 import type { GatewayAdapter, GatewayRoute } from "../adapter.ts";
 import { gatewayLabel } from "../adapter.ts";
 import { attachedGateway } from "../start.ts";
@@ -20,10 +22,7 @@ function directRoutes(): GatewayRoute[] {
     client,
     backend: client,
     ingressPath: path,
-    headers: (ctx): Record<string, string> =>
-      client === "anthropic-messages"
-        ? { "x-api-key": ctx.apiKey, "anthropic-version": "2023-06-01" }
-        : { authorization: `Bearer ${ctx.apiKey}` },
+    headers: (ctx): Record<string, string> => authHeaders(client, ctx.apiKey),
     model: (backendModel) => backendModel,
     native: true,
     status: "works",

@@ -6,9 +6,11 @@
  * columns separate what CCR adds around its engine from what the engine itself does.
  * @see https://github.com/musistudio/llms
  */
+
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ClientDialect } from "../../dialects/dialect.ts";
 import type { GatewayAdapter, LaunchContext } from "../adapter.ts";
 import { npmAdapter } from "../npm-adapter.ts";
 import { CCR_MODELS, ccrConfig, claudeCodeRouter } from "./claude-code-router.ts";
@@ -16,6 +18,10 @@ import { CCR_MODELS, ccrConfig, claudeCodeRouter } from "./claude-code-router.ts
 const LAUNCHER = fileURLToPath(new URL("../preload/musistudio-llms-server.mjs", import.meta.url));
 
 /** The engine reads the same keys as CCR's config file, with `providers` in lower case. */
+
+/** The ingresses claude-code-router itself serves (its Chat and Responses ones need a router). */
+const CCR_OWN_INGRESSES: readonly ClientDialect[] = ["anthropic-messages"];
+
 export function llmsConfig(ctx: Pick<LaunchContext, "port" | "mockUrl">) {
   const { Providers, Router, ...rest } = ccrConfig(ctx, CCR_MODELS);
   return { ...rest, providers: Providers, Router };
@@ -44,7 +50,7 @@ export const musistudioLlms: GatewayAdapter = {
     // "provider,model" on its OpenAI Chat and Responses ingresses: those routes work here.
     routes: (spec) =>
       claudeCodeRouter.routes(spec).map((route) => {
-        if (route.client === "anthropic-messages") return route;
+        if (CCR_OWN_INGRESSES.includes(route.client)) return route;
         const { notes: _ccrOnly, ...rest } = route;
         return { ...rest, status: "works" as const };
       }),

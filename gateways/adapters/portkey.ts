@@ -14,8 +14,10 @@
  * `x-portkey-custom-host` points it at the mock, the provider key rides in `Authorization`.
  * @see https://portkey.ai/docs/api-reference/inference-api/headers
  */
+
 import { fileURLToPath } from "node:url";
 import type { Dialect } from "../../dialects/dialect.ts";
+import { dialectModule } from "../../dialects/registry.ts";
 import type {
   FallbackSupport,
   GatewayAdapter,
@@ -184,7 +186,7 @@ function portkeyRoutes(spec: GatewaySpec): GatewayRoute[] {
         "x-portkey-provider": row.provider,
         "x-portkey-custom-host": `${ctx.mockUrl(row.backend, row.persona)}${row.hostSuffix}`,
         authorization: `Bearer ${ctx.apiKey}`,
-        ...(row.client === "anthropic-messages" && { "anthropic-version": "2023-06-01" }),
+        ...dialectModule(row.client).requiredHeaders,
       }),
       model: (backendModel) => backendModel,
       native: row.client === row.backend && !row.persona,
@@ -229,7 +231,7 @@ export const PORTKEY_FALLBACK: FallbackSupport = {
     };
     return {
       "x-portkey-config": JSON.stringify(config),
-      ...(row.client === "anthropic-messages" && { "anthropic-version": "2023-06-01" }),
+      ...dialectModule(row.client).requiredHeaders,
     };
   },
 };

@@ -9,6 +9,7 @@
  * @see https://docs.sglang.ai/backend/openai_api_completions.html
  * @see https://github.com/ollama/ollama/blob/main/docs/openai.md
  */
+import { dialectModule } from "../../dialects/registry.ts";
 import type { GatewayAdapter, InstallResult } from "../adapter.ts";
 import { GatewayError, gatewayLabel } from "../adapter.ts";
 import { type RecipeRouteRow, recipeRoutes } from "./recipe-kit.ts";
@@ -80,7 +81,7 @@ function selfServed(client: "openai-chat" | "openai-responses"): RecipeRouteRow 
     id: `${client}->${client}`,
     client,
     backend: client,
-    ingressPath: client === "openai-chat" ? "/v1/chat/completions" : "/v1/responses",
+    ingressPath: dialectModule(client).routes.generate(""),
     model: (m) => m,
     notes: SELF_SERVED,
   };

@@ -189,15 +189,17 @@ const INGRESS: Record<ClientDialect, string> = {
  * `use_chat_completions_url_for_anthropic_messages` is set).
  * @see https://github.com/BerriAI/litellm/blob/v1.96.2/litellm/llms/anthropic/experimental_pass_through/messages/handler.py
  */
-function openaiBackend(client: ClientDialect): Dialect {
-  return client === "openai-chat" ? "openai-chat" : "openai-responses";
-}
+const OPENAI_BACKEND = {
+  "openai-chat": "openai-chat",
+  "openai-responses": "openai-responses",
+  "anthropic-messages": "openai-responses",
+} as const satisfies Record<ClientDialect, Dialect>;
 
 /** Every ingress to every provider: 3 clients x 4 providers, found working against the mock. */
 export const LITELLM_ROWS: RecipeRouteRow[] = (Object.keys(INGRESS) as ClientDialect[]).flatMap(
   (client) =>
     LITELLM_PROVIDERS.map((p) => {
-      const backend = p.prefix === "openai" ? openaiBackend(client) : p.backend;
+      const backend = p.prefix === "openai" ? OPENAI_BACKEND[client] : p.backend;
       return {
         id: `${client}->${backend}`,
         client,
@@ -205,8 +207,8 @@ export const LITELLM_ROWS: RecipeRouteRow[] = (Object.keys(INGRESS) as ClientDia
         ingressPath: INGRESS[client],
         model: (m: string) => `${p.prefix}/${m}`,
         status: "works" as const,
-        ...(client === "anthropic-messages" &&
-          p.prefix === "openai" && {
+        ...(p.prefix === "openai" &&
+          backend !== client && {
             notes: "LiteLLM sends /v1/messages for an openai/ deployment to the Responses API",
           }),
       };

@@ -2,9 +2,11 @@
  * Small helpers the binary recipes share: the fake provider key they write into configs,
  * route rows as data, and quoting for YAML/TOML (a JSON string is a valid scalar in both).
  */
+
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ClientDialect, Dialect } from "../../dialects/dialect.ts";
+import { authHeaders } from "../../dialects/routes.ts";
 import type { GatewayRoute, LaunchContext, RouteStatus } from "../adapter.ts";
 
 /** The provider key recipes configure; the mock redacts it, the lens knows it is ours. */
@@ -69,10 +71,7 @@ export function recipeRoutes(rows: readonly RecipeRouteRow[]): GatewayRoute[] {
       client: row.client,
       backend: row.backend,
       ingressPath: row.ingressPath,
-      headers: (ctx): Record<string, string> =>
-        row.client === "anthropic-messages"
-          ? { "x-api-key": ctx.apiKey, "anthropic-version": "2023-06-01" }
-          : { authorization: `Bearer ${ctx.apiKey}` },
+      headers: (ctx): Record<string, string> => authHeaders(row.client, ctx.apiKey),
       model: row.model,
       native: row.client === row.backend && !row.persona,
       // Recipes run only where the binary exists; none could be run on the build machine.

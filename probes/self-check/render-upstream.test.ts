@@ -14,7 +14,8 @@ describe("renderStep", () => {
     const json = renderStep(step, "anthropic-messages", "non-stream");
     expect(JSON.parse(json?.body ?? "{}").stop_reason).toBe("max_tokens");
     const stream = renderStep(step, "openai-chat", "stream");
-    expect(stream?.headers["content-type"]).toBe("text/event-stream");
+    // The content type OpenAI streams with, as the mock sends it.
+    expect(stream?.headers["content-type"]).toBe("text/event-stream; charset=utf-8");
     expect(stream?.body).toContain('"finish_reason":"length"');
     expect(stream?.body).not.toContain("[DONE]");
   });

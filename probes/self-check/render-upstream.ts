@@ -4,8 +4,10 @@
  * the body shapes, or the raw bytes given for that backend. The self-check needs the same
  * bytes the mock sends, without a socket, so it renders them here from the same writers.
  */
+
 import type { CanonicalReply } from "../../dialects/canonical.ts";
 import type { Dialect, Mode } from "../../dialects/dialect.ts";
+import { dialectModule } from "../../dialects/registry.ts";
 import { encodeEvents, writeError, writeReply, writeReplyEvents } from "../../dialects/reply.ts";
 import type { Upstream, UpstreamStep } from "../corpus/probe.ts";
 
@@ -53,7 +55,7 @@ export function renderStep(
     };
   }
   const events = writeReplyEvents(backend, reply, step.plan ?? {});
-  const contentType = backend === "ollama" ? "application/x-ndjson" : "text/event-stream";
+  const contentType = dialectModule(backend).contentTypes.stream;
   return {
     status: 200,
     headers: { "content-type": contentType },

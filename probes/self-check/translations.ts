@@ -11,10 +11,12 @@
  *   headers, body and query, an empty text block, `required: []` in schemas, cache_control
  *   on every block, a provider prefix on the model, and a doubled `/v1` in the path.
  */
+
 import type { CanonicalReply, CanonicalRequest, Part } from "../../dialects/canonical.ts";
 import { isCredentialHeader } from "../../dialects/credentials.ts";
-import type { ClientDialect, Dialect, Mode } from "../../dialects/dialect.ts";
+import { type ClientDialect, DIALECTS, type Dialect, type Mode } from "../../dialects/dialect.ts";
 import { isRecord, type JsonRecord } from "../../dialects/json.ts";
+import { dialectModule } from "../../dialects/registry.ts";
 import {
   encodeEvents,
   readReply,
@@ -65,13 +67,25 @@ function withoutCredentials(body: JsonRecord): JsonRecord {
   return out;
 }
 
-/** End-to-end client headers: no credentials, no hop headers; anthropic-* only to Anthropic. */
+/** Per backend: the own-header prefixes of the other providers' dialects. */
+const FOREIGN_PREFIXES = Object.fromEntries(
+  DIALECTS.map((backend) => {
+    const own = dialectModule(backend).ownHeaderPrefix;
+    const others = DIALECTS.map((d) => dialectModule(d).ownHeaderPrefix).filter(
+      (p): p is string => p !== undefined && p !== own,
+    );
+    return [backend, [...new Set(others)]];
+  }),
+) as Record<Dialect, string[]>;
+
+/** End-to-end client headers: no credentials, no hop headers; a provider's own headers
+ * (`anthropic-*`) only to its dialect. */
 function passedHeaders(headers: Record<string, string>, backend: Dialect): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     if (isCredentialHeader(lower) || HOP_HEADERS.has(lower)) continue;
-    if (lower.startsWith("anthropic-") && backend !== "anthropic-messages") continue;
+    if (FOREIGN_PREFIXES[backend].some((prefix) => lower.startsWith(prefix))) continue;
     out[lower] = value;
   }
   return out;

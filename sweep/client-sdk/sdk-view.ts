@@ -130,20 +130,23 @@ function decoded(body: Buffer, encoding: string | null): Buffer {
   return body;
 }
 
+/** The official SDK that parses each client dialect's responses. */
+const SDK_VIEWS = {
+  "openai-chat": chatView,
+  "openai-responses": responsesView,
+  "anthropic-messages": messagesView,
+} as const satisfies Record<
+  ClientDialect,
+  (mode: Mode, response: RecordedResponse) => Promise<SdkView>
+>;
+
 export async function sdkView(
   client: ClientDialect,
   mode: Mode,
   response: RecordedResponse,
 ): Promise<SdkView> {
   try {
-    switch (client) {
-      case "openai-chat":
-        return await chatView(mode, response);
-      case "openai-responses":
-        return await responsesView(mode, response);
-      case "anthropic-messages":
-        return await messagesView(mode, response);
-    }
+    return await SDK_VIEWS[client](mode, response);
   } catch (error) {
     return { accepted: false, error: describe(error) };
   }

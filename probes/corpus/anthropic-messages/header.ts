@@ -3,6 +3,7 @@
  * @see https://docs.anthropic.com/en/api/versioning
  * @see https://docs.anthropic.com/en/api/beta-headers
  */
+import { ANTHROPIC_VERSION } from "../../../dialects/anthropic-messages/index.ts";
 import type { Probe } from "../probe.ts";
 import { BOTH_MODES } from "../shared.ts";
 
@@ -25,7 +26,7 @@ export const anthropicHeaderProbes: Probe[] = [
     axis: "header",
     field: "headers.anthropic-version",
     request: {},
-    headers: { "anthropic-version": "2023-06-01" },
+    headers: { "anthropic-version": ANTHROPIC_VERSION },
     modes: BOTH_MODES,
     severity: "low",
     backends: ["anthropic-messages"],
