@@ -30,6 +30,48 @@ const AXIS_ORDER: readonly string[] = AXES;
 /** The heading that starts the appendix: everything above it is the matrix proper. */
 export const APPENDIX_HEADING = "# Appendix";
 
+/** One section of the report, in the order it is read; `appendix` ones follow APPENDIX_HEADING. */
+export interface MarkdownSection {
+  id: string;
+  lines: string[];
+  appendix: boolean;
+}
+
+export interface SectionOptions {
+  /** Failure behaviour's per-cell rows: MATRIX.md lists the cells that are not clean. */
+  failureRows?: "all" | "not-clean";
+}
+
+/** Every section of the report, rendered from the facts (the HTML page shows them too). */
+export function markdownSections(
+  facts: ReportFacts,
+  options: SectionOptions = {},
+): MarkdownSection[] {
+  const { view } = facts;
+  const scope = scopeOf(view);
+  const heads = headlineOf(facts);
+  const section = (id: string, lines: string[], appendix = false) => ({ id, lines, appendix });
+  return [
+    section("scope", renderScope(scope)),
+    section("headline", renderHeadline(heads)),
+    section("preservation", preservationSection(view)),
+    section("grid", renderGrid(gridOf(facts))),
+    section("defects", renderDefectAppendix(heads), true),
+    section("fields", [...legendSection(), ...matrixSection(view)], true),
+    section("controls", renderControlAppendix(scope.controls), true),
+    section("not-measured", renderNotMeasuredAppendix(scope), true),
+    section(
+      "failure",
+      renderFailureSection(view, facts.failureFigures, {
+        heading: "E. Failure behaviour",
+        rows: options.failureRows ?? "not-clean",
+      }),
+      true,
+    ),
+    section("sdk", renderClientSdkSection(facts.clientSdk), true),
+  ];
+}
+
 /** The matrix of a run; a bare view renders without the facts read from attempts. */
 export function renderMarkdownReport(input: ReportFacts | RunView): string {
   const facts = "view" in input ? input : factsOfView(input);
@@ -46,21 +88,10 @@ export function renderMarkdownReport(input: ReportFacts | RunView): string {
     `${view.cells.length} cells`,
   ];
   out.push(meta.join(" · "), "");
-  const scope = scopeOf(view);
-  const heads = headlineOf(facts);
-  out.push(...renderScope(scope), ...renderHeadline(heads), ...preservationSection(view));
-  out.push(...renderGrid(gridOf(facts)));
+  const sections = markdownSections(facts);
+  for (const s of sections.filter((x) => !x.appendix)) out.push(...s.lines);
   out.push(APPENDIX_HEADING, "");
-  out.push(...renderDefectAppendix(heads));
-  out.push(...legendSection(), ...matrixSection(view));
-  out.push(...renderControlAppendix(scope.controls), ...renderNotMeasuredAppendix(scope));
-  out.push(
-    ...renderFailureSection(view, facts.failureFigures, {
-      heading: "E. Failure behaviour",
-      rows: "not-clean",
-    }),
-  );
-  out.push(...renderClientSdkSection(facts.clientSdk));
+  for (const s of sections.filter((x) => x.appendix)) out.push(...s.lines);
   return `${out.join("\n").trimEnd()}\n`;
 }
 

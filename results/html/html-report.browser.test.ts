@@ -6,12 +6,13 @@
  * and a diff with regressions. Headless Debian Chromium via playwright-core; never a
  * downloaded browser.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { execaCommand } from "execa";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayAdapter } from "../../gateways/adapter.ts";
@@ -246,6 +247,82 @@ describe("HTML report in Chromium", () => {
     await page.screenshot({ path: join("test-output", "report.png") });
     // Self-contained: nothing but the file itself was requested.
     expect(requests.filter((u) => !u.startsWith("file:"))).toEqual([]);
+    await page.close();
+  });
+
+  it("keeps the header row and field column in view, filters every silent defect, and shows an export command that works", async () => {
+    if (!context) throw new Error(`no browser: ${CHROMIUM} missing`);
+    const latest = runIds[1] ?? "";
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 420, height: 500 });
+    await page.goto(pathToFileURL(htmlPath).href);
+
+    // Scroll the first matrix table 10 px past the filter bar: its header row stays under
+    // the bar, its field column at the left edge after a scroll to the right.
+    const table = "table.matrix";
+    const rect = (selector: string, side: string) =>
+      page.evaluate(
+        `document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect().${side}`,
+      ) as Promise<number>;
+    const barHeight = await rect("#filters", "height");
+    const headTop = await page.evaluate(
+      `document.querySelector("${table} thead th").getBoundingClientRect().top + window.scrollY`,
+    );
+    await page.evaluate(`window.scrollTo(0, ${Number(headTop) - barHeight + 10})`);
+    // Unstuck, the header would sit 10 px under the bar's edge; stuck, it sits right below it.
+    expect(Math.round(await rect("#filters", "top"))).toBe(0);
+    expect(Math.round(await rect(`${table} thead th:nth-child(2)`, "top"))).toBe(
+      Math.round(await rect("#filters", "bottom")),
+    );
+    // Scrolled 40 px past the table's left edge (a sticky cell stays inside its table, so
+    // the table must be wider than that plus the field column): unstuck it would sit at -40.
+    expect(await rect(table, "width")).toBeGreaterThan(
+      (await rect(`${table} th.field`, "width")) + 40,
+    );
+    await page.evaluate(
+      `window.scrollTo(document.querySelector("${table}").getBoundingClientRect().left + window.scrollX + 40, window.scrollY)`,
+    );
+    expect(Math.round(await rect(`${table} th.field`, "left"))).toBe(0);
+    await page.evaluate("window.scrollTo(0, 0)");
+
+    // Every silent defect: the cells' own and their side findings.
+    const store = openStoreReadonly(join(dir, "gc.db"));
+    let expected: number;
+    try {
+      expected = (
+        store.db
+          .prepare(
+            `SELECT count(*) AS n FROM cells c WHERE c.run_id = ? AND (
+               c.verdict IN ('dropped', 'mangled', 'invented', 'leaked') OR EXISTS (
+                 SELECT 1 FROM findings f WHERE f.run_id = c.run_id AND f."column" = c."column"
+                   AND f.route_id = c.route_id AND f.probe_id = c.probe_id AND f.mode = c.mode))`,
+          )
+          .get(latest) as { n: number }
+      ).n;
+    } finally {
+      store.close();
+    }
+    expect(expected).toBeGreaterThan(0);
+    await page.selectOption("#f-verdict", "silent");
+    expect(await page.locator(".chip[data-cell]:visible").count()).toBe(expected);
+    await page.selectOption("#f-verdict", "");
+
+    // The drill-down names the command that writes this attempt; run as shown, it does.
+    await page.locator('.chip[data-verdict="dropped"]').first().click();
+    const command = (await page.locator("#export-command").textContent()) ?? "";
+    expect(command).toMatch(
+      /^npx gatecheck export --db \S+ --run \S+ --column \S+ --route '[^']+->[^']+' --probe \S+ --mode \S+ --out cell\.json$/,
+    );
+    const cli = join(process.cwd(), "scripts", "gatecheck.mjs");
+    const exported = await execaCommand(command.replace(/^npx gatecheck/, `node ${cli}`), {
+      cwd: dir,
+      shell: true,
+      reject: false,
+    });
+    expect(exported.stderr).toBe("");
+    expect(exported.exitCode).toBe(0);
+    const file = JSON.parse(readFileSync(join(dir, "cell.json"), "utf8")) as { route?: unknown };
+    expect(file.route).toBeDefined();
     await page.close();
   });
 });

@@ -6,6 +6,7 @@
 import type { Verdict } from "../../probes/verdict.ts";
 import { columnsOf, matchColumns } from "../column-match.ts";
 import type { AttemptRecord, CellRecord, ExchangeTexts, JudgementRef } from "../records.ts";
+import { loadReportFacts } from "../report-facts.ts";
 import { loadRunDiff } from "../run-diff-io.ts";
 import { loadRunView, type RunView } from "../run-view.ts";
 import type { ResultsStore } from "../store.ts";
@@ -17,6 +18,7 @@ export const HISTORY_RUNS = 12;
 
 export function loadReportInputs(store: ResultsStore, runId?: string): ReportInputs {
   const view = loadRunView(store, runId);
+  const facts = loadReportFacts(store, view);
   const runs = store.listRuns();
   const earlier = runs.filter(
     (r) =>
@@ -27,6 +29,8 @@ export function loadReportInputs(store: ResultsStore, runId?: string): ReportInp
   const previous = earlier[0];
   return {
     view,
+    facts,
+    dbPath: store.path,
     attempts: shownAttempts(store, view),
     history: histories(store, view, earlier.slice(0, HISTORY_RUNS).reverse()),
     ...(previous ? { diff: loadRunDiff(store, previous.id, view) } : {}),

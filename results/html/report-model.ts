@@ -9,11 +9,14 @@ import { CLIENT_DIALECTS } from "../../dialects/dialect.ts";
 import { AXES } from "../../probes/corpus/probe.ts";
 import { VERDICT_CLASS, type VerdictKind } from "../../probes/verdict.ts";
 import type { AttemptRecord, CellRecord, RunRecord } from "../records.ts";
+import type { ReportFacts } from "../report-facts.ts";
 import type { RunDiff } from "../run-diff.ts";
 import { type ColumnSummary, summarizeRun } from "../run-summary.ts";
 import { probeKey, probeOfCell, type RunView } from "../run-view.ts";
+import { DEFAULT_DB_PATH } from "../store.ts";
 import { CONTROL_MARK, VERDICT_TOKEN } from "../verdict-tokens.ts";
 import { issueUrl } from "./html-escape.ts";
+import { reportSections } from "./report-sections.ts";
 import { highlightTerms, type WirePanes, wirePanes } from "./wire-detail.ts";
 
 /** DESIGN.md's axes in its order (the corpus's AXES); unknown axes follow alphabetically. */
@@ -27,6 +30,10 @@ export interface HistoryPoint {
 
 export interface ReportInputs {
   view: RunView;
+  /** What the Markdown's sections are rendered from (report-facts.ts). */
+  facts: ReportFacts;
+  /** The database the page was made from, for the drill-down's `export` command. */
+  dbPath?: string;
   /** The attempt shown for each cell, by `cellId`. */
   attempts: ReadonlyMap<string, AttemptRecord>;
   /** Earlier runs' verdicts of the same cell, oldest first, by `historyKey`. */
@@ -64,6 +71,15 @@ export interface CellDetail {
   terms: string[];
 }
 
+/** A silent defect on a subject the cell's probe did not ask about (results/findings.ts). */
+export interface SideFinding {
+  subject: string;
+  verdict: VerdictKind;
+  cause?: string;
+  reason: string;
+  k: number;
+}
+
 export interface CellData {
   id: number;
   column: string;
@@ -86,6 +102,8 @@ export interface CellData {
   knownIssue?: string;
   knownIssueUrl?: string;
   history: HistoryPoint[];
+  /** Side findings on this cell's attempts. */
+  side: SideFinding[];
   detail?: CellDetail;
 }
 
@@ -97,8 +115,21 @@ export interface ClientTable {
   grid: number[][][];
 }
 
+/** One of the Markdown report's sections, rendered once for both views. */
+export interface ReportSection {
+  id: string;
+  title: string;
+  /** Markdown lines (results/markdown-report.ts's renderers); the page converts them. */
+  lines: string[];
+  /** Shown folded (an appendix). */
+  folded: boolean;
+}
+
 export interface ReportModel {
   run: RunRecord;
+  /** What the drill-down's `gatecheck export` command names: the run and the database. */
+  exportBase: { runId: string; db?: string };
+  sections: ReportSection[];
   runs: { id: string; startedAt: string; status: string }[];
   rates: ColumnSummary[];
   tables: ClientTable[];
@@ -131,13 +162,21 @@ export function controlMark(verdict: VerdictKind): string {
 
 export function buildReportModel(inputs: ReportInputs): ReportModel {
   const { view } = inputs;
-  const cells = view.cells.map((cell, id) => cellData(inputs, cell, id));
+  const side = sideFindingsByCell(view);
+  const cells = view.cells.map((cell, id) =>
+    cellData(inputs, cell, id, side.get(cellId(cell)) ?? []),
+  );
   const tables = CLIENT_DIALECTS.flatMap((client) => {
     const own = cells.filter((c) => c.client === client);
     return own.length === 0 ? [] : [clientTable(client, own, view)];
   });
   return {
     run: view.run,
+    exportBase: {
+      runId: view.run.id,
+      ...(inputs.dbPath && inputs.dbPath !== DEFAULT_DB_PATH ? { db: inputs.dbPath } : {}),
+    },
+    sections: reportSections(inputs.facts),
     runs: inputs.runs.map((r) => ({ id: r.id, startedAt: r.startedAt, status: r.status })),
     rates: summarizeRun(view.run, view.gatewayRuns, view.cells).columns,
     tables,
@@ -146,7 +185,12 @@ export function buildReportModel(inputs: ReportInputs): ReportModel {
   };
 }
 
-function cellData(inputs: ReportInputs, cell: CellRecord, id: number): CellData {
+function cellData(
+  inputs: ReportInputs,
+  cell: CellRecord,
+  id: number,
+  side: SideFinding[],
+): CellData {
   const { axis, field } = probeOfCell(inputs.view, cell);
   const attempt = inputs.attempts.get(cellId(cell));
   const probe = inputs.view.probes.get(probeKey(cell.probeId, cell.definitionHash));
@@ -175,6 +219,7 @@ function cellData(inputs: ReportInputs, cell: CellRecord, id: number): CellData 
     ...(cell.knownIssue ? { knownIssue: cell.knownIssue } : {}),
     ...(knownIssueUrl ? { knownIssueUrl } : {}),
     history: inputs.history.get(historyKey(cell.column, cell)) ?? [],
+    side,
     ...(attempt
       ? {
           detail: {
@@ -187,6 +232,24 @@ function cellData(inputs: ReportInputs, cell: CellRecord, id: number): CellData 
         }
       : {}),
   };
+}
+
+function sideFindingsByCell(view: RunView): Map<string, SideFinding[]> {
+  const out = new Map<string, SideFinding[]>();
+  for (const f of view.findings) {
+    if (f.own) continue;
+    const id = cellId(f);
+    const list = out.get(id) ?? [];
+    list.push({
+      subject: f.subject,
+      verdict: f.verdict,
+      ...(f.cause ? { cause: f.cause } : {}),
+      reason: f.reason,
+      k: f.k,
+    });
+    out.set(id, list);
+  }
+  return out;
 }
 
 function attemptVerdictOf(attempt: AttemptRecord, field: string): { attemptVerdict?: string } {

@@ -106,4 +106,26 @@ describe("HTML report page", () => {
     // A file on disk links nowhere: there is no server behind it.
     expect(renderHtmlReport(model(newer))).not.toContain('href="/');
   });
+
+  it("has the Markdown's sections: scope, headline, every defect, controls, unmeasured cells", () => {
+    const html = renderHtmlReport(model(newer));
+    for (const id of ["scope", "headline", "grid", "defects", "controls", "not-measured"]) {
+      expect(html).toContain(`<section id="s-${id}" class="md-section">`);
+    }
+    expect(html).toContain("<h2>Headline: distinct silent defects per gateway</h2>");
+    expect(html).toMatch(/<h3>lossy@1: \d+ distinct silent defects? /);
+    // Folded below the matrix: the appendix sections.
+    expect(html.indexOf('id="s-controls"')).toBeGreaterThan(html.indexOf('id="matrix"'));
+    expect(html.indexOf('id="s-headline"')).toBeLessThan(html.indexOf('id="matrix"'));
+  });
+
+  it("offers an all-silent-defects filter and the export command's run and database", () => {
+    const m = model(newer);
+    const html = renderHtmlReport(m);
+    expect(html).toContain('<option value="silent">all silent defects (own or side)</option>');
+    const data = JSON.parse(
+      /<script type="application\/json" id="gc-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "{}",
+    );
+    expect(data.exportBase).toEqual({ runId: newer, db: dbPath });
+  });
 });

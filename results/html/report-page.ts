@@ -12,6 +12,7 @@ import { routeTarget } from "../run-view.ts";
 import { CONTROL_MARK, VERDICT_MEANING, VERDICT_TOKEN } from "../verdict-tokens.ts";
 import { renderDiffSection } from "./diff-section.ts";
 import { esc, scriptJson } from "./html-escape.ts";
+import { markdownToHtml } from "./markdown-html.ts";
 import type { CellData, ClientTable, ReportModel } from "./report-model.ts";
 import { verdictClass, verdictCss } from "./verdict-palette.ts";
 
@@ -20,6 +21,9 @@ const asset = (name: string): string =>
 
 /** Marks a cell whose verdict differs from the same cell in the previous run that had it. */
 export const CHANGED_MARK = "Δ";
+
+/** The verdict filter's value for every cell with a silent defect, its own or a side finding. */
+export const SILENT_FILTER = "silent";
 
 /** Marks a cell as the positive control of a known upstream issue. */
 export const KNOWN_ISSUE_MARK = "⚑";
@@ -31,7 +35,10 @@ export interface RenderOptions {
 
 export function renderHtmlReport(model: ReportModel, options: RenderOptions = {}): string {
   const { run } = model;
-  const data = { cells: model.cells.map(({ detail: _, ...cell }) => cell) };
+  const data = {
+    exportBase: model.exportBase,
+    cells: model.cells.map(({ detail: _, ...cell }) => cell),
+  };
   const details = gzipSync(JSON.stringify(model.cells.map((c) => c.detail ?? null))).toString(
     "base64",
   );
@@ -45,10 +52,13 @@ ${verdictCss()}</style>
 <header><h1>gatecheck matrix <small>run ${esc(run.id)}</small></h1>
 <p class="meta">${esc(runMeta(model))}</p></header>
 <main>
+${sectionsHtml(model, (s) => s.id === "scope" || s.id === "headline")}
 ${ratesSection(model)}
+${sectionsHtml(model, (s) => s.id === "grid", true)}
 ${legendSection()}
 ${filterSection(model)}
 <section id="matrix">${model.tables.map((t) => tableHtml(t, model.cells)).join("\n")}</section>
+${sectionsHtml(model, (s) => s.folded)}
 ${model.diff ? renderDiffSection(model.diff) : `<section id="diff"><h2>Changes</h2><p>No earlier run in this database to compare with.</p></section>`}
 ${runsSection(model, options.serverLinks ?? false)}
 </main>
@@ -58,6 +68,23 @@ ${runsSection(model, options.serverLinks ?? false)}
 <script>${asset("report.js")}</script>
 </body></html>
 `;
+}
+
+/** The Markdown report's sections (report-sections.ts), open or folded. */
+function sectionsHtml(
+  model: ReportModel,
+  which: (s: ReportModel["sections"][number]) => boolean,
+  fold = false,
+): string {
+  return model.sections
+    .filter(which)
+    .map((s) => {
+      const body = markdownToHtml(s.lines);
+      return s.folded || fold
+        ? `<section id="s-${esc(s.id)}" class="md-section"><details><summary>${esc(s.title)}</summary>${body}</details></section>`
+        : `<section id="s-${esc(s.id)}" class="md-section">${body}</section>`;
+    })
+    .join("\n");
 }
 
 function runMeta(model: ReportModel): string {
@@ -98,6 +125,7 @@ function legendSection(): string {
   return `<details id="legend"><summary>Legend</summary><ul>${items.join("")}
 <li><code>k/N</code>: k of the N runs of the cell gave this verdict.</li>
 <li><code>${CONTROL_MARK.clean}</code> control leg clean (the native route carries it: the translation loses it); <code>${CONTROL_MARK.lost}</code> lost on the native route too; <code>${CONTROL_MARK.undecided}</code> control not judged.</li>
+<li><code>+n</code>: n side findings on the cell, silent defects on subjects its probe did not ask about (listed in the detail panel).</li>
 <li><code>${KNOWN_ISSUE_MARK}</code> positive control of a known upstream issue. <code>ns</code>/<code>s</code>: non-stream / stream. <code>·</code>: no such cell. <code>${CHANGED_MARK}</code>: verdict changed since the previous run of this cell.</li>
 </ul></details>`;
 }
@@ -133,11 +161,7 @@ ${select(
   "mode",
   model.cells.map((c) => c.mode),
 )}
-${select(
-  "f-verdict",
-  "verdict",
-  model.cells.map((c) => c.verdict),
-)}
+<label>verdict <select id="f-verdict"><option value="">all</option><option value="${SILENT_FILTER}">all silent defects (own or side)</option>${options(model.cells.map((c) => c.verdict))}</select></label>
 <label>field <input id="f-search" type="search" placeholder="search field or probe id"></label>
 <span id="f-count"></span>
 </section>`;
@@ -186,8 +210,15 @@ function chip(cell: CellData | undefined): string {
   if (cell.knownIssue) parts.push(KNOWN_ISSUE_MARK);
   const previous = cell.history.at(-1);
   if (previous && previous.verdict !== cell.verdict) parts.push(CHANGED_MARK);
+  if (cell.side.length > 0) parts.push(`+${cell.side.length}`);
   const silent = VERDICT_CLASS[cell.verdict] === "silent" ? " silent" : "";
-  return `<button type="button" class="chip ${verdictClass(cell.verdict)}${silent}" data-cell="${cell.id}" data-mode="${esc(cell.mode)}" data-verdict="${esc(cell.verdict)}" title="${esc(`${cell.verdict}: ${cell.reason}`)}">${esc(parts.join(" "))}</button>`;
+  const side = cell.side.length > 0 ? " has-side" : "";
+  const sideAttr = cell.side.length > 0 ? ` data-side="${cell.side.length}"` : "";
+  const title = [
+    `${cell.verdict}: ${cell.reason}`,
+    ...cell.side.map((f) => `+ ${f.verdict}: ${f.reason}`),
+  ];
+  return `<button type="button" class="chip ${verdictClass(cell.verdict)}${silent}${side}" data-cell="${cell.id}" data-mode="${esc(cell.mode)}" data-verdict="${esc(cell.verdict)}"${sideAttr} title="${esc(title.join("\n"))}">${esc(parts.join(" "))}</button>`;
 }
 
 function runsSection(model: ReportModel, links: boolean): string {

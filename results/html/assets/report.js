@@ -4,6 +4,8 @@
 (() => {
   const data = JSON.parse(document.getElementById("gc-data").textContent);
   const cells = data.cells;
+  /** The verdict filter's value for every silent defect, the cell's own or a side finding. */
+  const SILENT = "silent";
   // The wire bytes ride gzip-compressed (base64) to keep the file small; decompressed once,
   // in the background, with the browser's own DecompressionStream.
   const detailsReady = loadDetails();
@@ -51,7 +53,10 @@
             rowOn &&
             !chip.closest("td").classList.contains("hidden") &&
             (!mode || chip.dataset.mode === mode) &&
-            (!verdict || chip.dataset.verdict === verdict);
+            (!verdict ||
+              (verdict === SILENT
+                ? chip.classList.contains("silent") || chip.classList.contains("has-side")
+                : chip.dataset.verdict === verdict));
           chip.classList.toggle("hidden", !on);
           if (on) visibleChips += 1;
         }
@@ -107,6 +112,43 @@
     return strip;
   }
 
+  /** A word as a POSIX shell reads it: quoted unless it is plainly safe. */
+  function shellWord(word) {
+    return /^[A-Za-z0-9@%+=:,./_-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+  }
+
+  /** The command that writes the shown attempt of a cell as an exchange file for `check`. */
+  function exportCommand(cell, phase, attemptNo) {
+    const args = ["npx", "gatecheck", "export"];
+    if (data.exportBase.db) args.push("--db", shellWord(data.exportBase.db));
+    args.push("--run", shellWord(data.exportBase.runId));
+    args.push("--column", shellWord(cell.column), "--route", shellWord(cell.routeId));
+    args.push("--probe", shellWord(cell.probeId), "--mode", cell.mode);
+    if (phase !== "main" || attemptNo !== 1)
+      args.push("--phase", phase, "--attempt", String(attemptNo));
+    args.push("--out", "cell.json");
+    return args.join(" ");
+  }
+
+  function sideList(cell) {
+    if (cell.side.length === 0) return [];
+    const list = el("ul", { class: "side-findings" });
+    for (const f of cell.side) {
+      list.append(
+        el(
+          "li",
+          {},
+          el("span", { class: `chip v-${f.verdict}` }, f.verdict),
+          ` ${f.subject}${f.cause ? ` (${f.cause})` : ""}: ${f.reason}`,
+        ),
+      );
+    }
+    return [
+      el("p", {}, "side findings (silent defects on subjects this probe did not ask about):"),
+      list,
+    ];
+  }
+
   async function showDetail(cell) {
     const panel = $("detail");
     panel.replaceChildren();
@@ -133,6 +175,7 @@
         `reason: ${cell.reason}${cell.cause ? ` (cause: ${cell.cause})` : ""}`,
       ),
     );
+    panel.append(...sideList(cell));
     if (cell.control)
       panel.append(el("p", {}, `control leg (native route): ${cell.controlMark} ${cell.control}`));
     if (cell.knownIssue) {
@@ -164,6 +207,14 @@
         ),
       );
     } else {
+      panel.append(
+        el(
+          "p",
+          { class: "export" },
+          "this attempt as an exchange file for `gatecheck check`: ",
+          el("code", { id: "export-command" }, exportCommand(cell, d.phase, d.attemptNo)),
+        ),
+      );
       panel.append(
         el(
           "p",
@@ -207,6 +258,14 @@
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") $("detail").hidden = true;
   });
+  // The matrix's sticky header sits just under the sticky filter bar, whatever its height.
+  const setFiltersHeight = () =>
+    document.documentElement.style.setProperty(
+      "--filters-height",
+      `${$("filters").getBoundingClientRect().height}px`,
+    );
+  setFiltersHeight();
+  window.addEventListener("resize", setFiltersHeight);
   for (const f of filters) f.addEventListener("change", applyFilters);
   search.addEventListener("input", applyFilters);
   applyFilters();
