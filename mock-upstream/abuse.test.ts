@@ -26,34 +26,32 @@ async function mock(options: Parameters<typeof startMock>[0] = {}): Promise<Mock
 
 const DEPTH = 10_000;
 
-for (const recordThread of [false, true]) {
-  describe(`a request nested ${DEPTH} levels deep (recorder thread ${recordThread ? "on" : "off"})`, () => {
-    it("is answered and recorded, in memory, through the API and in the file", async () => {
-      const file = join(dir, `deep-${recordThread}.jsonl`);
-      const m = await mock({ recordFile: file, recordThread });
-      const nonce = newNonce();
-      const deep = `${"[".repeat(DEPTH)}"bottom"${"]".repeat(DEPTH)}`;
-      // One on one line, one with line breaks (the record must still be one line).
-      for (const sep of ["", "\n"]) {
-        const body = `{"model":"m",${sep}"messages":[{"role":"user","content":"${nonce}"}],"deep":${deep}}`;
-        const res = await rawRequest(m.url, { path: "/v1/chat/completions", body });
-        expect(res.status).toBe(200);
-      }
-      const records = m.records({ nonce });
-      expect(records).toHaveLength(2);
-      let value: unknown = (records[1]?.json as { deep: unknown } | undefined)?.deep;
-      for (let i = 0; i < DEPTH; i++) value = (value as unknown[])[0];
-      expect(value).toBe("bottom");
-      const api = await fetch(`${m.url}/__gatecheck/records?nonce=${nonce}`);
-      expect(api.status).toBe(200);
-      expect(((await api.json()) as { records: unknown[] }).records).toHaveLength(2);
-      await m.close();
-      const lines = readFileSync(file, "utf8").trimEnd().split("\n");
-      expect(lines).toHaveLength(2);
-      for (const line of lines) expect(JSON.parse(line).nonce).toBe(nonce);
-    });
+describe(`a request nested ${DEPTH} levels deep`, () => {
+  it("is answered and recorded, in memory, through the API and in the file", async () => {
+    const file = join(dir, "deep.jsonl");
+    const m = await mock({ recordFile: file });
+    const nonce = newNonce();
+    const deep = `${"[".repeat(DEPTH)}"bottom"${"]".repeat(DEPTH)}`;
+    // One on one line, one with line breaks (the record must still be one line).
+    for (const sep of ["", "\n"]) {
+      const body = `{"model":"m",${sep}"messages":[{"role":"user","content":"${nonce}"}],"deep":${deep}}`;
+      const res = await rawRequest(m.url, { path: "/v1/chat/completions", body });
+      expect(res.status).toBe(200);
+    }
+    const records = m.records({ nonce });
+    expect(records).toHaveLength(2);
+    let value: unknown = (records[1]?.json as { deep: unknown } | undefined)?.deep;
+    for (let i = 0; i < DEPTH; i++) value = (value as unknown[])[0];
+    expect(value).toBe("bottom");
+    const api = await fetch(`${m.url}/__gatecheck/records?nonce=${nonce}`);
+    expect(api.status).toBe(200);
+    expect(((await api.json()) as { records: unknown[] }).records).toHaveLength(2);
+    await m.close();
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(JSON.parse(line).nonce).toBe(nonce);
   });
-}
+});
 
 describe("the control API's limits", () => {
   it("refuses a spec nested too deep with a JSON 400 that names the limit", async () => {

@@ -14,8 +14,7 @@ import { hostProblem } from "./host-guard.ts";
 import { MockError } from "./mock-error.ts";
 import { getPersona } from "./personas/index.ts";
 import { DEFAULT_BODY_LIMIT, readNodeRequest } from "./read-request.ts";
-import { RecordThread } from "./record-thread.ts";
-import { Recorder, type RecorderLimits, type RecordStore } from "./recorder.ts";
+import { Recorder, type RecorderLimits } from "./recorder.ts";
 import { requestIdPrefix } from "./request-id.ts";
 import { StageStore } from "./stage-store.ts";
 import { answerTraffic, arrive, handleTraffic, type TrafficState } from "./traffic.ts";
@@ -47,25 +46,10 @@ export interface MockAppOptions {
    */
   memoryLimits?: RecorderLimits;
   /**
-   * With `recordFile`: render and write the record lines on a worker thread, which takes
-   * most of recording's cost off the thread that answers (record-thread.ts says what each
-   * guarantees). Off by default: every read of the records then waits for the thread, and a
-   * caller that reads after every request, as the sweep does per attempt, ran 20–30% fewer
-   * cells a second with it (docs/mock.md, Performance).
-   */
-  recordThread?: boolean;
-  /**
    * The address the listener is bound to. When it is loopback, control API requests whose
    * `Host` names another address are refused (host-guard.ts); `startMock` sets it.
    */
   listenHost?: string;
-}
-
-function createRecorder(options: MockAppOptions, listener: string): RecordStore {
-  if (options.recordFile !== undefined && options.recordThread === true) {
-    return new RecordThread(options.recordFile, listener, options.memoryLimits);
-  }
-  return new Recorder(options.recordFile, options.memoryLimits);
 }
 
 /** Refuses, as JSON 403, a request whose Host is not the listener's (host-guard.ts). */
@@ -89,7 +73,7 @@ export function createMockState(options: MockAppOptions = {}): TrafficState {
     listener,
     prefix: (options.prefix ?? "").replace(/\/+$/, ""),
     bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
-    recorder: createRecorder(options, listener),
+    recorder: new Recorder(options.recordFile, options.memoryLimits),
     stages: new StageStore(),
     requestIdPrefix: requestIdPrefix(),
     cutOff: new WeakSet(),
@@ -128,9 +112,11 @@ export function createMockApp(
     const env = c.env as Partial<HttpBindings> | undefined;
     const source = env?.incoming ? { incoming: env.incoming } : { request: c.req.raw };
     const { wire } = await handleTraffic(source, state);
+    // The record's line reaches the file before any byte of the reply leaves (record-file.ts).
+    state.recorder.flush();
     if (env?.outgoing) {
-      // The record is already written. A failure here is the client going away, or a
-      // header Node refuses: end the connection rather than leave the caller hanging.
+      // A failure here is the client going away, or a header Node refuses: end the
+      // connection rather than leave the caller hanging.
       const outgoing = env.outgoing;
       writeToNode(outgoing, wire).catch(() => outgoing.destroy());
       return RESPONSE_ALREADY_SENT;
@@ -189,12 +175,15 @@ export function createMockListener(
         outgoing.destroy();
         return;
       }
+      // Sent once the record's line is in the file (at the end of this turn, with every
+      // other record of the turn in one write), so a client never sees a reply whose record
+      // a killed mock could lose.
       if (wire instanceof Promise)
         wire.then(
-          (w) => sendReply(outgoing, w),
+          (w) => state.recorder.afterRecorded(sendReply, outgoing, w),
           () => outgoing.destroy(),
         );
-      else sendReply(outgoing, wire);
+      else state.recorder.afterRecorded(sendReply, outgoing, wire);
     });
   };
 }

@@ -13,6 +13,8 @@ import type { TrafficState } from "./traffic.ts";
 
 export const CONTROL_PREFIX = "/__gatecheck";
 
+const encoder = new TextEncoder();
+
 /**
  * Limits on a staged spec. A 2,000-event stream with long texts is a few hundred KB and the
  * sweep's specs nest under 20 levels; past these a spec is refused with a 413 or 400 that
@@ -170,9 +172,25 @@ export function mountControlApi(app: Hono, state: TrafficState, onReset: () => v
         400,
       );
     }
-    // The kept lines are already the records' JSON: joined, not parsed and serialized again.
-    const records = state.recorder.listJson({ nonce, since });
-    return c.body(`{"records":${records}}`, 200, { "content-type": "application/json" });
+    // The kept lines are already the records' JSON: joined, not parsed and serialized
+    // again, and streamed a piece at a time as the reader takes them, so concurrent reads of
+    // 100,000 records cost a piece each, not the whole list each.
+    const pieces = state.recorder.listJsonChunks({ nonce, since });
+    let opened = false;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = pieces.next();
+        if (next.done) {
+          controller.enqueue(encoder.encode("}"));
+          controller.close();
+          return;
+        }
+        const text = opened ? next.value : `{"records":${next.value}`;
+        opened = true;
+        controller.enqueue(encoder.encode(text));
+      },
+    });
+    return c.body(stream, 200, { "content-type": "application/json" });
   });
   app.post(`${base}/reset`, (c) => {
     onReset();

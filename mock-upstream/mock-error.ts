@@ -5,9 +5,7 @@ export type MockErrorCode =
   /** `persona` names no known persona. */
   | "unknown-persona"
   /** The listener could not bind (port in use, bad host). */
-  | "listen-failed"
-  /** The recorder thread could not start or stopped answering (record-thread.ts). */
-  | "recorder-failed";
+  | "listen-failed";
 
 export class MockError extends Error {
   constructor(

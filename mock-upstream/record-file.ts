@@ -1,19 +1,25 @@
 /**
  * The record file: JSONL lines appended in the order they are queued. The lines queued in
  * one turn of the event loop go out in one `write` system call at the end of the turn, made
- * on the main thread. An append stream did the same work on libuv's thread pool, and the
- * hand-off (queue the write, wake a pool thread, run the completion callback, wake the
- * stream for the next batch) cost the mock more than the write itself: about a fifth of its
- * time per request under load. A local file append of a turn's lines takes a few
- * microseconds. Lines are never torn or interleaved: one writer, whole lines per call,
- * and a short write is finished before anything else is written.
+ * on the main thread, and the replies of those records wait for it (`afterWrite`): a reply
+ * leaves the mock only once its record's line has been handed to the operating system, so a
+ * mock killed at any moment (SIGKILL included) has every record of every reply a client saw.
+ * An append stream did the same work on libuv's thread pool, and the hand-off (queue the
+ * write, wake a pool thread, run the completion callback, wake the stream for the next
+ * batch) cost the mock more than the write itself. Lines are never torn or interleaved by
+ * the mock: one writer, whole lines per call, and a short write is finished before anything
+ * else is written. A file that a killed mock left ending inside a line is ended with a line
+ * break before the first new line, so no record is ever appended onto a torn one.
  */
-import { closeSync, openSync, writeSync, writevSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, writeSync, writevSync } from "node:fs";
 
 type LinePart = string | Buffer;
 
 /** Queued text past this many bytes (or UTF-16 units) is written at once, mid-turn. */
 const FLUSH_AT = 1024 * 1024;
+
+/** A function and its two arguments, run once the lines queued before it are written. */
+type Waiting<A, B> = [(a: A, b: B) => void, A, B];
 
 export class RecordFile {
   #fd: number | undefined;
@@ -22,15 +28,39 @@ export class RecordFile {
   #pendingSize = 0;
   #hasBuffers = false;
   #flushQueued = false;
+  /** Flat triples (function, argument, argument): no closure per reply. */
+  #waiting: unknown[] = [];
+  /** Whether opening found the file ending inside a line (and ended it). */
+  readonly endedTornLine: boolean = false;
 
   constructor(readonly path: string) {
     try {
       this.#fd = openSync(path, "a");
+      this.endedTornLine = endTornLine(this.#fd, path);
     } catch (error) {
       // Kept and surfaced by health() and close(), as a failed write is: the mock still
       // answers and keeps its records in memory.
       this.#failure = error as Error;
     }
+  }
+
+  /**
+   * Run `fn(a, b)` once every line queued so far has been written (at the end of this turn,
+   * or at once when there is no file to wait for: none given, or it failed).
+   */
+  afterWrite<A, B>(fn: (a: A, b: B) => void, a: A, b: B): void {
+    if (this.#fd === undefined) {
+      fn(a, b);
+      return;
+    }
+    this.#waiting.push(fn, a, b);
+    this.#queueFlush();
+  }
+
+  #queueFlush(): void {
+    if (this.#flushQueued) return;
+    this.#flushQueued = true;
+    setImmediate(() => this.flush());
   }
 
   get failure(): Error | undefined {
@@ -51,15 +81,22 @@ export class RecordFile {
       }
     }
     if (this.#pendingSize >= FLUSH_AT) this.flush();
-    else if (!this.#flushQueued) {
-      this.#flushQueued = true;
-      setImmediate(() => this.flush());
+    else this.#queueFlush();
+  }
+
+  /** Write every queued line now, in order, then release what waited for them. */
+  flush(): void {
+    this.#flushQueued = false;
+    this.#write();
+    const waiting = this.#waiting;
+    if (waiting.length === 0) return;
+    this.#waiting = [];
+    for (let i = 0; i < waiting.length; i += 3) {
+      (waiting[i] as Waiting<unknown, unknown>[0])(waiting[i + 1], waiting[i + 2]);
     }
   }
 
-  /** Write every queued line now, in order. */
-  flush(): void {
-    this.#flushQueued = false;
+  #write(): void {
     const fd = this.#fd;
     const parts = this.#pending;
     if (fd === undefined || parts.length === 0) return;
@@ -94,6 +131,25 @@ export class RecordFile {
       this.#failure ??= error as Error;
     }
   }
+}
+
+/**
+ * A file a killed process left ending inside a line gets its line ended first, so the next
+ * record starts on a line of its own (the torn line stays, readable as what it is).
+ */
+function endTornLine(fd: number, path: string): boolean {
+  const size = fstatSync(fd).size;
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  const reader = openSync(path, "r");
+  try {
+    readSync(reader, last, 0, 1, size - 1);
+  } finally {
+    closeSync(reader);
+  }
+  if (last[0] === 0x0a) return false;
+  writeAll(fd, Buffer.from("\n"));
+  return true;
 }
 
 function toBuffer(part: LinePart): Buffer {

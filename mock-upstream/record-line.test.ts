@@ -111,6 +111,12 @@ describe("recorder memory ring", () => {
       expect(recorder.list({ since: 3 }).map((r) => r.seq)).toEqual([4, 5]);
       for (const filter of [{}, { since: 4 }, { nonce: "gc-00000000000000aa" }]) {
         expect(recorder.listJson(filter)).toBe(JSON.stringify(recorder.list(filter)));
+        // In pieces of any size, the same text.
+        for (const size of [1, 50, 1e6]) {
+          expect([...recorder.listJsonChunks(filter, size)].join("")).toBe(
+            recorder.listJson(filter),
+          );
+        }
       }
       await recorder.close();
       const lines = readFileSync(file, "utf8").trimEnd().split("\n");
@@ -137,6 +143,20 @@ describe("recorder memory ring", () => {
     expect(recorder.list({ nonce: nonces[1] })).toEqual([]);
     recorder.add(sample(3001, nonces[1]));
     expect(recorder.list({ nonce: nonces[1] }).map((r) => r.seq)).toEqual([3001]);
+  });
+
+  it("keeps one shared nonce's list in step with eviction, past its compaction", () => {
+    const recorder = new Recorder(undefined, { maxRecords: 100 });
+    const shared = "gc-5ba7ed0000000001";
+    for (let seq = 1; seq <= 5000; seq++) recorder.add(sample(seq, seq % 10 ? shared : undefined));
+    const all = recorder.list();
+    const found = recorder.list({ nonce: shared }).map((r) => r.seq);
+    expect(found).toEqual(all.filter((r) => r.nonce === shared).map((r) => r.seq));
+    expect(found).toHaveLength(90);
+    expect(found[0]).toBe(4901);
+    expect(recorder.listJson({ nonce: shared })).toBe(
+      JSON.stringify(recorder.list({ nonce: shared })),
+    );
   });
 
   it("keeps under maxBytes, but always the newest record", () => {

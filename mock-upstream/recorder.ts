@@ -38,26 +38,10 @@ export interface RecorderStats {
   failure: Error | undefined;
 }
 
-/**
- * What the mock records through: this file's `Recorder` on the main thread, or a
- * `RecordThread` (record-thread.ts) that renders and writes the lines on a worker thread.
- */
-export interface RecordStore {
-  /** The next sequence number; assigned at arrival so order of arrival is kept. */
-  nextSeq(): number;
-  /** Record one traffic request; visible to `list` at once. */
-  addTraffic(line: TrafficLine): void;
-  /** Fresh copies of the kept records that pass the filter, in `seq` order. */
-  list(filter?: RecordFilter): MockRecord[];
-  /** `JSON.stringify(list(filter))`. */
-  listJson(filter?: RecordFilter): string;
-  stats(): RecorderStats;
-  /** Records made since start, kept, evicted or cleared alike. */
-  readonly recorded: number;
-  /** Forget records in memory (the file keeps them). */
-  clear(): void;
-  /** Write every record to the file and close it; rejects with the file's failure. */
-  close(): Promise<void>;
+/** A nonce's kept records, oldest first; the slots before `head` are spent. */
+interface NonceList {
+  items: (KeptRecord | undefined)[];
+  head: number;
 }
 
 interface KeptRecord {
@@ -67,15 +51,17 @@ interface KeptRecord {
   size: number;
 }
 
-export class Recorder implements RecordStore {
+export class Recorder {
   /** Oldest first; the slots before `#head` are spent (undefined). */
   #kept: (KeptRecord | undefined)[] = [];
   #head = 0;
   /**
    * The same kept records by nonce, oldest first: a sweep asks for one attempt's nonce after
-   * every attempt, and scanning every kept record for it grew with the run.
+   * every attempt, and scanning every kept record for it grew with the run. Each list has a
+   * head, as the ring does: eviction only moves it (a `shift()` copied a nonce's whole list,
+   * 700 KB per request once most of 100,000 records shared one nonce).
    */
-  readonly #byNonce = new Map<string, KeptRecord[]>();
+  readonly #byNonce = new Map<string, NonceList>();
   #keptSize = 0;
   #evicted = 0;
   #recorded = 0;
@@ -121,8 +107,8 @@ export class Recorder implements RecordStore {
     this.#kept.push(kept);
     if (nonce !== undefined) {
       const same = this.#byNonce.get(nonce);
-      if (same) same.push(kept);
-      else this.#byNonce.set(nonce, [kept]);
+      if (same) same.items.push(kept);
+      else this.#byNonce.set(nonce, { items: [kept], head: 0 });
     }
     this.#keptSize += size;
     this.#evictOverLimits();
@@ -151,19 +137,28 @@ export class Recorder implements RecordStore {
   #forgetByNonce(evicted: KeptRecord): void {
     if (evicted.nonce === undefined) return;
     const same = this.#byNonce.get(evicted.nonce);
-    if (same?.[0] === evicted) same.shift();
-    if (same?.length === 0) this.#byNonce.delete(evicted.nonce);
+    if (!same || same.items[same.head] !== evicted) return;
+    same.items[same.head] = undefined;
+    same.head += 1;
+    if (same.head === same.items.length) this.#byNonce.delete(evicted.nonce);
+    else if (same.head > 1024 && same.head * 2 > same.items.length) {
+      // Drop the spent slots once they are the larger part, as the ring does.
+      same.items = same.items.slice(same.head);
+      same.head = 0;
+    }
   }
 
   /** The kept records that pass the filter, in `seq` order. */
   #select(filter: RecordFilter): KeptRecord[] {
     const since = filter.since ?? 0;
     const nonce = filter.nonce;
-    // The ring from its head, or the nonce's own list: walked in place, never copied.
-    const candidates = nonce === undefined ? this.#kept : (this.#byNonce.get(nonce) ?? []);
+    // The ring from its head, or the nonce's own list from its head: walked in place.
+    const list =
+      nonce === undefined ? { items: this.#kept, head: this.#head } : this.#byNonce.get(nonce);
+    const candidates = list?.items ?? [];
     const out: KeptRecord[] = [];
     let sorted = true;
-    for (let i = nonce === undefined ? this.#head : 0; i < candidates.length; i++) {
+    for (let i = list?.head ?? 0; i < candidates.length; i++) {
       const kept = candidates[i];
       if (!kept || kept.seq <= since) continue;
       const last = out[out.length - 1];
@@ -173,6 +168,42 @@ export class Recorder implements RecordStore {
     // Records are kept when their reply is planned, which can be out of arrival order.
     if (!sorted) out.sort((a, b) => a.seq - b.seq);
     return out;
+  }
+
+  /**
+   * Run `fn(a, b)` once this recorder's lines so far are in the file (at the end of the turn;
+   * at once without a file). The mock sends each reply this way, after its record.
+   */
+  afterRecorded<A, B>(fn: (a: A, b: B) => void, a: A, b: B): void {
+    if (this.#file && !this.#closed) this.#file.afterWrite(fn, a, b);
+    else fn(a, b);
+  }
+
+  /** Write the queued lines now (a reply sent outside `afterRecorded` waits for this). */
+  flush(): void {
+    this.#file?.flush();
+  }
+
+  /** Whether the record file ended inside a line when it was opened (record-file.ts). */
+  get endedTornLine(): boolean {
+    return this.#file?.endedTornLine ?? false;
+  }
+
+  /**
+   * `listJson(filter)` in pieces of about `chunkChars` characters, so a reader of 100,000
+   * records costs one piece of memory at a time, not the whole list as one string.
+   */
+  *listJsonChunks(filter: RecordFilter = {}, chunkChars = 1024 * 1024): Generator<string> {
+    const selected = this.#select(filter);
+    let piece = "[";
+    for (let i = 0; i < selected.length; i++) {
+      piece += (i === 0 ? "" : ",") + lineJson((selected[i] as KeptRecord).line);
+      if (piece.length >= chunkChars) {
+        yield piece;
+        piece = "";
+      }
+    }
+    yield `${piece}]`;
   }
 
   /** Fresh copies of the kept records that pass the filter, in `seq` order. */

@@ -1,7 +1,6 @@
 /**
  * No secret on disk, wherever it sits in a request: the path, a percent-encoded query, a
- * credential-named header, a gzip body, the mock's own environment. Both recorders (the
- * main thread's and the recorder thread's) render the lines, so both are checked.
+ * credential-named header, a gzip body, the mock's own environment.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,64 +36,62 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-for (const recordThread of [false, true]) {
-  describe(`no secret in the record file (recorder thread ${recordThread ? "on" : "off"})`, () => {
-    it("in the path, an encoded query, credential-named headers, a gzip body or the environment", async () => {
-      const file = join(dir, `records-${recordThread}.jsonl`);
-      const mock = await startMock({ recordFile: file, recordThread });
-      const encoded = (s: string) => [...s].map((c) => `%${c.charCodeAt(0).toString(16)}`).join("");
-      const path = `/v1/keys/${SECRETS.xai}/${encoded(SECRETS.github)}/chat/completions`;
-      const query = `q=${encodeURIComponent(`token ${SECRETS.huggingFace}`)}&note=${SECRETS.fromEnvironment}`;
-      await rawRequest(mock.url, {
-        path: `${path}?${query}`,
-        headers: { "X-Auth-Token": SECRETS.authToken, "x-custom-password": SECRETS.password },
-        body: JSON.stringify({ model: "m", messages: [], user: SECRETS.fromEnvironment }),
-      });
-      const gzipped = gzipSync(
-        JSON.stringify({
-          model: "m",
-          messages: [{ role: "user", content: `aws_secret_access_key=${SECRETS.awsSecret}` }],
-          metadata: { id: SECRETS.awsId, password: SECRETS.shortPassword, other: SECRETS.groq },
-        }),
-      );
-      await rawRequest(mock.url, {
-        path: "/v1/chat/completions",
-        headers: { "content-encoding": "gzip" },
-        body: gzipped,
-      });
-      const records = mock.records();
-      await mock.close();
-      const disk = readFileSync(file, "utf8");
-      expect(disk.trimEnd().split("\n")).toHaveLength(2);
-      const listed = JSON.stringify(records);
-      for (const [name, secret] of Object.entries(SECRETS)) {
-        if (name === "shortPassword") continue; // two letters: looked for by its key below
-        expect(disk, name).not.toContain(secret);
-        expect(listed, name).not.toContain(secret);
-      }
-      const [first, second] = disk
-        .trimEnd()
-        .split("\n")
-        .map((line) => JSON.parse(line));
-      expect(first.path).toBe(
-        `/v1/keys/${redactionTag(SECRETS.xai)}/${redactionTag(SECRETS.github)}/chat/completions`,
-      );
-      expect(first.query).toBe(
-        `q=token%20${redactionTag(SECRETS.huggingFace)}&note=${redactionTag(SECRETS.fromEnvironment)}`,
-      );
-      expect(first.headers).toContainEqual(["X-Auth-Token", redactionTag(SECRETS.authToken)]);
-      expect(first.json.user).toBe(redactionTag(SECRETS.fromEnvironment));
-      // The gzip body is stored compressed again from its redacted text.
-      expect(second.bodyEncoding).toBe("base64");
-      const decoded = JSON.parse(gunzipSync(Buffer.from(second.rawBody, "base64")).toString());
-      expect(decoded.metadata).toEqual({
-        id: redactionTag(SECRETS.awsId),
-        password: redactionTag(SECRETS.shortPassword),
-        other: redactionTag(SECRETS.groq),
-      });
-      expect(decoded.messages[0].content).toBe(
-        `aws_secret_access_key=${redactionTag(SECRETS.awsSecret)}`,
-      );
+describe("no secret in the record file", () => {
+  it("in the path, an encoded query, credential-named headers, a gzip body or the environment", async () => {
+    const file = join(dir, "records.jsonl");
+    const mock = await startMock({ recordFile: file });
+    const encoded = (s: string) => [...s].map((c) => `%${c.charCodeAt(0).toString(16)}`).join("");
+    const path = `/v1/keys/${SECRETS.xai}/${encoded(SECRETS.github)}/chat/completions`;
+    const query = `q=${encodeURIComponent(`token ${SECRETS.huggingFace}`)}&note=${SECRETS.fromEnvironment}`;
+    await rawRequest(mock.url, {
+      path: `${path}?${query}`,
+      headers: { "X-Auth-Token": SECRETS.authToken, "x-custom-password": SECRETS.password },
+      body: JSON.stringify({ model: "m", messages: [], user: SECRETS.fromEnvironment }),
     });
+    const gzipped = gzipSync(
+      JSON.stringify({
+        model: "m",
+        messages: [{ role: "user", content: `aws_secret_access_key=${SECRETS.awsSecret}` }],
+        metadata: { id: SECRETS.awsId, password: SECRETS.shortPassword, other: SECRETS.groq },
+      }),
+    );
+    await rawRequest(mock.url, {
+      path: "/v1/chat/completions",
+      headers: { "content-encoding": "gzip" },
+      body: gzipped,
+    });
+    const records = mock.records();
+    await mock.close();
+    const disk = readFileSync(file, "utf8");
+    expect(disk.trimEnd().split("\n")).toHaveLength(2);
+    const listed = JSON.stringify(records);
+    for (const [name, secret] of Object.entries(SECRETS)) {
+      if (name === "shortPassword") continue; // two letters: looked for by its key below
+      expect(disk, name).not.toContain(secret);
+      expect(listed, name).not.toContain(secret);
+    }
+    const [first, second] = disk
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(first.path).toBe(
+      `/v1/keys/${redactionTag(SECRETS.xai)}/${redactionTag(SECRETS.github)}/chat/completions`,
+    );
+    expect(first.query).toBe(
+      `q=token%20${redactionTag(SECRETS.huggingFace)}&note=${redactionTag(SECRETS.fromEnvironment)}`,
+    );
+    expect(first.headers).toContainEqual(["X-Auth-Token", redactionTag(SECRETS.authToken)]);
+    expect(first.json.user).toBe(redactionTag(SECRETS.fromEnvironment));
+    // The gzip body is stored compressed again from its redacted text.
+    expect(second.bodyEncoding).toBe("base64");
+    const decoded = JSON.parse(gunzipSync(Buffer.from(second.rawBody, "base64")).toString());
+    expect(decoded.metadata).toEqual({
+      id: redactionTag(SECRETS.awsId),
+      password: redactionTag(SECRETS.shortPassword),
+      other: redactionTag(SECRETS.groq),
+    });
+    expect(decoded.messages[0].content).toBe(
+      `aws_secret_access_key=${redactionTag(SECRETS.awsSecret)}`,
+    );
   });
-}
+});

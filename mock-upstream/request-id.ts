@@ -15,8 +15,9 @@ export function requestIdPrefix(): string {
 }
 
 /**
- * The plan with the dialect's request id added (a copy: plans are shared), unless the
- * dialect has none, the reply never sends headers, or a staged reply set the header itself.
+ * The plan with the dialect's request id set (a shallow copy: plans are shared; the headers
+ * list stays the plan's own), unless the dialect has none, the reply never sends headers,
+ * or a staged reply set the header itself.
  */
 export function withRequestId(
   wire: WireReply,
@@ -31,5 +32,5 @@ export function withRequestId(
     if (k.length === name.length && k.toLowerCase() === name) return wire;
   }
   const id = spec.format(prefix + seq.toString(16).padStart(16, "0"));
-  return { ...wire, headers: [...wire.headers, [name, id]] };
+  return { ...wire, requestId: [name, id] };
 }

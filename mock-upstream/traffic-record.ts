@@ -30,7 +30,7 @@ export interface TrafficRecordInput {
   stream: boolean;
   /** The decision: status, staged, stagedId, persona, reason. */
   reply: RecordReply;
-  replyHeaders: [string, string][];
+  replyHeaders: readonly (readonly [string, string])[];
   replyBytes: ReplyBytes;
 }
 

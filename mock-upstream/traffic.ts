@@ -22,7 +22,7 @@ import {
   type RecordReply,
   type RequestFacts,
 } from "./record.ts";
-import type { RecordStore } from "./recorder.ts";
+import type { Recorder } from "./recorder.ts";
 import { replyBytes } from "./reply-bytes.ts";
 import { planReply, planReplyNow, type ReplyContext } from "./reply-engine.ts";
 import {
@@ -36,13 +36,13 @@ import { withRequestId } from "./request-id.ts";
 import type { StageStore } from "./stage-store.ts";
 import type { ReplySpec } from "./staged-reply-spec.ts";
 import { trafficLine } from "./traffic-record.ts";
-import type { WireReply } from "./wire-plan.ts";
+import { sentHeaders, type WireReply } from "./wire-plan.ts";
 
 export interface TrafficState {
   listener: string;
   prefix: string;
   bodyLimit: number;
-  recorder: RecordStore;
+  recorder: Recorder;
   stages: StageStore;
   persona?: Persona;
   /** Random per listener: the first half of every reply's request id (request-id.ts). */
@@ -207,7 +207,7 @@ function decide(
 
 /**
  * The decision of almost every request: the dialect's default reply. One shared object,
- * never written to, so the record's encoder knows its reply by identity (record-message.ts).
+ * never written to.
  */
 const DEFAULT_DECISION: Decision = Object.freeze({
   spec: Object.freeze({ status: 200 }),
@@ -288,7 +288,7 @@ export function recordTraffic(
       model: judged.model,
       stream: judged.stream,
       reply: decision.reply,
-      replyHeaders: wire.headers,
+      replyHeaders: sentHeaders(wire),
       replyBytes: replyBytes(wire.frames),
     }),
   );

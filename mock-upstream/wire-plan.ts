@@ -36,6 +36,16 @@ export interface WireReply {
   declaredLength?: number;
   /** Before any byte of the response: reset the socket, or hang (never answer). */
   before?: "reset" | "hang";
+  /**
+   * This reply's own request id header (request-id.ts), sent after `headers`. Kept apart so
+   * a cached plan's headers stay one shared list while every reply gets its own id.
+   */
+  requestId?: readonly [string, string];
+}
+
+/** A plan's headers as they go out: its own, then its request id. */
+export function sentHeaders(reply: WireReply): readonly (readonly [string, string])[] {
+  return reply.requestId ? [...reply.headers, reply.requestId] : reply.headers;
 }
 
 /** Byte offsets for cut specs, resolved against the whole body. */

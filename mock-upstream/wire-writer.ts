@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { bodyLength, type WireReply } from "./wire-plan.ts";
+import { bodyLength, sentHeaders, type WireReply } from "./wire-plan.ts";
 
 /** Measured: 0-1 ms loses the reset about one time in ten on Linux; 5 ms and more never did. */
 const RESET_GRACE_MS = 25;
@@ -28,11 +28,13 @@ const headerLists = new WeakMap<WireReply, string[]>();
 
 function headerList(reply: WireReply, declaredLength: number): string[] {
   let list = headerLists.get(reply);
-  if (list) return list;
-  list = reply.headers.flat();
-  if (!hasHeader(reply, "content-length")) list.push("content-length", String(declaredLength));
-  headerLists.set(reply, list);
-  return list;
+  if (!list) {
+    list = reply.headers.flat();
+    if (!hasHeader(reply, "content-length")) list.push("content-length", String(declaredLength));
+    headerLists.set(reply, list);
+  }
+  const id = reply.requestId;
+  return id ? [...list, id[0], id[1]] : list;
 }
 
 /** A plan written in one packet at once: no waits, one frame, content-length, complete. */
@@ -87,7 +89,7 @@ export async function writeToNode(res: ServerResponse, reply: WireReply): Promis
     return;
   }
   res.statusCode = reply.status;
-  for (const [name, value] of reply.headers) res.appendHeader(name, value);
+  for (const [name, value] of sentHeaders(reply)) res.appendHeader(name, value);
   if (reply.transfer === "content-length" && !hasHeader(reply, "content-length")) {
     res.setHeader("content-length", declaredLength);
   }
@@ -139,7 +141,7 @@ export async function toWebResponse(reply: WireReply): Promise<Response> {
   if (reply.before === "hang") await new Promise(() => {});
   if (reply.headersDelayMs > 0) await sleep(reply.headersDelayMs);
   const headers = new Headers();
-  for (const [name, value] of reply.headers) headers.append(name, value);
+  for (const [name, value] of sentHeaders(reply)) headers.append(name, value);
   if (reply.transfer === "content-length" && !headers.has("content-length")) {
     headers.set("content-length", String(declaredLength));
   }

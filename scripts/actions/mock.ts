@@ -62,9 +62,7 @@ export async function runMock(flags: MockFlags): Promise<void> {
       host: flags.host,
       port,
       name: flags.name,
-      // A standalone mock's records are read rarely: render and write them off the thread
-      // that answers (mock-upstream/record-thread.ts).
-      ...(flags.record ? { recordFile: flags.record, recordThread: true } : {}),
+      ...(flags.record ? { recordFile: flags.record } : {}),
       ...(flags.persona ? { persona: flags.persona } : {}),
       ...(flags.prefix ? { prefix: flags.prefix } : {}),
       ...(bodyLimitBytes ? { bodyLimitBytes } : {}),
