@@ -7,7 +7,6 @@
  * both sides alike; the headline is the median of the per-round ratios.
  *
  *   npx tsx scripts/bench/mock-load.ts [--seconds 2] [--concurrency 32] [--rounds 7]
- *     [--record-thread on|off]   (on: as `gatecheck mock` records; off: inline, as the sweep)
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, createServer, request, type Server } from "node:http";
@@ -22,14 +21,11 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "2" },
     concurrency: { type: "string", default: "32" },
     rounds: { type: "string", default: "7" },
-    "record-thread": { type: "string", default: "on" },
   },
 });
 const SECONDS = Number(values.seconds);
 const CONCURRENCY = Number(values.concurrency);
 const ROUNDS = Number(values.rounds);
-/** Whether the mock records on its worker thread (as `gatecheck mock` does) or inline. */
-const RECORD_THREAD = values["record-thread"] !== "off";
 
 const BODY = JSON.stringify({
   model: "gpt-4o-mini",
@@ -257,7 +253,7 @@ async function linesOnDisk(file: string, expected: number, timeoutMs = 10_000): 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "gatecheck-bench-"));
   const recordFile = join(dir, "records.jsonl");
-  const mock = await startMock({ recordFile, name: "bench", recordThread: RECORD_THREAD });
+  const mock = await startMock({ recordFile, name: "bench" });
   try {
     // The bare server returns exactly the bytes the mock answers this request with.
     const sample = await fetch(`${mock.url}/v1/chat/completions`, {
@@ -270,7 +266,7 @@ async function main(): Promise<void> {
     const bareUrl = await listen(bare);
 
     console.log(
-      `JSON replies: ${CONCURRENCY} concurrent, ${SECONDS} s per side, ${ROUNDS} rounds, record thread ${RECORD_THREAD ? "on" : "off"}, load average ${load1()}`,
+      `JSON replies: ${CONCURRENCY} concurrent, ${SECONDS} s per side, ${ROUNDS} rounds, load average ${load1()}`,
     );
     // Warm-up (not counted): JIT, connection pools, the record file.
     await load(bareUrl, "/v1/chat/completions", CONCURRENCY, 1);
