@@ -15,6 +15,10 @@ describe("versionMatches", () => {
     expect(versionMatches("1.15.2", "<=1.15")).toBe(false);
   });
 
+  it("takes * (an issue that states no version) for every version", () => {
+    expect(versionMatches("1.96.2", "*")).toBe(true);
+  });
+
   it("never matches a range it cannot read", () => {
     expect(versionMatches("1.0.0", "^1.0.0")).toBe(false);
   });

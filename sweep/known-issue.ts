@@ -28,6 +28,8 @@ const COMPARATOR = /^(>=|<=|>|<|=)?\s*v?(\d+(?:\.\d+){0,2})$/;
 
 export function versionMatches(version: string, versions: KnownIssue["versions"]): boolean {
   if (Array.isArray(versions)) return versions.includes(version);
+  // An issue that names no version (`*`) stands for every version.
+  if (versions.trim() === "*") return true;
   return versions
     .trim()
     .split(/\s+/)

@@ -106,10 +106,9 @@ describe("the built-in corpus", () => {
   it("registers known issues cited with a public issue link, or reproduced by a real-gateway test", () => {
     const known = CORPUS.flatMap((p) => (p.knownIssues ?? []).map((k) => ({ id: p.id, ...k })));
     expect(known.length).toBeGreaterThanOrEqual(5);
-    const realGatewayTest = readFileSync(
-      fileURLToPath(new URL("../../sweep/real-gateway.test.ts", import.meta.url)),
-      "utf8",
-    );
+    const realGatewayTest = ["real-gateway.test.ts", "live-gateways.test.ts"]
+      .map((f) => readFileSync(fileURLToPath(new URL(`../../sweep/${f}`, import.meta.url)), "utf8"))
+      .join("\n");
     for (const issue of known) {
       if (issue.reproduced) {
         // A reproduced control names its evidence: the test that runs the real gateway.
@@ -119,7 +118,11 @@ describe("the built-in corpus", () => {
           `${issue.id} is marked reproduced but no real-gateway test runs it`,
         ).toContain(`"${issue.id}"`);
       } else {
-        expect(issue.url, issue.id).toMatch(/^https:\/\/github\.com\/[^/]+\/[^/]+\/issues\/\d+$/);
+        // An upstream issue, or a published write-up at the commit it was read (never a
+        // branch, whose content moves).
+        expect(issue.url, issue.id).toMatch(
+          /^https:\/\/github\.com\/[^/]+\/[^/]+\/(issues\/\d+|blob\/[0-9a-f]{40}\/\S+)$/,
+        );
       }
     }
   });
@@ -154,5 +157,21 @@ describe("credential canaries", () => {
         "xApiKey",
       ].sort(),
     );
+  });
+});
+
+describe("the reference sweep's findings", () => {
+  it("each names a probe of the corpus and a gateway gatecheck knows", async () => {
+    const { REFERENCE_FINDINGS } = await import("./reference-findings.ts");
+    const { BUILTIN_ADAPTERS } = await import("../../gateways/registry.ts");
+    const names = new Set(BUILTIN_ADAPTERS.map((a) => a.name));
+    for (const [id, issues] of Object.entries(REFERENCE_FINDINGS)) {
+      expect(
+        CORPUS.some((p) => p.id === id),
+        id,
+      ).toBe(true);
+      for (const issue of issues)
+        expect(names.has(issue.gateway), `${id}: ${issue.gateway}`).toBe(true);
+    }
   });
 });

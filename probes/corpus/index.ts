@@ -24,8 +24,9 @@ import { responsesHeaderProbes } from "./openai-responses/header.ts";
 import { responsesPassthroughProbes } from "./openai-responses/passthrough.ts";
 import { responsesRequestProbes } from "./openai-responses/request.ts";
 import type { Probe } from "./probe.ts";
+import { withReferenceFindings } from "./reference-findings.ts";
 
-export const CORPUS: readonly Probe[] = [
+export const CORPUS: readonly Probe[] = withReferenceFindings([
   ...anthropicRequestProbes,
   ...anthropicPassthroughProbes,
   ...anthropicContentProbes,
@@ -48,7 +49,7 @@ export const CORPUS: readonly Probe[] = [
     ...errorTemplates,
     ...failureTemplates,
   ]),
-];
+]);
 
 export function probeById(id: string): Probe | undefined {
   return CORPUS.find((probe) => probe.id === id);
