@@ -102,6 +102,8 @@ export interface Sampling {
   presencePenalty?: number;
   frequencyPenalty?: number;
   n?: number;
+  /** Chat `logit_bias`: token id (as a string) to a bias from -100 to 100. */
+  logitBias?: Record<string, number>;
 }
 
 export interface ResponseFormat {

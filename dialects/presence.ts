@@ -2,7 +2,12 @@
  * Whether a canonical request carries a request subject (an attribute or a refined kind of
  * one): what a writer checks against its dialect's absent rows to say what it left out.
  */
-import type { RefinedSubject, RequestAttribute } from "./attributes.ts";
+import {
+  type RefinedSubject,
+  type RequestAttribute,
+  VALUE_ACCESSORS,
+  type ValueAttribute,
+} from "./attributes.ts";
 import type { CanonicalRequest, Part } from "./canonical.ts";
 
 /** Every part of the system prompt and the messages, tool results' content included. */
@@ -29,8 +34,8 @@ const byUrl = (type: "image" | "document") => (r: CanonicalRequest) =>
 
 const cached = (p: Part) => "cache" in p && p.cache !== undefined;
 
-export const PRESENCE = {
-  model: (r) => r.model !== undefined,
+/** The subjects whose presence is more than a value attribute's accessor reading a value. */
+const PRESENCE_TESTS = {
   system: (r) => r.system.length > 0 || r.messages.some((m) => m.role === "system"),
   messages: (r) => r.messages.length > 0,
   "messages.text": ofType("text"),
@@ -60,33 +65,32 @@ export const PRESENCE = {
   "tools.strict": (r) => r.tools.some((t) => t.strict !== undefined),
   "tools.cache": (r) => r.tools.some((t) => t.cache !== undefined),
   "tool-choice": (r) => r.toolChoice !== undefined,
-  "parallel-tool-calls": (r) => r.parallelToolCalls !== undefined,
-  "sampling.temperature": (r) => r.sampling.temperature !== undefined,
-  "sampling.top-p": (r) => r.sampling.topP !== undefined,
-  "sampling.top-k": (r) => r.sampling.topK !== undefined,
-  "sampling.max-tokens": (r) => r.sampling.maxTokens !== undefined,
-  "sampling.stop": (r) => r.sampling.stop !== undefined,
-  "sampling.seed": (r) => r.sampling.seed !== undefined,
-  "sampling.presence-penalty": (r) => r.sampling.presencePenalty !== undefined,
-  "sampling.frequency-penalty": (r) => r.sampling.frequencyPenalty !== undefined,
-  "sampling.n": (r) => r.sampling.n !== undefined,
   "response-format": (r) => r.responseFormat !== undefined,
   "reasoning.mode": (r) => r.reasoning?.mode !== undefined,
-  "reasoning.budget-tokens": (r) => r.reasoning?.budgetTokens !== undefined,
-  "reasoning.effort": (r) => r.reasoning?.effort !== undefined,
-  "reasoning.summary": (r) => r.reasoning?.summary !== undefined,
   metadata: (r) => r.metadata !== undefined && Object.keys(r.metadata).length > 0,
-  user: (r) => r.user !== undefined,
-  stream: (r) => r.stream !== undefined,
-  "stream-options.include-usage": (r) => r.streamOptions?.includeUsage !== undefined,
-  "service-tier": (r) => r.serviceTier !== undefined,
-  cache: (r) => r.cache !== undefined,
   "messages.image.url": byUrl("image"),
   "messages.document.url": byUrl("document"),
   "tool-choice.allowed": (r) => r.toolChoice?.mode === "allowed",
   "response-format.json-object": (r) => r.responseFormat?.type === "json_object",
   "response-format.strict": (r) => r.responseFormat?.strict !== undefined,
-} as const satisfies Record<RequestAttribute | RefinedSubject, (r: CanonicalRequest) => boolean>;
+} as const satisfies Record<
+  Exclude<RequestAttribute, ValueAttribute> | RefinedSubject,
+  (r: CanonicalRequest) => boolean
+> &
+  Partial<Record<ValueAttribute, (r: CanonicalRequest) => boolean>>;
+
+type PresenceTest = (r: CanonicalRequest) => boolean;
+
+/** Every subject's test: a value attribute is carried when its accessor reads a value. */
+export const PRESENCE: Readonly<Record<RequestAttribute | RefinedSubject, PresenceTest>> = {
+  ...(Object.fromEntries(
+    Object.entries(VALUE_ACCESSORS).map(([attribute, accessor]) => [
+      attribute,
+      (r: CanonicalRequest) => accessor.get(r) !== undefined,
+    ]),
+  ) as Record<ValueAttribute, PresenceTest>),
+  ...PRESENCE_TESTS,
+};
 
 export function carriesSubject(
   request: CanonicalRequest,

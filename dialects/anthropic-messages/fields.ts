@@ -97,6 +97,7 @@ export const ANTHROPIC_FIELDS = {
       `${ANTHROPIC}#body`,
     ),
     ...absent(["sampling.n"], "one reply per request", ANTHROPIC),
+    ...absent(["sampling.logit-bias"], "Messages has no token bias", `${ANTHROPIC}#body`),
     ...absent(
       ["stream-options.include-usage"],
       "message_delta always carries usage: there is nothing to ask for",

@@ -110,6 +110,7 @@ export const GEMINI_FIELDS = {
     ),
     ...absent(["metadata"], "generateContent has no request metadata", DOCS.gemini),
     ...absent(["service-tier"], "generateContent has no service tier", DOCS.gemini),
+    ...absent(["sampling.logit-bias"], "generationConfig has no token bias", GENERATION_CONFIG),
     ...absent(
       ["parallel-tool-calls"],
       "functionCallingConfig has no parallel-call switch",

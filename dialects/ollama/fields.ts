@@ -74,6 +74,7 @@ export const OLLAMA_FIELDS = {
     ...absent(["metadata"], "/api/chat has no request metadata", OLLAMA),
     ...absent(["service-tier"], "/api/chat has no service tier", OLLAMA),
     ...absent(["sampling.n"], "one reply per request", OLLAMA),
+    ...absent(["sampling.logit-bias"], "options has no token bias", OPTIONS),
     ...absent(["parallel-tool-calls"], "/api/chat has no parallel switch", OLLAMA),
     ...absent(["tool-choice"], "/api/chat has no tool_choice", OLLAMA),
     ...absent(["tools.strict"], "Ollama tools have no strict flag", OLLAMA),

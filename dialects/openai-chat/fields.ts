@@ -90,6 +90,7 @@ export const CHAT_FIELDS = {
       `${CHAT}#chat-create-frequency_penalty`,
     ),
     value("sampling.n", "n", NUMBER, `${CHAT}#chat-create-n`),
+    value("sampling.logit-bias", "logit_bias", RECORD, `${CHAT}#chat-create-logit_bias`),
     spelled("response-format", "response_format", `${CHAT}#chat-create-response_format`),
     value("reasoning.effort", "reasoning_effort", STRING, `${CHAT}#chat-create-reasoning_effort`),
     // On and off travel as effort levels: `none` is off, `medium` the model's own choice.

@@ -105,6 +105,7 @@ export const RESPONSES_FIELDS = {
     ...absent(["sampling.presence-penalty"], "Responses has no presence_penalty", RESPONSES),
     ...absent(["sampling.frequency-penalty"], "Responses has no frequency_penalty", RESPONSES),
     ...absent(["sampling.n"], "one reply per request", RESPONSES),
+    ...absent(["sampling.logit-bias"], "Responses has no logit_bias", RESPONSES),
     ...absent(["messages.tool-result.is-error"], "function_call_output has no error flag", INPUT),
     ...absent(["messages.tool-call.signature"], "a function_call item has no signature", INPUT),
     ...absent(

@@ -5,6 +5,7 @@
  * judges in content-judges.ts and tool-judges.ts and are marked `custom` here.
  */
 
+import { VALUE_ACCESSORS, type ValueAttribute } from "../../dialects/attributes.ts";
 import type { CanonicalRequest } from "../../dialects/canonical.ts";
 import type { DialectModule } from "../../dialects/dialect-module.ts";
 import type { Cause } from "../causes.ts";
@@ -134,7 +135,11 @@ const value = (
   ...extra,
 });
 
-export const ATTRIBUTE_RULES = {
+/**
+ * The rules that say more than a value attribute's accessor (dialects/attributes.ts), and every
+ * attribute that is not one value.
+ */
+const RULES = {
   // Gateways map model names by their configuration (an alias to a deployment); a different
   // name downstream is routing, not loss: judged in judge-request.ts as preserved, cause `routed`.
   model: value((r) => r.model),
@@ -186,14 +191,7 @@ export const ATTRIBUTE_RULES = {
   "tools.cache": value((r) => byToolName(r, cacheOf)),
   "tool-choice": value((r) => r.toolChoice, { isDefault: (v) => sameValue(v, { mode: "auto" }) }),
   "parallel-tool-calls": value((r) => r.parallelToolCalls, { isDefault: (v) => v === true }),
-  "sampling.temperature": value((r) => r.sampling.temperature),
-  "sampling.top-p": value((r) => r.sampling.topP),
-  "sampling.top-k": value((r) => r.sampling.topK),
-  "sampling.max-tokens": value((r) => r.sampling.maxTokens),
   "sampling.stop": value((r) => (r.sampling.stop ? [...r.sampling.stop].sort() : undefined)),
-  "sampling.seed": value((r) => r.sampling.seed),
-  "sampling.presence-penalty": value((r) => r.sampling.presencePenalty),
-  "sampling.frequency-penalty": value((r) => r.sampling.frequencyPenalty),
   "sampling.n": value((r) => r.sampling.n, { isDefault: (v) => v === 1 }),
   "response-format": value(
     (r) => {
@@ -219,7 +217,6 @@ export const ATTRIBUTE_RULES = {
       carries: (sent, carried) => sent === "on" && carried === true,
     },
   }),
-  "reasoning.budget-tokens": value((r) => r.reasoning?.budgetTokens),
   // Decision: an effort level carried as a thinking budget is the closest a budget-only
   // backend can do; it is preserved with cause `as-budget` and the budget shown.
   "reasoning.effort": value((r) => r.reasoning?.effort, {
@@ -229,7 +226,6 @@ export const ATTRIBUTE_RULES = {
       cause: "as-budget",
     },
   }),
-  "reasoning.summary": value((r) => r.reasoning?.summary),
   metadata: value(metadataWithoutUser),
   user: value(userId),
   stream: value((r) => r.stream, { isDefault: (v) => v === false }),
@@ -238,6 +234,17 @@ export const ATTRIBUTE_RULES = {
     // Where a stream always reports its usage at the end, there is nothing to ask for.
     impliedBy: (backend) => backend.traits.streamUsage === "always",
   }),
-  "service-tier": value((r) => r.serviceTier),
   cache: value((r) => (r.cache ? { type: r.cache.type, ttl: r.cache.ttl } : undefined)),
-} as const satisfies Record<RequestAttribute, AttributeRule>;
+} as const satisfies Record<Exclude<RequestAttribute, ValueAttribute>, AttributeRule> &
+  Partial<Record<ValueAttribute, AttributeRule>>;
+
+/**
+ * Every attribute's rule: a value attribute without a rule of its own is compared by the value
+ * its accessor reads, so a new canonical value attribute needs no line here.
+ */
+export const ATTRIBUTE_RULES: Readonly<Record<RequestAttribute, AttributeRule>> = {
+  ...(Object.fromEntries(
+    Object.entries(VALUE_ACCESSORS).map(([attribute, accessor]) => [attribute, value(accessor.get)]),
+  ) as Record<ValueAttribute, AttributeRule>),
+  ...RULES,
+};

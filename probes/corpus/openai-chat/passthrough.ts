@@ -21,17 +21,6 @@ export const chatPassthroughProbes: Probe[] = [
     note: "logprobs: true reaches a Chat backend",
   },
   {
-    id: "oc-logit-bias",
-    client: "openai-chat",
-    axis: "request",
-    field: "logit_bias",
-    request: { logit_bias: { "50256": -100 } },
-    modes: BOTH_MODES,
-    backends: native,
-    severity: "low",
-    note: "the bias map reaches a Chat backend unchanged",
-  },
-  {
     id: "oc-prediction",
     client: "openai-chat",
     axis: "request",

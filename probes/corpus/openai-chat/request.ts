@@ -89,6 +89,16 @@ export const chatRequestProbes: Probe[] = [
     note: "424242 arrives where the backend has a seed; no-equivalent on Anthropic",
   },
   {
+    id: "oc-logit-bias",
+    client: "openai-chat",
+    axis: "request",
+    field: "logit_bias",
+    request: { logit_bias: { "50256": -100 } },
+    modes: BOTH_MODES,
+    severity: "low",
+    note: "the bias map reaches a Chat backend unchanged; no-equivalent on every other backend",
+  },
+  {
     id: "oc-presence-penalty",
     client: "openai-chat",
     axis: "request",
