@@ -244,7 +244,10 @@ const RULES = {
  */
 export const ATTRIBUTE_RULES: Readonly<Record<RequestAttribute, AttributeRule>> = {
   ...(Object.fromEntries(
-    Object.entries(VALUE_ACCESSORS).map(([attribute, accessor]) => [attribute, value(accessor.get)]),
+    Object.entries(VALUE_ACCESSORS).map(([attribute, accessor]) => [
+      attribute,
+      value(accessor.get),
+    ]),
   ) as Record<ValueAttribute, AttributeRule>),
   ...RULES,
 };
