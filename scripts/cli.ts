@@ -1,17 +1,9 @@
-import { Command, CommanderError } from "commander";
-import { commandsFor } from "./commands/index.ts";
+import { CommanderError } from "commander";
 import { CliError, EXIT } from "./exit-codes.ts";
-
-const program = new Command()
-  .name("gatecheck")
-  .description("Measure what LLM gateways silently lose when they translate between wire dialects.")
-  .showHelpAfterError()
-  .exitOverride();
-
-for (const register of await commandsFor(process.argv.slice(2))) register(program);
+import { gatecheckProgram } from "./program.ts";
 
 try {
-  await program.parseAsync(process.argv);
+  await gatecheckProgram().parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
     // --help and --version surface as "errors" with exit code 0.

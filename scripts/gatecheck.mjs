@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The CLI runs the TypeScript sources directly (tsx), so `npx gatecheck` works
-// right after `npm ci` with no build step that could go stale.
-import { register } from "tsx/esm/api";
+// The CLI runs from its esbuild bundle (scripts/cli-bundle.mjs), built by `npm ci` and
+// again here whenever a source changed since, so no start pays for compiling TypeScript and
+// none runs stale code.
+import { cliBundle } from "./cli-bundle.mjs";
 
-register();
-await import("./cli.ts");
+await import(await cliBundle());

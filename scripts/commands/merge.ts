@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import { mergeDatabases } from "../../results/merge-databases.ts";
-import { withResultsErrors } from "../results-errors.ts";
 import type { RegisterCommand } from "./index.ts";
+import { lazyAction } from "./lazy-action.ts";
 
 export const registerMerge: RegisterCommand = (program: Command) => {
   program
@@ -11,12 +10,5 @@ export const registerMerge: RegisterCommand = (program: Command) => {
     )
     .argument("<out>", "output database (created when missing)")
     .argument("<inputs...>", "input databases")
-    .action((out: string, inputs: string[]) =>
-      withResultsErrors(() => {
-        const report = mergeDatabases(out, inputs);
-        process.stdout.write(
-          `merged ${report.inputs} database(s) into ${out}: runs ${report.runs.join(", ") || "(none)"}; ${report.cellsAdded} cells added, ${report.cellsAlreadyPresent} already present, ${report.attemptsAdded} attempts added\n`,
-        );
-      }),
-    );
+    .action(lazyAction(async () => (await import("../actions/merge.ts")).mergeAction));
 };

@@ -1,12 +1,7 @@
 import type { Command } from "commander";
-import {
-  formatQueryTable,
-  queryResultToJson,
-  runReadOnlyQuery,
-} from "../../results/read-only-query.ts";
-import { DEFAULT_DB_PATH, openStoreReadonly } from "../../results/store.ts";
-import { withResultsErrors } from "../results-errors.ts";
+import { DEFAULT_DB_PATH } from "../../results/store.ts";
 import type { RegisterCommand } from "./index.ts";
+import { lazyAction } from "./lazy-action.ts";
 
 export const registerQuery: RegisterCommand = (program: Command) => {
   program
@@ -15,19 +10,5 @@ export const registerQuery: RegisterCommand = (program: Command) => {
     .argument("<sql>", 'a SELECT statement, e.g. "SELECT * FROM runs"')
     .option("--db <path>", "results database", DEFAULT_DB_PATH)
     .option("--json", "print rows as a JSON array of objects")
-    .action((sql: string, options: { db: string; json?: boolean }) =>
-      withResultsErrors(() => {
-        const store = openStoreReadonly(options.db);
-        try {
-          const result = runReadOnlyQuery(store.db, sql);
-          process.stdout.write(
-            options.json
-              ? `${JSON.stringify(queryResultToJson(result), null, 2)}\n`
-              : formatQueryTable(result),
-          );
-        } finally {
-          store.close();
-        }
-      }),
-    );
+    .action(lazyAction(async () => (await import("../actions/query.ts")).queryAction));
 };

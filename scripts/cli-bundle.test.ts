@@ -1,0 +1,90 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import packageJson from "../package.json" with { type: "json" };
+import { buildCliBundle, CLI_BUNDLE_DIR, cliBundle, currentCliBundle } from "./cli-bundle.mjs";
+
+const ROOT = join(import.meta.dirname, "..");
+const EXCHANGE = join(
+  ROOT,
+  "probes",
+  "lens",
+  "fixtures",
+  "anthropic-to-chat-non-stream-lossy.json",
+);
+const MANIFEST = join(CLI_BUNDLE_DIR, "manifest.json");
+
+/** The bin as `npx gatecheck` starts it, and the same sources through tsx, as it ran before. */
+function run(how: "bin" | "sources", args: string[]) {
+  const prefix =
+    how === "bin"
+      ? [join(ROOT, "scripts", "gatecheck.mjs")]
+      : ["--import", "tsx", join(ROOT, "scripts", "cli.ts")];
+  const result = spawnSync(process.execPath, [...prefix, ...args], { cwd: ROOT, encoding: "utf8" });
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+describe("the CLI bundle", () => {
+  it("answers as the sources do: help, version, a check, a usage error", async () => {
+    await cliBundle();
+    for (const args of [
+      ["--help"],
+      ["sweep", "--help"],
+      ["--version"],
+      ["check", "--json", EXCHANGE],
+      ["check", "--no-such-flag"],
+    ]) {
+      expect(run("bin", args), args.join(" ")).toEqual(run("sources", args));
+    }
+    expect(run("bin", ["--version"]).out).toBe(`${packageJson.version}\n`);
+  });
+
+  it("keeps no import.meta: each source's location is written in, so files beside it are found", async () => {
+    const entry = await cliBundle();
+    const manifest = JSON.parse(readFileSync(MANIFEST, "utf8")) as { entry: string };
+    expect(join(CLI_BUNDLE_DIR, manifest.entry)).toBe(entry);
+    const text = readFileSync(entry, "utf8");
+    expect(text).not.toContain("import.meta");
+    expect(text).not.toMatch(/from "[^"]*\.ts"/);
+  });
+
+  it("is used while its sources are unchanged and built again when one changed", async () => {
+    const entry = await cliBundle();
+    expect(currentCliBundle()).toBe(entry);
+    const manifest = JSON.parse(readFileSync(MANIFEST, "utf8")) as {
+      entry: string;
+      inputs: Record<string, { size: number; mtimeMs: number }>;
+    };
+    const sources = Object.keys(manifest.inputs);
+    // Every source of ours the CLI loads, and the build recipe itself.
+    expect(sources).toEqual(
+      expect.arrayContaining([
+        "scripts/cli.ts",
+        "scripts/actions/sweep.ts",
+        "probes/lens/judge-exchange.ts",
+        "scripts/cli-bundle.mjs",
+      ]),
+    );
+    expect(sources.some((path) => path.startsWith("node_modules") || path.startsWith("/"))).toBe(
+      false,
+    );
+    // As if a lens file had been edited since the build.
+    const edited = "probes/lens/judge-exchange.ts";
+    writeFileSync(
+      MANIFEST,
+      JSON.stringify({
+        ...manifest,
+        inputs: { ...manifest.inputs, [edited]: { size: 1, mtimeMs: 1 } },
+      }),
+    );
+    expect(currentCliBundle()).toBeUndefined();
+    // The bin builds again before it starts, to the same content.
+    expect(run("bin", ["--version"]).code).toBe(0);
+    expect(currentCliBundle()).toBe(entry);
+    // An unreadable manifest is a build, not an error.
+    writeFileSync(MANIFEST, "{not json");
+    expect(currentCliBundle()).toBeUndefined();
+    expect(await buildCliBundle()).toBe(entry);
+  });
+});
