@@ -14,6 +14,13 @@ import type { ResultsStore } from "./store.ts";
 
 export const DEFAULT_OUTPUT_DIR = "results";
 
+/** The files `writeRunOutputs` writes in its folder (the CLI checks them before a sweep). */
+export const RUN_OUTPUT_FILES = {
+  matrix: "MATRIX.md",
+  summary: "summary.json",
+  html: "report.html",
+} as const;
+
 /** The Markdown matrix with the sections measured from stored attempts. */
 export function markdownOf(store: ResultsStore, view: RunView): string {
   return renderMarkdownReport(loadReportFacts(store, view));
@@ -49,9 +56,9 @@ export function writeRunOutputs(
 ): RunOutputPaths {
   const view = loadRunView(store, runId);
   const paths = {
-    matrix: join(dir, "MATRIX.md"),
-    summary: join(dir, "summary.json"),
-    html: join(dir, "report.html"),
+    matrix: join(dir, RUN_OUTPUT_FILES.matrix),
+    summary: join(dir, RUN_OUTPUT_FILES.summary),
+    html: join(dir, RUN_OUTPUT_FILES.html),
   };
   writeOutputFile(paths.matrix, markdownOf(store, view));
   writeOutputFile(paths.summary, summaryJson(view));

@@ -16,6 +16,14 @@ export function diffAction(
       const runs = store.listRuns();
       const b = runB ?? runs[0]?.id;
       const a = runA ?? runs[1]?.id;
+      if (!runA && !runB && runs.length === 1) {
+        // A nightly job's first night: nothing to compare yet is not a failure.
+        process.stderr.write(
+          `gatecheck diff: ${options.db} has one run (${b}); the next run will be compared with it\n`,
+        );
+        if (options.json) process.stdout.write("null\n");
+        return;
+      }
       if (!a || !b) {
         throw new ResultsError(
           "not-found",

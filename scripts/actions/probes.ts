@@ -35,6 +35,12 @@ export async function loadProbes(dir: string | undefined): Promise<Probe[]> {
   return merged.probes;
 }
 
+/** The probes that came from `--probes-dir` files, not the built-in corpus. */
+export function userProbesOf(probes: readonly Probe[]): Probe[] {
+  const builtIn = new Set(CORPUS);
+  return probes.filter((probe) => !builtIn.has(probe));
+}
+
 function knownIssuesText(probe: Probe): string {
   return (probe.knownIssues ?? [])
     .map((k) => {

@@ -1,3 +1,5 @@
+import { dirname } from "node:path";
+import type { Command } from "commander";
 import { CLIENT_DIALECTS } from "../../dialects/dialect.ts";
 import { GatewayError } from "../../gateways/adapter.ts";
 import { BUILTIN_ADAPTERS, findAdapter, resolveGateway } from "../../gateways/registry.ts";
@@ -13,7 +15,9 @@ import {
 } from "../../sweep/select.ts";
 import { parseShard } from "../../sweep/shard.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
-import { loadProbes } from "./probes.ts";
+import { loadProbes, userProbesOf } from "./probes.ts";
+import { checkRunIds, checkSweepPaths, checkUserProbes } from "./sweep-preflight.ts";
+import { resumeCommand } from "./sweep-resume-hint.ts";
 
 interface SweepFlags {
   gateways?: string;
@@ -31,9 +35,13 @@ interface SweepFlags {
   resume?: string;
   runId?: string;
   db: string;
-  out: string;
+  /** Default: the database's folder, so `--db X` never writes over another run's outputs. */
+  out?: string;
   json?: boolean;
 }
+
+/** The signals that stop a sweep the way Ctrl-C does (SIGHUP: the terminal went away). */
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 function positiveInt(text: string, flag: string): number {
   const n = Number(text);
@@ -69,13 +77,15 @@ async function columnsFrom(flag: string | undefined): Promise<SweepColumn[]> {
   return columns;
 }
 
-export async function sweepAction(flags: SweepFlags): Promise<void> {
+export async function sweepAction(flags: SweepFlags, command: Command): Promise<void> {
+  const outDir = flags.out ?? dirname(flags.db);
   let options: Parameters<typeof runSweep>[0];
   try {
     const dialects = flags.dialects
       ? parseList(flags.dialects, CLIENT_DIALECTS, "--dialects")
       : undefined;
-    const probes = selectProbes(await loadProbes(flags.probesDir), {
+    const loaded = await loadProbes(flags.probesDir);
+    const probes = selectProbes(loaded, {
       ...(flags.probes ? { glob: flags.probes } : {}),
       ...(dialects ? { dialects } : {}),
     });
@@ -98,9 +108,12 @@ export async function sweepAction(flags: SweepFlags): Promise<void> {
       ...(flags.resume ? { resume: flags.resume } : {}),
       ...(flags.runId ? { runId: runIdFlag(flags.runId) } : {}),
       dbPath: flags.db,
-      outDir: flags.out,
-      args: { ...flags },
+      outDir,
+      args: { ...flags, out: outDir },
     };
+    checkSweepPaths(flags.db, outDir);
+    await checkRunIds(flags.db, options);
+    if (flags.probesDir) checkUserProbes(userProbesOf(probes), flags.probesDir);
   } catch (error) {
     if (error instanceof SelectionError || error instanceof GatewayError)
       throw new CliError(error.message);
@@ -110,14 +123,18 @@ export async function sweepAction(flags: SweepFlags): Promise<void> {
   }
   const controller = new AbortController();
   const stop = () => {
-    if (controller.signal.aborted) return;
+    if (controller.signal.aborted) {
+      process.stderr.write(
+        "\ngatecheck: still stopping: cells in flight end within --timeout-ms\n",
+      );
+      return;
+    }
     process.stderr.write(
       "\ngatecheck: stopping: finishing cells in flight, stopping gateways, writing results\n",
     );
     controller.abort();
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
   const progress = flags.json
     ? silentProgress
     : createProgress({
@@ -137,12 +154,13 @@ export async function sweepAction(flags: SweepFlags): Promise<void> {
         `run ${result.runId} ${result.status}\nmatrix: ${result.matrixPath}\nhtml: ${result.htmlPath}\nsummary: ${result.summaryPath}\ndatabase: ${result.dbPath}\n`,
       );
       if (result.status === "interrupted") {
-        process.stdout.write(`resume with: npx gatecheck sweep --resume ${result.runId}\n`);
+        process.stdout.write(
+          `resume with: ${resumeCommand(command, result.runId, flags.db, outDir)}\n`,
+        );
       }
     }
     if (result.status === "interrupted") process.exitCode = EXIT.interrupted;
   } finally {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
+    for (const signal of STOP_SIGNALS) process.off(signal, stop);
   }
 }

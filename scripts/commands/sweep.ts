@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { CLIENT_DIALECTS } from "../../dialects/dialect.ts";
+import { DEFAULT_DB_PATH } from "../../results/store.ts";
 import type { RegisterCommand } from "./index.ts";
 import { lazyAction } from "./lazy-action.ts";
 
@@ -45,8 +46,15 @@ export const registerSweep: RegisterCommand = (program: Command) => {
       "--resume <run-id>",
       "continue an interrupted run: cells already stored are not run again",
     )
-    .option("--db <file>", "results database", "results/gatecheck.db")
-    .option("--out <dir>", "where MATRIX.md, summary.json and run logs go", "results")
+    .option(
+      "--run-id <id>",
+      "start the run under this id (letters, digits, . _ -); shards of one sweep share one so `merge` joins them",
+    )
+    .option("--db <file>", "results database", DEFAULT_DB_PATH)
+    .option(
+      "--out <dir>",
+      "where MATRIX.md, summary.json, report.html and run folders go (default: the database's folder)",
+    )
     .option("--json", "print the run's result as JSON on stdout (no progress display)")
     .action(lazyAction(async () => (await import("../actions/sweep.ts")).sweepAction));
 };
