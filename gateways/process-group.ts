@@ -6,8 +6,8 @@
  * Stop is SIGTERM to the group, SIGKILL after a grace period, then verified: the group is
  * gone only when no live (non-zombie) member is left (read from `/proc`; `kill(-pid, 0)`
  * elsewhere). A detached group does not die with us, so
- * a reaper kills every live group if this process exits or gets SIGINT/SIGTERM/SIGHUP,
- * then re-raises the signal when nobody else handles it.
+ * a reaper kills every live group if this process exits, or gets SIGINT/SIGTERM/SIGHUP
+ * that nobody else handles (then re-raises the signal).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
@@ -140,12 +140,15 @@ function onSignal(signal: NodeJS.Signals): void {
   // Counted first: ours runs before every other listener (prepended), so a `once`
   // handler of the application is still registered here.
   const othersHandle = process.listenerCount(signal) > 1;
+  // Somebody else handles this signal (the sweep's graceful stop): the gateways stay up
+  // until it stops them, so the requests in flight finish instead of failing as a crash;
+  // the `exit` hook still kills what is left. Otherwise behave as if we had never been
+  // here: kill the groups, and the default action ends the process.
+  if (othersHandle) return;
   killAllNow();
   liveGroups.clear();
   uninstallReaper();
-  // Somebody else handles this signal (a CLI's graceful abort): let them. Otherwise
-  // behave as if we had never been here: the default action ends the process.
-  if (!othersHandle) process.kill(process.pid, signal);
+  process.kill(process.pid, signal);
 }
 
 let reaperInstalled = false;

@@ -16,6 +16,7 @@
 import { randomBytes } from "node:crypto";
 import type { Statement } from "better-sqlite3";
 import { type CellWriter, type CellWriterOptions, createCellWriter } from "./cell-writer.ts";
+import { type DeletedRuns, deleteCells, deleteRuns } from "./delete-rows.ts";
 import type {
   AttemptRecord,
   AttemptText,
@@ -124,6 +125,16 @@ export class ResultsStore {
 
   cellWriter(options?: CellWriterOptions): CellWriter {
     return createCellWriter(this.db, options);
+  }
+
+  /** Cells to run again from their first attempt (`--resume` of an unfinished cell). */
+  deleteCells(runId: string, keys: readonly CellKey[]): void {
+    deleteCells(this.db, runId, keys);
+  }
+
+  /** Whole runs and what only they refer to (`gatecheck prune`). */
+  deleteRuns(runIds: readonly string[]): DeletedRuns {
+    return deleteRuns(this.db, runIds);
   }
 
   /** The cells of a run already in the database, for `--resume`. */

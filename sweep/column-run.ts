@@ -7,15 +7,15 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Mode } from "../dialects/dialect.ts";
-import type { GatewayAdapter, GatewaySpec } from "../gateways/adapter.ts";
+import type { GatewayAdapter, GatewayRoute, GatewaySpec } from "../gateways/adapter.ts";
 import { startGateway } from "../gateways/start.ts";
 import { startMock } from "../mock-upstream/index.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
 import { isClean, isSilentDefect, type Verdict } from "../probes/verdict.ts";
 import type { CellWriter } from "../results/cell-writer.ts";
-import { cellKeyString } from "../results/records.ts";
+import { cellKeyString, type DoneCell } from "../results/records.ts";
 import type { ResultsStore } from "../results/store.ts";
-import { mainLeg } from "./attempt.ts";
+import { type AttemptPlan, mainLeg } from "./attempt.ts";
 import { attemptRecord, cellRecord, unattemptedCell } from "./cell-record.ts";
 import { type PlannedCell, planCells, slowestFirst } from "./cells.ts";
 import { controlLeg, nativeRouteFor } from "./control-leg.ts";
@@ -34,6 +34,7 @@ import { knownIssueFor } from "./known-issue.ts";
 import { startPersonaMocks } from "./persona-mocks.ts";
 import { forEachLimited } from "./pool.ts";
 import type { ProgressSink } from "./progress.ts";
+import { finishedCell } from "./resume-cells.ts";
 import type { Shard } from "./shard.ts";
 
 export interface ColumnSettings {
@@ -57,8 +58,8 @@ export interface ColumnDeps {
   store: ResultsStore;
   writer: CellWriter;
   progress: ProgressSink;
-  /** Cell keys already in the database (resume). */
-  done: ReadonlySet<string>;
+  /** Cells already in the database (resume), by cell key; `not-run` ones left out. */
+  stored: ReadonlyMap<string, DoneCell>;
   /** Judges attempts (default: in this thread; judge-thread.ts judges in a worker). */
   judge?: WireJudge;
 }
@@ -109,12 +110,26 @@ export async function runColumn(
   const workdir = join(settings.workRoot, label.replaceAll("/", "_"));
   mkdirSync(workdir, { recursive: true });
   const routes = adapter.routes(spec).filter((r) => r.status !== "fails");
+  const unfinished: PlannedCell[] = [];
   const planned = slowestFirst(
     planCells(label, routes, settings.probes, {
       modes: settings.modes,
       credentialsPassThrough: adapter.source === "none",
       ...(settings.shard ? { shard: settings.shard } : {}),
-    }).filter((c) => !deps.done.has(cellKeyString(c.key))),
+    }).filter((c) => {
+      const stored = deps.stored.get(cellKeyString(c.key));
+      if (!stored) return true;
+      if (finishedCell(stored, settings.repeats, controlPlanOf(c, routes) !== undefined)) {
+        return false;
+      }
+      unfinished.push(c);
+      return true;
+    }),
+  );
+  // Run again from the first attempt: what they hold is a part of what they need.
+  deps.store.deleteCells(
+    runId,
+    unfinished.map((c) => c.key),
   );
   deps.progress.column(label, planned.length);
   const issueOf = (cell: PlannedCell) =>
@@ -204,8 +219,8 @@ export async function runColumn(
     );
     try {
       const states = await mainPhase(runnable, session, settings, deps, label, issueOf);
-      await repeatPhase(states, session, settings, deps);
-      await controlPhase(states, routes, session, settings, deps);
+      await repeatPhase(states, session, settings, deps, label);
+      await controlPhase(states, routes, session, settings, deps, label);
     } finally {
       await session.stop();
     }
@@ -326,10 +341,17 @@ async function repeatPhase(
   session: GatewaySession,
   settings: ColumnSettings,
   deps: ColumnDeps,
+  label: string,
 ): Promise<void> {
   if (settings.repeats <= 1) return;
   const nonClean = states.filter((s) => !isClean(s.verdicts[0]?.verdict ?? "error"));
   const stillWanted = wantedWhileTimeLeft(settings);
+  if (nonClean.length > 0 && stillWanted()) {
+    deps.progress.note(
+      label,
+      `repeating ${nonClean.length} non-clean cells to ${settings.repeats} attempts`,
+    );
+  }
   await forEachLimited(nonClean, settings.concurrency * CELLS_PER_SLOT, async (state) => {
     const attempts = [];
     for (let n = 2; n <= settings.repeats; n++) {
@@ -349,23 +371,37 @@ async function repeatPhase(
   });
 }
 
+/** The control leg a silent defect of this cell gets: its native route and plan, if any. */
+function controlPlanOf(
+  cell: PlannedCell,
+  routes: readonly GatewayRoute[],
+): { native: GatewayRoute; plan: AttemptPlan } | undefined {
+  const native = nativeRouteFor(routes, cell.route.backend);
+  if (!native || native.id === cell.route.id) return undefined;
+  const plan = controlLeg(cell.probe, cell.key.mode, native);
+  return plan ? { native, plan } : undefined;
+}
+
 async function controlPhase(
   states: readonly CellState[],
-  routes: Parameters<typeof nativeRouteFor>[0],
+  routes: readonly GatewayRoute[],
   session: GatewaySession,
   settings: ColumnSettings,
   deps: ColumnDeps,
+  label: string,
 ): Promise<void> {
-  const candidates = states.filter((s) =>
-    isSilentDefect(cellRecord({ runId: settings.runId, ...s }).verdict),
-  );
+  const candidates = states.flatMap((state) => {
+    if (!isSilentDefect(cellRecord({ runId: settings.runId, ...state }).verdict)) return [];
+    const control = controlPlanOf(state.cell, routes);
+    return control ? [{ state, ...control }] : [];
+  });
   const stillWanted = wantedWhileTimeLeft(settings);
-  await forEachLimited(candidates, settings.concurrency * CELLS_PER_SLOT, async (state) => {
+  if (candidates.length > 0 && stillWanted()) {
+    deps.progress.note(label, `control legs for ${candidates.length} silent defects`);
+  }
+  await forEachLimited(candidates, settings.concurrency * CELLS_PER_SLOT, async (candidate) => {
+    const { state, native, plan } = candidate;
     if (!stillWanted()) return;
-    const native = nativeRouteFor(routes, state.cell.route.backend);
-    if (!native || native.id === state.cell.route.id) return;
-    const plan = controlLeg(state.cell.probe, state.cell.key.mode, native);
-    if (!plan) return;
     const outcome = await session.attempt(native, plan, stillWanted);
     if (!outcome || outcome === NOT_WANTED) return;
     deps.writer.add({

@@ -89,7 +89,7 @@ export class GatewaySession {
       this.slots.run(async () => (wanted() ? sendAttempt(target(), plan) : undefined));
     let sent = await send();
     if (sent?.response.transportError && this.gateway.exited()) {
-      if (!(await this.restart())) return undefined;
+      if (!(await this.restart())) return this.interrupted() ? NOT_WANTED : undefined;
       sent = await send();
     }
     return sent ? judgeSent(target(), plan, sent) : NOT_WANTED;
@@ -102,8 +102,14 @@ export class GatewaySession {
     return this.restarting;
   }
 
+  /** Stopping (Ctrl-C): an attempt cut short is left for `--resume`, never an `error`. */
+  private interrupted(): boolean {
+    return this.startOptions.signal?.aborted === true;
+  }
+
   private async doRestart(): Promise<boolean> {
     if (this.deadReason) return false;
+    if (this.interrupted()) return false;
     if (!this.gateway.exited()) return true; // another attempt already restarted it
     const exit = this.gateway.exited();
     const how = exit?.signal ? `signal ${exit.signal}` : `exit code ${exit?.exitCode ?? "?"}`;

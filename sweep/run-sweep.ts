@@ -10,7 +10,7 @@ import type { Mode } from "../dialects/dialect.ts";
 import type { GatewayAdapter, GatewaySpec } from "../gateways/adapter.ts";
 import { gatewayLabel } from "../gateways/adapter.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
-import { cellKeyString } from "../results/records.ts";
+import { cellKeyString, type DoneCell } from "../results/records.ts";
 import { writeRunOutputs } from "../results/run-outputs.ts";
 import { newRunId, openStore } from "../results/store.ts";
 import { storedProbe } from "./cell-record.ts";
@@ -97,13 +97,14 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
   const store = openStore(options.dbPath);
   try {
     const runId = options.resume ?? options.runId ?? newRunId();
-    const done = new Set<string>();
+    const stored = new Map<string, DoneCell>();
     if (options.resume) {
       store.requireRun(options.resume);
       store.setRunStatus(options.resume, "running");
-      // Cells that never ran (budget, gateway not run) are run again on resume.
+      // Cells that never ran (budget, gateway not run) are run again on resume; the columns
+      // also run again those whose phases did not all run (resume-cells.ts).
       for (const cell of store.doneCells(options.resume)) {
-        if (cell.verdict !== "not-run") done.add(cellKeyString(cell));
+        if (cell.verdict !== "not-run") stored.set(cellKeyString(cell), cell);
       }
     } else {
       store.beginRun({
@@ -145,7 +146,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
               deadline,
               signal,
             },
-            { store, writer, progress, done, ...(judging ? { judge: judging.judge } : {}) },
+            { store, writer, progress, stored, ...(judging ? { judge: judging.judge } : {}) },
           ).catch((error: Error): ColumnResult => {
             progress.note(label, `failed: ${error.message}`);
             store.putGatewayRun({

@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Probe } from "../../probes/corpus/probe.ts";
 import { runSelfCheck } from "../../probes/self-check/self-check.ts";
+import { ResultsError } from "../../results/results-error.ts";
 import { RUN_OUTPUT_FILES } from "../../results/run-outputs.ts";
 import { openStoreReadonly } from "../../results/store.ts";
 import { CliError } from "../exit-codes.ts";
@@ -31,7 +32,14 @@ export async function checkRunIds(db: string, ids: { resume?: string; runId?: st
     );
   }
   await withResultsErrors(() => {
-    const store = openStoreReadonly(db);
+    let store: ReturnType<typeof openStoreReadonly>;
+    try {
+      store = openStoreReadonly(db);
+    } catch (error) {
+      // An older schema is migrated by the sweep's own open, which then finds the run or not.
+      if (error instanceof ResultsError && error.code === "schema-version") return;
+      throw error;
+    }
     try {
       if (ids.resume && !store.getRun(ids.resume)) {
         const latest = store.latestRun()?.id;

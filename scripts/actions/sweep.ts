@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { CLIENT_DIALECTS } from "../../dialects/dialect.ts";
 import { GatewayError } from "../../gateways/adapter.ts";
 import { BUILTIN_ADAPTERS, findAdapter, resolveGateway } from "../../gateways/registry.ts";
+import { ResultsError } from "../../results/results-error.ts";
 import { createProgress, silentProgress } from "../../sweep/progress.ts";
 import { runSweep, type SweepColumn } from "../../sweep/run-sweep.ts";
 import {
@@ -142,7 +143,16 @@ export async function sweepAction(flags: SweepFlags, command: Command): Promise<
         write: (line) => process.stderr.write(`${line}\n`),
       });
   try {
-    const result = await runSweep({ ...options, progress, signal: controller.signal });
+    // A run the preflight could not look for (an older schema, migrated on open) is
+    // still refused before anything is written.
+    const result = await runSweep({ ...options, progress, signal: controller.signal }).catch(
+      (error: unknown) => {
+        if (error instanceof ResultsError && error.code === "not-found") {
+          throw new CliError(error.message);
+        }
+        throw error;
+      },
+    );
     if (flags.json) {
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     } else {
