@@ -1,13 +1,60 @@
 /**
- * `gatecheck check EXCHANGE.json... [--json]`: judge recorded exchanges, so anyone can paste
- * in traffic from their own gateway. Exit 0 when it judged (whatever it found), 2 when a
- * file cannot be used, with the path inside the file that is wrong.
+ * `gatecheck check EXCHANGE.json|DIR... [--json] [--fail-on VERDICTS]`: judge recorded
+ * exchanges, so anyone can paste in traffic from their own gateway. Exit 0 when it judged
+ * (whatever it found), 1 when `--fail-on` names a verdict that was found, 2 when a file
+ * cannot be used, with the path inside the file that is wrong.
  */
-import { readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
 import { ExchangeError, parseExchangeText } from "../../probes/exchange.ts";
 import { judgeExchange } from "../../probes/lens/judge-exchange.ts";
-import type { Verdict } from "../../probes/verdict.ts";
+import { isSilentDefect, VERDICTS, type Verdict, type VerdictKind } from "../../probes/verdict.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
+
+export interface CheckOptions {
+  json?: boolean;
+  failOn?: string;
+}
+
+/** `--fail-on`: verdict names, and `silent` for every silent defect. */
+export function failOnVerdicts(text: string): Set<VerdictKind> {
+  const chosen = new Set<VerdictKind>();
+  for (const word of text
+    .split(",")
+    .map((w) => w.trim())
+    .filter(Boolean)) {
+    if (word === "silent") {
+      for (const v of VERDICTS) if (isSilentDefect(v)) chosen.add(v);
+    } else if ((VERDICTS as readonly string[]).includes(word)) {
+      chosen.add(word as VerdictKind);
+    } else {
+      throw new CliError(
+        `--fail-on: unknown verdict "${word}"; known: ${VERDICTS.join(", ")}, silent`,
+      );
+    }
+  }
+  if (chosen.size === 0) throw new CliError("--fail-on takes at least one verdict");
+  return chosen;
+}
+
+/**
+ * The files to judge: each argument that is a file, and the `*.json` files of each folder
+ * (sorted, not descending into subfolders). A folder with none is unusable input.
+ */
+async function filesOf(paths: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    const stats = await stat(path).catch(() => undefined);
+    if (!stats?.isDirectory()) {
+      files.push(path); // a missing file is reported by judgeFile with the rest
+      continue;
+    }
+    const names = (await readdir(path)).filter((name) => name.endsWith(".json")).sort();
+    if (names.length === 0) throw new CliError(`${path}: a folder with no *.json exchange files`);
+    files.push(...names.map((name) => join(path, name)));
+  }
+  return files;
+}
 
 /** The human table: field, verdict, reason (with the cause where there is one), by direction. */
 export function renderVerdicts(verdicts: readonly Verdict[]): string {
@@ -57,26 +104,47 @@ async function judgeFile(file: string): Promise<Judged> {
   }
 }
 
+/** Judges the files and folders; `--fail-on` then decides between exit 0 and 1. */
+export async function check(paths: string[], options: CheckOptions): Promise<void> {
+  const failOn = options.failOn === undefined ? undefined : failOnVerdicts(options.failOn);
+  const files = await filesOf(paths);
+  const judged = await judgeAndPrint(files, paths, options);
+  if (!failOn) return;
+  const hits = judged.flatMap((verdicts) => verdicts.filter((v) => failOn.has(v.verdict)));
+  if (hits.length > 0) {
+    const kinds = [...new Set(hits.map((v) => v.verdict))].join(", ");
+    throw new CliError(`--fail-on: ${hits.length} verdict(s) found: ${kinds}`, EXIT.failed);
+  }
+}
+
 /**
  * One file: its table or its verdicts as JSON, exit 2 when unusable. Several files (a folder
  * of recorded traffic, judged in one start-up): each file's table under its name as it is
  * judged, or one JSON array of `{file, verdicts}` / `{file, error}`; an unusable file is
  * named on stderr and the rest are still judged, then the exit is 2.
+ * Returns each usable file's verdicts.
  */
-export async function check(files: string[], options: { json?: boolean }): Promise<void> {
+async function judgeAndPrint(
+  files: readonly string[],
+  paths: readonly string[],
+  options: CheckOptions,
+): Promise<Verdict[][]> {
   const [first] = files;
-  if (files.length === 1 && first !== undefined) {
+  // One file named as a file: its table or its verdicts array, as before folders existed.
+  if (files.length === 1 && first !== undefined && paths[0] === first) {
     const only = await judgeFile(first);
     if ("error" in only) throw new CliError(only.error, EXIT.usage);
     process.stdout.write(
       options.json ? `${JSON.stringify(only.verdicts, null, 2)}\n` : renderVerdicts(only.verdicts),
     );
-    return;
+    return [only.verdicts];
   }
   const results: Judged[] = [];
+  const judgedVerdicts: Verdict[][] = [];
   let unusable = 0;
   for (const file of files) {
     const judged = await judgeFile(file);
+    if (!("error" in judged)) judgedVerdicts.push(judged.verdicts);
     if ("error" in judged) {
       unusable++;
       process.stderr.write(`gatecheck: ${judged.error}\n`);
@@ -89,4 +157,5 @@ export async function check(files: string[], options: { json?: boolean }): Promi
   if (unusable > 0) {
     throw new CliError(`${unusable} of ${files.length} files could not be judged`, EXIT.usage);
   }
+  return judgedVerdicts;
 }

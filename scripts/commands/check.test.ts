@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Command } from "commander";
@@ -108,5 +108,47 @@ describe("gatecheck check", () => {
     expect(results[2]?.error).toContain("ENOENT");
     expect(r.err).toContain(`gatecheck: ${results[0]?.error}`);
     expect(r.err).toContain("2 of 3 files could not be judged");
+  });
+
+  it("judges a folder: its *.json files in name order, as if each were named", async () => {
+    const folder = join(dir, "traffic");
+    mkdirSync(folder);
+    const faithful = join(FIXTURES, "anthropic-to-chat-non-stream-faithful.json");
+    copyFileSync(lossy, join(folder, "b-lossy.json"));
+    copyFileSync(faithful, join(folder, "a-faithful.json"));
+    writeFileSync(join(folder, "notes.txt"), "not an exchange");
+    const r = await cli(folder);
+    expect(r.code).toBe(EXIT.ok);
+    const named = await cli(join(folder, "a-faithful.json"), join(folder, "b-lossy.json"));
+    expect(r.out).toBe(named.out);
+    const json = JSON.parse((await cli(folder, "--json")).out) as { file: string }[];
+    expect(json.map((x) => x.file)).toEqual([
+      join(folder, "a-faithful.json"),
+      join(folder, "b-lossy.json"),
+    ]);
+    const empty = join(dir, "empty-folder");
+    mkdirSync(empty);
+    expect(await cli(empty)).toMatchObject({ code: EXIT.usage });
+    expect((await cli(empty)).err).toContain("a folder with no *.json exchange files");
+  });
+
+  it("--fail-on exits 1 when a listed verdict is found, 0 when none is", async () => {
+    const faithful = join(FIXTURES, "anthropic-to-chat-non-stream-faithful.json");
+    const clean = await cli(faithful, "--json");
+    const lossyVerdicts = JSON.parse((await cli(lossy, "--json")).out) as { verdict: string }[];
+    expect(lossyVerdicts.some((v) => v.verdict === "dropped")).toBe(true);
+    const failed = await cli(lossy, "--fail-on", "dropped,invented");
+    expect(failed.code).toBe(EXIT.failed);
+    expect(failed.err).toMatch(/--fail-on: \d+ verdict\(s\) found: (dropped|invented)/);
+    expect(failed.out).toBe((await cli(lossy)).out); // the table is printed all the same
+    expect((await cli(lossy, "--fail-on", "silent")).code).toBe(EXIT.failed);
+    const kinds = new Set((JSON.parse(clean.out) as { verdict: string }[]).map((v) => v.verdict));
+    const absent = ["dropped", "mangled", "invented", "leaked", "rejected", "error"].filter(
+      (v) => !kinds.has(v),
+    );
+    expect(absent.length).toBeGreaterThan(0);
+    expect((await cli(faithful, "--fail-on", absent.join(","))).code).toBe(EXIT.ok);
+    expect(await cli(lossy, "--fail-on", "droped")).toMatchObject({ code: EXIT.usage });
+    expect((await cli(lossy, "--fail-on", "droped")).err).toContain('unknown verdict "droped"');
   });
 });

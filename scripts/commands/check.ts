@@ -6,7 +6,14 @@ export const registerCheck: RegisterCommand = (program: Command) => {
   program
     .command("check")
     .description("judge recorded exchanges field by field (see docs/lens.md for the format)")
-    .argument("<exchange...>", "exchange JSON file(s); several are judged in one start-up")
+    .argument(
+      "<exchange...>",
+      "exchange JSON file(s), or folders of them (their *.json files); all judged in one start-up",
+    )
     .option("--json", "print the verdicts as JSON")
+    .option(
+      "--fail-on <verdicts>",
+      "exit 1 when any verdict is one of these: comma-separated verdicts, or silent (dropped, mangled, invented, leaked); default: none",
+    )
     .action(lazyAction(async () => (await import("../actions/check.ts")).check));
 };
