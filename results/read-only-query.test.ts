@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatQueryTable, queryResultToJson, runReadOnlyQuery } from "./read-only-query.ts";
+import {
+  formatQueryTable,
+  queryJsonChunks,
+  queryResultToJson,
+  readOnlyQuery,
+  runReadOnlyQuery,
+} from "./read-only-query.ts";
 import { openStore, openStoreReadonly, type ResultsStore } from "./store.ts";
 import { writeFixtureRun } from "./testing/fixture-run.ts";
 
@@ -81,5 +87,27 @@ describe("formatQueryTable", () => {
       "(2 rows)",
       "",
     ]);
+  });
+});
+
+describe("streamed output", () => {
+  it("--json in pieces is the text of JSON.stringify on the whole result", () => {
+    for (const sql of [
+      `SELECT "column", verdict, runs, counts FROM cells ORDER BY 1, 2`,
+      "SELECT 1 AS a WHERE 0",
+      "SELECT x'00ff' AS bytes, NULL AS empty",
+    ]) {
+      const whole = `${JSON.stringify(queryResultToJson(runReadOnlyQuery(reader.db, sql)), null, 2)}\n`;
+      expect([...queryJsonChunks(readOnlyQuery(reader.db, sql))].join("")).toBe(whole);
+    }
+  });
+
+  it("a table past 1,000 rows keeps the first rows' widths and cuts later values to them", () => {
+    const sql = `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 1002)
+      SELECT CASE WHEN x > 1000 THEN 'wider than the rest' ELSE 'short' END AS v FROM c`;
+    const lines = formatQueryTable(readOnlyQuery(reader.db, sql)).split("\n");
+    expect(lines[0]).toBe("v");
+    expect(lines.at(-3)).toBe("wide…");
+    expect(lines.at(-2)).toBe("(1002 rows)");
   });
 });

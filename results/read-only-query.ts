@@ -13,7 +13,17 @@ export interface QueryResult {
   rows: unknown[][];
 }
 
-export function runReadOnlyQuery(db: Db, sql: string): QueryResult {
+/** A statement's columns and its rows, read one at a time as they are iterated. */
+export interface QueryRows {
+  columns: string[];
+  rows: Iterable<unknown[]>;
+}
+
+/**
+ * The statement, refused unless SQLite calls it read-only, with its rows as an iterator: a
+ * result of 100,000 attempts is written out as it is read, never held whole.
+ */
+export function readOnlyQuery(db: Db, sql: string): QueryRows {
   let stmt: ReturnType<Db["prepare"]>;
   try {
     stmt = db.prepare(sql);
@@ -28,18 +38,34 @@ export function runReadOnlyQuery(db: Db, sql: string): QueryResult {
   }
   if (!stmt.reader) return { columns: [], rows: [] };
   const columns = stmt.columns().map((c) => c.name);
-  try {
-    return { columns, rows: stmt.raw(true).all() as unknown[][] };
-  } catch (error) {
-    throw new ResultsError("sql", `query failed: ${(error as Error).message}`);
-  }
+  const iterate = stmt.raw(true);
+  return {
+    columns,
+    rows: {
+      *[Symbol.iterator]() {
+        try {
+          yield* iterate.iterate() as IterableIterator<unknown[]>;
+        } catch (error) {
+          throw new ResultsError("sql", `query failed: ${(error as Error).message}`);
+        }
+      },
+    },
+  };
+}
+
+/** The whole result at once (tests, the docs' queries). */
+export function runReadOnlyQuery(db: Db, sql: string): QueryResult {
+  const { columns, rows } = readOnlyQuery(db, sql);
+  return { columns, rows: [...rows] };
 }
 
 /** Rows as JSON objects (a later duplicate column name wins, as in SQLite's own JSON mode). */
 export function queryResultToJson(result: QueryResult): Record<string, unknown>[] {
-  return result.rows.map((row) =>
-    Object.fromEntries(result.columns.map((c, i) => [c, jsonValue(row[i])])),
-  );
+  return result.rows.map((row) => rowObject(result.columns, row));
+}
+
+function rowObject(columns: readonly string[], row: readonly unknown[]): Record<string, unknown> {
+  return Object.fromEntries(columns.map((c, i) => [c, jsonValue(row[i])]));
 }
 
 function jsonValue(value: unknown): unknown {
@@ -48,30 +74,63 @@ function jsonValue(value: unknown): unknown {
   return value;
 }
 
-/** A plain-text table, cells cut at `maxWidth` characters with an ellipsis. */
-export function formatQueryTable(result: QueryResult, maxWidth = 60): string {
-  if (result.columns.length === 0) return "(no columns)\n";
-  const cell = (v: unknown): string => {
+/** Rows of a result as JSON text, in pieces: the same text as `JSON.stringify(rows, null, 2)`. */
+export function* queryJsonChunks(result: QueryRows): Generator<string> {
+  let first = true;
+  for (const row of result.rows) {
+    const text = JSON.stringify(rowObject(result.columns, row), null, 2).replaceAll("\n", "\n  ");
+    yield `${first ? "[\n" : ",\n"}  ${text}`;
+    first = false;
+  }
+  yield first ? "[]\n" : "\n]\n";
+}
+
+/** Rows whose widths set the table's columns; later rows are cut to those widths. */
+const WIDTH_SAMPLE_ROWS = 1000;
+
+/**
+ * A plain-text table in pieces, cells cut at `maxWidth` characters with an ellipsis. The
+ * column widths come from the first 1,000 rows, so a longer result streams: a later value
+ * wider than its column is cut to it (`--json` keeps every value whole).
+ */
+export function* queryTableChunks(result: QueryRows, maxWidth = 60): Generator<string> {
+  if (result.columns.length === 0) {
+    yield "(no columns)\n";
+    return;
+  }
+  const cell = (v: unknown, width: number): string => {
     let s: string;
     if (v === null || v === undefined) s = "NULL";
     else if (Buffer.isBuffer(v)) s = `<${v.length} bytes>`;
     else s = String(v).replace(/\s*\n\s*/g, " ");
-    return s.length > maxWidth ? `${s.slice(0, maxWidth - 1)}…` : s;
+    return s.length > width ? `${s.slice(0, width - 1)}…` : s;
   };
-  const body = result.rows.map((r) => result.columns.map((_, i) => cell(r[i])));
+  const rows = result.rows[Symbol.iterator]();
+  const sample: string[][] = [];
+  for (let next = rows.next(); !next.done; next = rows.next()) {
+    sample.push(result.columns.map((_, i) => cell(next.value[i], maxWidth)));
+    if (sample.length === WIDTH_SAMPLE_ROWS) break;
+  }
   const widths = result.columns.map((c, i) =>
-    Math.max(c.length, ...body.map((r) => (r[i] ?? "").length)),
+    Math.max(c.length, ...sample.map((r) => (r[i] ?? "").length)),
   );
   const line = (cells: string[]) =>
-    cells
+    `${cells
       .map((c, i) => c.padEnd(widths[i] ?? 0))
       .join(" │ ")
-      .trimEnd();
-  const out = [
-    line(result.columns),
-    widths.map((w) => "─".repeat(w)).join("─┼─"),
-    ...body.map(line),
-    `(${result.rows.length} row${result.rows.length === 1 ? "" : "s"})`,
-  ];
-  return `${out.join("\n")}\n`;
+      .trimEnd()}\n`;
+  yield line(result.columns);
+  yield `${widths.map((w) => "─".repeat(w)).join("─┼─")}\n`;
+  for (const cells of sample) yield line(cells);
+  let count = sample.length;
+  for (let next = rows.next(); !next.done; next = rows.next()) {
+    yield line(result.columns.map((_, i) => cell(next.value[i], Math.max(1, widths[i] ?? 1))));
+    count++;
+  }
+  yield `(${count} row${count === 1 ? "" : "s"})\n`;
+}
+
+/** The whole table as one text (see `queryTableChunks`). */
+export function formatQueryTable(result: QueryRows, maxWidth = 60): string {
+  return [...queryTableChunks(result, maxWidth)].join("");
 }

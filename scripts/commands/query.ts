@@ -10,5 +10,9 @@ export const registerQuery: RegisterCommand = (program: Command) => {
     .argument("<sql>", 'a SELECT statement, e.g. "SELECT * FROM runs"')
     .option("--db <path>", "results database", DEFAULT_DB_PATH)
     .option("--json", "print rows as a JSON array of objects")
+    .option(
+      "--timeout <seconds>",
+      "end the query after this long, exit 2 (default: none; Ctrl-C also ends it)",
+    )
     .action(lazyAction(async () => (await import("../actions/query.ts")).queryAction));
 };
