@@ -6,6 +6,7 @@ import { registerGateways } from "./gateways.ts";
 import { registerMerge } from "./merge.ts";
 import { registerMock } from "./mock.ts";
 import { registerProbes } from "./probes.ts";
+import { registerPrune } from "./prune.ts";
 import { registerQuery } from "./query.ts";
 import { registerReport } from "./report.ts";
 import { registerRescore } from "./rescore.ts";
@@ -30,6 +31,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerServe,
   registerDiff,
   registerMerge,
+  registerPrune,
   registerMock,
   registerProbes,
   registerCheck,
