@@ -81,8 +81,10 @@ export async function runMock(flags: MockFlags): Promise<void> {
     }
     throw error;
   }
+  // Listening for the stop signals before saying so: a supervisor may signal on that line.
+  const stopped = untilStopSignal();
   process.stdout.write(`listening on ${mock.url}\n`);
-  await untilStopSignal();
+  await stopped;
   try {
     await mock.close();
   } catch (error) {

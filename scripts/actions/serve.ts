@@ -43,8 +43,10 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   const address = server.address();
   const bound = typeof address === "object" && address ? address.port : port;
   const host = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
+  // Listening for the stop signals before saying so: a supervisor may signal on that line.
+  const stopped = untilStopSignal();
   process.stdout.write(`listening on http://${host}:${bound}\n`);
-  await untilStopSignal();
+  await stopped;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   process.exit(EXIT.ok);
 }
