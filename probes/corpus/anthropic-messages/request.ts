@@ -13,9 +13,11 @@ const LITELLM_37118 = "https://github.com/BerriAI/litellm/issues/37118";
  * OpenAI request field by field and never reads `stop_sequences` or
  * `tool_choice.disable_parallel_tool_use` (neither name occurs in the shipped bundle). No
  * public issue was found; reproduced by sweep/real-gateway.test.ts against the real gateway.
+ * The link is the transformer at a fixed commit (its `transformRequestOut`), not the main
+ * branch, which moves on.
  */
 const CCR_ANTHROPIC_TRANSFORMER =
-  "https://github.com/musistudio/llms/blob/main/src/transformer/anthropic.transformer.ts";
+  "https://github.com/musistudio/llms/blob/1174c02c66cf5a7e5c95b95c4d1f9d690532ef80/src/transformer/anthropic.transformer.ts";
 const ccrDrops: KnownIssue = {
   gateway: "claude-code-router",
   versions: ["2.0.0"],
