@@ -11,6 +11,7 @@
  *   npx tsx scripts/bench/cli-startup.ts [--rounds 5] [--baseline DIR] [--npx]
  */
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -73,13 +74,26 @@ const tasks: [string, string[]][] = [
   ["check one file", ["check", EXCHANGE]],
 ];
 
-function timeOnce(command: string, args: string[], cwd: string): number {
+/** `/usr/bin/time` reports a child's CPU time, which other processes' load does not inflate. */
+const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
+
+interface Timing {
+  wallMs: number;
+  cpuMs?: number;
+}
+
+function timeOnce(command: string, args: string[], cwd: string): Timing {
+  const [file, argv] = TIME
+    ? [TIME, ["-f", "gatecheck-bench %U %S", command, ...args]]
+    : [command, args];
   const start = process.hrtime.bigint();
-  const run = spawnSync(command, args, { cwd, stdio: ["ignore", "ignore", "pipe"] });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (run.status !== 0)
+  const run = spawnSync(file, argv, { cwd, stdio: ["ignore", "ignore", "pipe"] });
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+  if (run.status !== 0) {
     throw new Error(`${command} ${args.join(" ")}: exit ${run.status}\n${run.stderr}`);
-  return ms;
+  }
+  const cpu = /gatecheck-bench (\S+) (\S+)\s*$/.exec(String(run.stderr));
+  return cpu ? { wallMs, cpuMs: (Number(cpu[1]) + Number(cpu[2])) * 1000 } : { wallMs };
 }
 
 const median = (xs: number[]) => {
@@ -88,8 +102,8 @@ const median = (xs: number[]) => {
 };
 
 await cliBundle(); // built before timing: the first start after a change builds it
-const times = new Map<string, number[]>();
-const floor: number[] = [];
+const times = new Map<string, Timing[]>();
+const floor: Timing[] = [];
 for (let round = 0; round < rounds; round++) {
   for (const launch of launches) {
     for (const [task, args] of tasks) {
@@ -108,15 +122,17 @@ console.log(
     .map((l) => l.toFixed(2))
     .join(" ")}`,
 );
-console.log(`median of ${rounds} (ms; min–max)`);
+console.log(`median of ${rounds}, ms: wall (min–max)${TIME ? ", CPU (user + system)" : ""}`);
+const row = (name: string, xs: Timing[]) => {
+  const wall = xs.map((x) => x.wallMs);
+  const cpu = xs.flatMap((x) => (x.cpuMs === undefined ? [] : [x.cpuMs]));
+  const cpuText = cpu.length > 0 ? `  CPU ${median(cpu).toFixed(0)}` : "";
+  console.log(
+    `${name.padEnd(45)} ${median(wall).toFixed(0).padStart(5)}  (${Math.min(...wall).toFixed(0)}–${Math.max(...wall).toFixed(0)})${cpuText}`,
+  );
+};
 for (const [key, xs] of times) {
   const [launch, task] = key.split("|");
-  console.log(
-    `${launch?.padEnd(28)} ${task?.padEnd(16)} ${median(xs).toFixed(0).padStart(5)}  (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`,
-  );
+  row(`${launch?.padEnd(28)} ${task}`, xs);
 }
-if (values.npx) {
-  console.log(
-    `${"npx --no -- node -e 0".padEnd(45)} ${median(floor).toFixed(0).padStart(5)}  (npx's own cost)`,
-  );
-}
+if (values.npx) row("npx --no -- node -e 0 (npx's own cost)", floor);

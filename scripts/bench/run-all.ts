@@ -18,6 +18,7 @@ const BENCHES: readonly (readonly [string, string, readonly string[]])[] = [
   ["results", "results-bench.ts", []],
   ["rescore-judge", "rescore-judge-bench.ts", []],
   ["sweep", "sweep-bench.ts", []],
+  ["cli-startup", "cli-startup.ts", []],
 ];
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
