@@ -6,6 +6,7 @@
 import { writeOutputFile } from "../../results/run-outputs.ts";
 import { type ExportSelection, exportExchange } from "../../sweep/export-exchange.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
+import { requireWritableFile } from "../paths.ts";
 import { withResultsErrors } from "../results-errors.ts";
 
 export interface ExportOptions {
@@ -47,6 +48,7 @@ function selectionOf(options: ExportOptions): ExportSelection {
 }
 
 export function exportAction(options: ExportOptions): Promise<void> {
+  if (options.out !== undefined) requireWritableFile(options.out, "--out");
   return withResultsErrors(() => {
     const text = `${JSON.stringify(exportExchange(options.db, selectionOf(options)), null, 2)}\n`;
     if (options.out) writeOutputFile(options.out, text);

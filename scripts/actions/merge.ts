@@ -1,7 +1,9 @@
 import { mergeDatabases } from "../../results/merge-databases.ts";
+import { requireWritableFile } from "../paths.ts";
 import { withResultsErrors } from "../results-errors.ts";
 
 export function mergeAction(out: string, inputs: string[]): Promise<void> {
+  requireWritableFile(out, "OUT");
   return withResultsErrors(() => {
     const report = mergeDatabases(out, inputs);
     process.stdout.write(

@@ -5,6 +5,7 @@ import { markdownOf, summaryJson, writeOutputFile } from "../../results/run-outp
 import { loadRunView } from "../../results/run-view.ts";
 import { openStoreReadonly } from "../../results/store.ts";
 import { EXIT } from "../exit-codes.ts";
+import { requireWritableFile } from "../paths.ts";
 import { withResultsErrors } from "../results-errors.ts";
 
 export interface ReportOptions {
@@ -17,6 +18,14 @@ export interface ReportOptions {
 }
 
 export function reportAction(runId: string | undefined, options: ReportOptions): Promise<void> {
+  // Every file it will write, checked before anything is read or written.
+  const outputs: [string | undefined, string][] = [
+    [options.md, "--md"],
+    [options.html, "--html"],
+    [options.junit, "--junit"],
+    [typeof options.json === "string" ? options.json : undefined, "--json"],
+  ];
+  for (const [path, flag] of outputs) if (path !== undefined) requireWritableFile(path, flag);
   return withResultsErrors(() => {
     // Read the baseline first: a bad accept file must stop us before anything is written.
     const accepts = options.accept ? readAcceptFile(options.accept) : [];
