@@ -3,16 +3,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import packageJson from "../package.json" with { type: "json" };
+import { LENS_FIXTURES } from "../probes/lens/fixture-values.ts";
 import { buildCliBundle, CLI_BUNDLE_DIR, cliBundle, currentCliBundle } from "./cli-bundle.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
-const EXCHANGE = join(
-  ROOT,
-  "probes",
-  "lens",
-  "fixtures",
-  "anthropic-to-chat-non-stream-lossy.json",
-);
+const EXCHANGE = join(LENS_FIXTURES, "anthropic-to-chat-non-stream-lossy.json");
 const MANIFEST = join(CLI_BUNDLE_DIR, "manifest.json");
 
 /** The bin as `npx gatecheck` starts it, and the same sources through tsx, as it ran before. */

@@ -15,16 +15,11 @@ import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { LENS_FIXTURES } from "../../probes/lens/fixture-values.ts";
 import { cliBundle } from "../cli-bundle.mjs";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const EXCHANGE = join(
-  ROOT,
-  "probes",
-  "lens",
-  "fixtures",
-  "anthropic-to-chat-non-stream-lossy.json",
-);
+const EXCHANGE = join(LENS_FIXTURES, "anthropic-to-chat-non-stream-lossy.json");
 
 const { values } = parseArgs({
   options: {
