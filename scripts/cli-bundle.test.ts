@@ -20,7 +20,7 @@ function run(how: "bin" | "sources", args: string[]) {
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
-describe("the CLI bundle", () => {
+describe("the CLI bundle", { timeout: 300_000 }, () => {
   it("answers as the sources do: help, version, a check, a usage error", async () => {
     await cliBundle();
     for (const args of [

@@ -157,7 +157,7 @@ beforeAll(async () => {
   copyFileSync(join(dir, "results", "gatecheck.db"), join(dir, "gatecheck.db"));
 }, 180_000);
 
-describe("the documented examples", () => {
+describe("the documented examples", { timeout: 300_000 }, () => {
   const files = ["README.md", join("docs", "results.md")];
   const all = files.flatMap((file) =>
     documentedCommands(readFileSync(join(ROOT, file), "utf8")).map((c) => [file, c] as const),

@@ -63,7 +63,8 @@ function runAll(commands: string[]): void {
   }
 }
 
-describe("scripts/ci/nightly.yml", () => {
+// Thirteen CLI runs, six of them sweeps: minutes when the shared 2-core machine is loaded.
+describe("scripts/ci/nightly.yml", { timeout: 600_000 }, () => {
   it("runs as shipped: shards, merge, report, diff, two nights in a row", () => {
     const shards = workflow.jobs.shard.strategy.matrix.shard;
     expect(shards.length).toBeGreaterThan(1);

@@ -47,7 +47,7 @@ beforeAll(async () => {
   gatecheck("rescore", "night-1", "--db", db);
 }, 120_000);
 
-describe("gatecheck prune", () => {
+describe("gatecheck prune", { timeout: 300_000 }, () => {
   it("--dry-run names what would go and changes nothing", () => {
     const before = runsIn(db);
     const out = gatecheck("prune", "--keep", "1", "--db", db, "--dry-run");

@@ -23,7 +23,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const rows = (n: number, pad: number) =>
   `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT ${n}) SELECT x, printf('%0${pad}d', x) AS pad FROM c`;
 
-describe("gatecheck query", () => {
+describe("gatecheck query", { timeout: 300_000 }, () => {
   it("streams 120,000 rows of --json larger than any one string (~557 MB)", async () => {
     const child = spawn(
       process.execPath,

@@ -82,7 +82,7 @@ async function oneRecordedRequest(url: string): Promise<void> {
   await res.arrayBuffer();
 }
 
-describe("mock and serve stop cleanly", () => {
+describe("mock and serve stop cleanly", { timeout: 300_000 }, () => {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     it(`as the bin: mock and serve exit 0 on ${signal}`, async () => {
       const records = join(dir, `bin-${signal}.jsonl`);

@@ -147,7 +147,7 @@ beforeAll(async () => {
   expect(outcomes.some((o) => o.startsWith("error"))).toBe(false);
 }, 120_000);
 
-describe("an interrupted sweep, resumed", () => {
+describe("an interrupted sweep, resumed", { timeout: 300_000 }, () => {
   const points: [string, RegExp, NodeJS.Signals][] = [
     ["Ctrl-C in the first cells", /lossy@1\.0\.0: \d+\/\d+ cells/, "SIGINT"],
     ["Ctrl-C when the repeats start", /lossy@1\.0\.0: repeating/, "SIGINT"],

@@ -68,7 +68,7 @@ function expectRefused(args: string[], message: RegExp, options: SpawnSyncOption
   expect(snapshot()).toEqual(before);
 }
 
-describe("gatecheck sweep refuses before it starts", () => {
+describe("gatecheck sweep refuses before it starts", { timeout: 300_000 }, () => {
   beforeAll(() => {
     writeFileSync(join(dir, "a-file"), "not a folder");
     mkdirSync(join(dir, "a-folder"));
@@ -141,7 +141,7 @@ describe("gatecheck sweep refuses before it starts", () => {
   });
 });
 
-describe("gatecheck sweep --db without --out", () => {
+describe("gatecheck sweep --db without --out", { timeout: 300_000 }, () => {
   it("writes the matrix beside the database, never over results/", () => {
     mkdirSync(join(dir, "results"), { recursive: true });
     writeFileSync(join(dir, "results", "MATRIX.md"), "another run's matrix\n");
@@ -155,7 +155,7 @@ describe("gatecheck sweep --db without --out", () => {
   });
 });
 
-describe("the resume hint", () => {
+describe("the resume hint", { timeout: 300_000 }, () => {
   it("repeats the selection the command line gave, with the run's --db and --out", async () => {
     const program = new Command().exitOverride();
     registerSweep(program);
