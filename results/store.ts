@@ -16,6 +16,7 @@
 import { randomBytes } from "node:crypto";
 import type { Statement } from "better-sqlite3";
 import { type CellWriter, type CellWriterOptions, createCellWriter } from "./cell-writer.ts";
+import { DEFAULT_DB_PATH } from "./default-db-path.ts";
 import { type DeletedRuns, deleteCells, deleteRuns } from "./delete-rows.ts";
 import type {
   AttemptRecord,
@@ -51,8 +52,7 @@ import {
 } from "./row-mapping.ts";
 import { type Db, type OpenOptions, openDb } from "./schema.ts";
 
-/** Where commands look when `--db` is not given, relative to the current directory. */
-export const DEFAULT_DB_PATH = "results/gatecheck.db";
+export { DEFAULT_DB_PATH };
 
 /** `2026-11-30T02-10-00Z-ab12`: sorts by start time, safe in file names. */
 export function newRunId(now: Date = new Date(), suffix = randomBytes(2).toString("hex")): string {

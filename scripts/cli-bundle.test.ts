@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import packageJson from "../package.json" with { type: "json" };
 import { LENS_FIXTURES } from "../probes/lens/fixture-values.ts";
@@ -20,6 +20,26 @@ function run(how: "bin" | "sources", args: string[]) {
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
+/**
+ * The packages a bundle file loads before any of its code runs: its static imports (`from
+ * "..."`; an action's chunk is an `import(...)`, loaded when its command runs), followed
+ * through the chunks of ours they name.
+ */
+function packagesLoadedAtStart(file: string): string[] {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const pending = [file];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (seen.has(next)) continue;
+    seen.add(next);
+    for (const [, spec = ""] of readFileSync(next, "utf8").matchAll(/\bfrom\s*"([^"]+)"/g)) {
+      if (spec.startsWith(".")) pending.push(join(dirname(next), spec));
+      else packages.add(spec);
+    }
+  }
+  return [...packages].sort();
+}
+
 describe("the CLI bundle", { timeout: 300_000 }, () => {
   it("answers as the sources do: help, version, a check, a usage error", async () => {
     await cliBundle();
@@ -33,6 +53,14 @@ describe("the CLI bundle", { timeout: 300_000 }, () => {
       expect(run("bin", args), args.join(" ")).toEqual(run("sources", args));
     }
     expect(run("bin", ["--version"]).out).toBe(`${packageJson.version}\n`);
+  });
+
+  it("starts on commander alone: the command definitions load no action, database or dialect", async () => {
+    const entry = await cliBundle();
+    // Was better-sqlite3, commander, node:crypto and zod: the definitions took their default
+    // --db from results/store.ts, and the store brings the database, the schemas and every
+    // dialect module to a `--help`.
+    expect(packagesLoadedAtStart(entry)).toEqual(["commander"]);
   });
 
   it("keeps no import.meta: each source's location is written in, so files beside it are found", async () => {

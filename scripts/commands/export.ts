@@ -4,7 +4,7 @@
  * Exit 0 when written, 2 when the database, cell or attempt cannot be found.
  */
 import type { Command } from "commander";
-import { DEFAULT_DB_PATH } from "../../results/store.ts";
+import { DEFAULT_DB_PATH } from "../../results/default-db-path.ts";
 import type { RegisterCommand } from "./index.ts";
 import { lazyAction } from "./lazy-action.ts";
 

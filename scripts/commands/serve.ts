@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { DEFAULT_DB_PATH } from "../../results/store.ts";
+import { DEFAULT_DB_PATH } from "../../results/default-db-path.ts";
 import type { RegisterCommand } from "./index.ts";
 import { lazyAction } from "./lazy-action.ts";
 
