@@ -151,10 +151,7 @@ function customJudgement(attribute: RequestAttribute, pair: RequestPair): Judgem
   }
 }
 
-/**
- * Whether a tool result holds content the target has no place for. A loop, not a named
- * closure: tsx's keepNames makes a named closure cost an `Object.defineProperty` per call.
- */
+/** Whether a tool result holds content the target has no place for. */
 function resultHoldsExcused(client: CanonicalRequest, target: Dialect): boolean {
   for (const m of client.messages) {
     for (const p of m.parts) {

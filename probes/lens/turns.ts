@@ -75,11 +75,7 @@ export function emptiedTurns(sent: readonly Message[], got: readonly Message[]):
   return out;
 }
 
-/**
- * The pairing's inputs and score table. The helpers below take it as an argument rather than
- * closing over it: tsx compiles with keepNames, so a named closure costs an
- * `Object.defineProperty` each time the function that makes it runs (once per exchange here).
- */
+/** The pairing's inputs and score table, which the helpers below take as their argument. */
 interface Pairing {
   sentSpeakers: Speaker[];
   gotSpeakers: Speaker[];
