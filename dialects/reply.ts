@@ -197,8 +197,6 @@ function readStreamText(dialect: Dialect, status: number, text: string): Canonic
     };
   }
   const reader = dialectModule(dialect).reply.streamReader();
-  // Method shorthand, not arrow properties: tsx names every arrow it assigns (a defineProperty
-  // call each time this runs), which cost more than framing a short stream.
   frameText(dialectModule(dialect).routes.framing, text, {
     onEvent(e) {
       reader.push(e);

@@ -322,7 +322,6 @@ async function renderLater(judged: Judged, decision: Decision): Promise<WireRepl
  * Judge, record, and plan the reply of a request that has been read. The plan comes back
  * at once when it needs no wait (a default or staged reply: almost every request), so the
  * listener answers in the tick the body ended; a promise only when rendering needs one.
- * Hoisted helpers, not closures: tsx names every closure with a call per request.
  */
 export function answerTraffic(
   raw: RawRequest,
