@@ -1,331 +1,315 @@
 /**
- * Load benchmark: the mock (recording on, to a temp JSONL file) against a bare `node:http`
- * server that answers the same bytes without recording, at the same concurrency, with the
- * same client, in one process run. Prints requests/s and p50/p99 latency for each and the
- * ratio (target: the mock at >= 0.8 of bare). Rounds alternate which side goes first
- * (bare-mock, mock-bare, ...) so a machine that gets busier or quieter over the run hits
- * both sides alike; the headline is the median of the per-round ratios.
+ * The mock under load, measured the way a gateway author measures it: an external load
+ * generator (wrk, else autocannon, in its own process on core 0) against servers in their
+ * own processes (on core 1): `gatecheck mock --record` (JSON default replies, and a staged
+ * 200-event SSE stream), a bare `node:http` server answering the same bytes (one write per
+ * SSE event), CopilotKit aimock (journal on) and @dwmkerr/mock-llm. Rounds interleave the
+ * servers, the order turning each round. Two regimes: a fresh nonce per request, and one
+ * nonce shared by every request after a prefill that fills the mock's record memory (a
+ * gateway load test repeating one probe body). Prints per server the median requests/s, p50
+ * and p99 latency and the server's CPU per request (every thread, the recorder's catch-up
+ * after the load included), the ratios against the targets, and the records' catch-up.
  *
- *   npx tsx scripts/bench/mock-load.ts [--seconds 2] [--concurrency 32] [--rounds 7]
+ *   npx tsx scripts/bench/mock-load.ts [--seconds 5] [--rounds 5] [--connections 32]
+ *     [--regimes distinct,shared] [--generator wrk|autocannon] [--json]
+ *     [--mock-root DIR]   (the mock of another checkout, e.g. a `git worktree` of an older commit)
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { Agent, createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startMock } from "../../mock-upstream/index.ts";
+import {
+  availableGenerator,
+  type LoadSpec,
+  type NonceRegime,
+  pinning,
+  runLoad,
+} from "./load/generator.ts";
+import {
+  type BareReply,
+  processCpuMicros,
+  type RunningServer,
+  startAimock,
+  startBare,
+  startGatecheckMock,
+  startMockLlm,
+} from "./load/servers.ts";
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: "string", default: "2" },
-    concurrency: { type: "string", default: "32" },
-    rounds: { type: "string", default: "7" },
+    seconds: { type: "string", default: "5" },
+    rounds: { type: "string", default: "5" },
+    connections: { type: "string", default: "32" },
+    regimes: { type: "string", default: "distinct,shared" },
+    generator: { type: "string" },
+    "mock-root": { type: "string" },
+    json: { type: "boolean", default: false },
   },
 });
 const SECONDS = Number(values.seconds);
-const CONCURRENCY = Number(values.concurrency);
 const ROUNDS = Number(values.rounds);
+const CONNECTIONS = Number(values.connections);
+const REGIMES = (values.regimes ?? "").split(",") as NonceRegime[];
+const GENERATOR = availableGenerator(values.generator);
+const GENERATOR_PIN = pinning(0);
+const SERVER_PIN = pinning(1);
+const SSE_EVENTS = 200;
 
+/** About 1 KB, as a gateway forwards a short chat turn, with a credential header. */
 const BODY = JSON.stringify({
   model: "gpt-4o-mini",
   messages: [
-    { role: "system", content: "You are terse." },
-    { role: "user", content: "Say hello. gc-0123456789abcdef" },
+    { role: "system", content: `You are terse. ${"Answer in one short sentence. ".repeat(28)}` },
+    { role: "user", content: "Say hello. {NONCE}" },
   ],
   temperature: 0.3,
 });
 const HEADERS = {
   "content-type": "application/json",
-  authorization: "Bearer sk-proj-benchbenchbenchbench",
+  authorization: "Bearer sk-proj-benchbenchbenchbenchbench0000",
 };
+const SHARED_NONCE = "gc-5ba7ed0000000001";
 
-export interface LoadResult {
-  requests: number;
-  perSecond: number;
-  p50: number;
-  p99: number;
-  /** Process CPU (user + system) per request: client and server share the process. */
-  cpuMicrosPerRequest: number;
-  /**
-   * The main thread's CPU per request (Linux only; 10 ms ticks): the thread the client
-   * and both servers share, which is what limits throughput here. The mock's recorder
-   * thread counts in the process CPU above but not here.
-   */
-  mainThreadMicrosPerRequest: number | undefined;
-}
+const dir = mkdtempSync(join(tmpdir(), "gatecheck-mock-load-"));
 
-/** The main thread's user + system CPU in microseconds, from /proc (undefined elsewhere). */
-function mainThreadMicros(): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
-    // Fields after the command name, which ends with ") "; utime and stime are 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return undefined;
-  }
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
-}
-
-function once(url: URL, agent: Agent): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method: "POST", agent, headers: { ...HEADERS, "content-length": Buffer.byteLength(BODY) } },
-      (res) => {
-        res.on("data", () => {});
-        res.on("end", () => resolve(performance.now() - started));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(BODY);
-  });
-}
-
-async function load(
-  base: string,
-  path: string,
-  concurrency = CONCURRENCY,
-  seconds = SECONDS,
-): Promise<LoadResult> {
-  const url = new URL(path, base);
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-  const latencies: number[] = [];
-  const deadline = performance.now() + seconds * 1000;
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
-  const mainBefore = mainThreadMicros();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < deadline) latencies.push(await once(url, agent));
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  const mainAfter = mainThreadMicros();
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
+function spec(url: string, regime: NonceRegime, seconds = SECONDS): LoadSpec {
   return {
-    requests: latencies.length,
-    perSecond: latencies.length / elapsed,
-    p50: percentile(latencies, 0.5),
-    p99: percentile(latencies, 0.99),
-    cpuMicrosPerRequest: (cpu.user + cpu.system) / Math.max(1, latencies.length),
-    mainThreadMicrosPerRequest:
-      mainBefore === undefined || mainAfter === undefined
-        ? undefined
-        : (mainAfter - mainBefore) / Math.max(1, latencies.length),
+    url: `${url}/v1/chat/completions`,
+    headers: HEADERS,
+    body: BODY,
+    nonce: regime,
+    sharedNonce: SHARED_NONCE,
+    seconds,
+    connections: CONNECTIONS,
   };
 }
 
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () =>
-      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
-    ),
-  );
-}
-
-/** A bare server answering every request with the given bytes after reading the body. */
-function bareServer(contentType: string, body: Buffer): Server {
-  return createServer((req, res) => {
-    req.on("data", () => {});
-    req.on("end", () => {
-      res.writeHead(200, { "content-type": contentType, "content-length": body.length });
-      res.end(body);
-    });
+/** The SSE stream the mock stages and the bare server copies: 200 Chat chunks and [DONE]. */
+function sseSpec(): unknown {
+  const chunk = (i: number) => ({
+    id: "chatcmpl-bench",
+    object: "chat.completion.chunk",
+    created: 1_735_689_600,
+    model: "gpt-4o-mini",
+    choices: [
+      { index: 0, delta: { content: `word ${i} of the streamed answer ` }, finish_reason: null },
+    ],
   });
+  const events = Array.from({ length: SSE_EVENTS - 1 }, (_, i) => ({ data: chunk(i) }));
+  return { times: "always", reply: { body: { sse: [...events, { data: "[DONE]" }] } } };
 }
 
-/** A bare server writing the same events one write each, chunked, like the mock's default plan. */
-function bareStreamServer(events: readonly Buffer[]): Server {
-  return createServer((req, res) => {
-    req.on("data", () => {});
-    req.on("end", () => {
-      res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
-      for (const e of events) res.write(e);
-      res.end();
-    });
+/** Headers a bare server copies from the mock's reply (Node adds date and framing itself). */
+function copiedHeaders(res: Response): [string, string][] {
+  const skip = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length"]);
+  return [...res.headers.entries()].filter(([k]) => !skip.has(k));
+}
+
+async function mockReply(url: string, sse: boolean): Promise<BareReply> {
+  const res = await fetch(`${url}/v1/chat/completions`, {
+    method: "POST",
+    headers: HEADERS,
+    body: BODY.replace("{NONCE}", SHARED_NONCE),
   });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (!sse) return { headers: copiedHeaders(res), body };
+  const text = body.toString("utf8");
+  const events = text.split(/(?<=\n\n)/).map((e) => Buffer.from(e));
+  if (events.length !== SSE_EVENTS) throw new Error(`the mock sent ${events.length} events`);
+  return { headers: copiedHeaders(res), events };
 }
 
-function best(results: LoadResult[]): LoadResult {
-  return results.reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
+/** The lines a record file has gained since `offset` bytes, and its size now. */
+function linesSince(file: string, offset: number): { lines: number; size: number } {
+  const size = statSync(file).size;
+  const fd = openSync(file, "r");
+  const buffer = Buffer.alloc(1024 * 1024);
+  let lines = 0;
+  for (let at = offset; at < size; ) {
+    const n = readSync(fd, buffer, 0, Math.min(buffer.length, size - at), at);
+    for (let i = 0; i < n; i++) if (buffer[i] === 10) lines++;
+    at += n;
+  }
+  return { lines, size };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
-
-/** The result of median throughput among rounds (its latencies come with it). */
-function medianRound(results: LoadResult[]): LoadResult {
-  const sorted = [...results].sort((a, b) => a.perSecond - b.perSecond);
-  return sorted[Math.floor((sorted.length - 1) / 2)] as LoadResult;
-}
-
-const fmt = (r: LoadResult) =>
-  `${r.perSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  (${r.requests} requests)`;
-
-const load1 = () => (loadavg()[0] ?? 0).toFixed(2);
-
-/**
- * Each round is a pair: bare and mock back to back, the order alternating from round to
- * round. Wall-clock throughput swings with the machine's load, so only ratios within a
- * pair count; their median is the figure the target applies to. CPU time per request
- * (user + system of the whole process, client included) moves less with load and is
- * printed as a second view: bare CPU over mock CPU.
- */
-async function rounds(
-  bareUrl: string,
-  mockUrl: string,
-  run: (base: string) => Promise<LoadResult>,
-): Promise<{ bare: LoadResult[]; mock: LoadResult[] }> {
-  const bare: LoadResult[] = [];
-  const mock: LoadResult[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    if (round % 2 === 0) {
-      bare.push(await run(bareUrl));
-      mock.push(await run(mockUrl));
-    } else {
-      mock.push(await run(mockUrl));
-      bare.push(await run(bareUrl));
+/** Milliseconds until a record file stops growing (the recorder has caught up). */
+async function catchUp(file: string): Promise<number> {
+  const started = performance.now();
+  let size = statSync(file).size;
+  let stableSince = performance.now();
+  while (performance.now() - stableSince < 300) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    const now = statSync(file).size;
+    if (now !== size) {
+      size = now;
+      stableSince = performance.now();
     }
   }
-  return { bare, mock };
+  return Math.max(0, stableSince - started);
 }
 
-function summarize(bare: LoadResult[], mock: LoadResult[], unit: string): number {
-  const perRound = bare.map((r, i) => (mock[i]?.perSecond ?? 0) / r.perSecond);
-  const bareCpu = median(bare.map((r) => r.cpuMicrosPerRequest));
-  const mockCpu = median(mock.map((r) => r.cpuMicrosPerRequest));
-  const ratio = median(perRound);
-  console.log(
-    `  bare node:http   ${fmt(medianRound(bare)).replace("req/s", unit)}  (median round)`,
-  );
-  console.log(
-    `  mock (recording) ${fmt(medianRound(mock)).replace("req/s", unit)}  (median round)`,
-  );
-  console.log(`  ratio mock/bare  ${ratio.toFixed(2)} median of rounds  (target >= 0.8)`);
-  console.log(
-    `  per-round ratios ${perRound.map((r) => r.toFixed(2)).join(" ")}  (best rounds: ${(best(mock).perSecond / best(bare).perSecond).toFixed(2)})`,
-  );
-  console.log(
-    `  CPU per request  bare ${bareCpu.toFixed(0)} µs, mock ${mockCpu.toFixed(0)} µs (client included; medians)  ratio ${(bareCpu / mockCpu).toFixed(2)}`,
-  );
-  const bareMain = bare.map((r) => r.mainThreadMicrosPerRequest);
-  const mockMain = mock.map((r) => r.mainThreadMicrosPerRequest);
-  if (bareMain.every((v) => v !== undefined) && mockMain.every((v) => v !== undefined)) {
-    const b = median(bareMain as number[]);
-    const m = median(mockMain as number[]);
-    console.log(
-      `  main thread      bare ${b.toFixed(0)} µs, mock ${m.toFixed(0)} µs per request (client included; medians)  ratio ${(b / m).toFixed(2)}`,
-    );
+interface Sample {
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  cpuMicros: number;
+  errors: number;
+  catchUpMs?: number;
+  linesPerRequest?: number;
+}
+
+async function measure(server: RunningServer, regime: NonceRegime, offsets: Map<string, number>) {
+  const cpuBefore = processCpuMicros(server.pid);
+  const run = await runLoad(GENERATOR, spec(server.url, regime), dir, GENERATOR_PIN);
+  const sample: Sample = {
+    perSecond: run.perSecond,
+    p50Ms: run.p50Ms,
+    p99Ms: run.p99Ms,
+    cpuMicros: 0,
+    errors: run.errors,
+  };
+  if (server.recordFile) {
+    sample.catchUpMs = await catchUp(server.recordFile);
+    const { lines, size } = linesSince(server.recordFile, offsets.get(server.name) ?? 0);
+    offsets.set(server.name, size);
+    sample.linesPerRequest = lines / run.requests;
   }
-  return ratio;
+  sample.cpuMicros = (processCpuMicros(server.pid) - cpuBefore) / run.requests;
+  return sample;
 }
 
-/** Lines in the record file: the records that reached the disk, not only memory. */
-function fileLines(file: string): number {
-  return readFileSync(file, "utf8").split("\n").length - 1;
+async function health(url: string): Promise<{ records: number; evicted?: number }> {
+  return (await (await fetch(`${url}/__gatecheck/health`)).json()) as {
+    records: number;
+    evicted?: number;
+  };
 }
 
 /**
- * The record file's lines once it holds `expected` (the recorder thread writes a line
- * shortly after its reply), or what it holds after `timeoutMs`.
+ * Fill the mock's record memory with the shared nonce (100,000 records or 256 MiB of lines,
+ * whichever comes first: a 200-event stream's records fill the bytes first), so every
+ * measured request evicts one.
  */
-async function linesOnDisk(file: string, expected: number, timeoutMs = 10_000): Promise<number> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const lines = fileLines(file);
-    if (lines >= expected || performance.now() > deadline) return lines;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+async function prefill(server: RunningServer) {
+  while (((await health(server.url)).evicted ?? 0) === 0) {
+    await runLoad(GENERATOR, spec(server.url, "shared", 3), dir, GENERATOR_PIN);
   }
 }
 
-async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "gatecheck-bench-"));
-  const recordFile = join(dir, "records.jsonl");
-  const mock = await startMock({ recordFile, name: "bench" });
+async function startAll(): Promise<RunningServer[]> {
+  const root = values["mock-root"];
+  const mockJson = await startGatecheckMock(
+    SERVER_PIN,
+    join(dir, `json-${Date.now()}.jsonl`),
+    root,
+  );
+  const mockSse = await startGatecheckMock(SERVER_PIN, join(dir, `sse-${Date.now()}.jsonl`), root);
+  mockSse.name = "mock-sse";
+  await fetch(`${mockSse.url}/__gatecheck/replies`, {
+    method: "POST",
+    body: JSON.stringify(sseSpec()),
+  });
+  const bareJson = await startBare(SERVER_PIN, dir, await mockReply(mockJson.url, false));
+  const bareSse = await startBare(SERVER_PIN, dir, await mockReply(mockSse.url, true));
+  const aimock = await startAimock(SERVER_PIN, dir, "Hello from the gatecheck mock.");
+  const mockLlm = await startMockLlm(SERVER_PIN);
+  return [bareJson, mockJson, aimock, mockLlm, bareSse, mockSse];
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? ((s[(s.length - 1) >> 1] ?? 0) + (s[s.length >> 1] ?? 0)) / 2 : Number.NaN;
+};
+
+async function regimeRun(regime: NonceRegime) {
+  const servers = await startAll();
+  const samples = new Map<string, Sample[]>(servers.map((s) => [s.name, []]));
+  const offsets = new Map<string, number>();
   try {
-    // The bare server returns exactly the bytes the mock answers this request with.
-    const sample = await fetch(`${mock.url}/v1/chat/completions`, {
-      method: "POST",
-      headers: HEADERS,
-      body: BODY,
-    });
-    const sampleBody = Buffer.from(await sample.arrayBuffer());
-    const bare = bareServer(sample.headers.get("content-type") ?? "application/json", sampleBody);
-    const bareUrl = await listen(bare);
-
-    console.log(
-      `JSON replies: ${CONCURRENCY} concurrent, ${SECONDS} s per side, ${ROUNDS} rounds, load average ${load1()}`,
-    );
-    // Warm-up (not counted): JIT, connection pools, the record file.
-    await load(bareUrl, "/v1/chat/completions", CONCURRENCY, 1);
-    await load(mock.url, "/v1/chat/completions", CONCURRENCY, 1);
-    const json = await rounds(bareUrl, mock.url, (base) => load(base, "/v1/chat/completions"));
-    summarize(json.bare, json.mock, "req/s");
-    const recorded = mock.recorded();
-    const onDisk = await linesOnDisk(recordFile, recorded);
-    console.log(
-      `  records on disk  ${onDisk} lines of ${recorded} requests (load average now ${load1()})`,
-    );
-    bare.close();
-    bare.closeAllConnections();
-    mock.reset();
-
-    // A 2,000-event SSE stream with the default chunk plan (one write per event).
-    const sse = Array.from({ length: 2000 }, (_, i) => ({
-      data: {
-        id: "chatcmpl-bench",
-        object: "chat.completion.chunk",
-        choices: [{ index: 0, delta: { content: `tok${i} ` } }],
-      },
-    }));
-    mock.stage({ times: "always", reply: { body: { sse } } });
-    const streamSample = await fetch(`${mock.url}/v1/chat/completions`, {
-      method: "POST",
-      headers: HEADERS,
-      body: BODY,
-    });
-    const streamBytes = Buffer.from(await streamSample.arrayBuffer());
-    const events = streamBytes
-      .toString("utf8")
-      .split(/(?<=\n\n)/)
-      .map((e) => Buffer.from(e));
-    const bareStream = bareStreamServer(events);
-    const bareStreamUrl = await listen(bareStream);
-    const streamConcurrency = 4;
-    const loadStreams = (base: string) => load(base, "/v1/chat/completions", streamConcurrency);
-    console.log(
-      `SSE streams of ${events.length} events (${streamBytes.length} bytes): ${streamConcurrency} concurrent, load average ${load1()}`,
-    );
-    await load(bareStreamUrl, "/v1/chat/completions", streamConcurrency, 1);
-    await load(mock.url, "/v1/chat/completions", streamConcurrency, 1);
-    const { bare: bareStreams, mock: mockStreams } = await rounds(
-      bareStreamUrl,
-      mock.url,
-      loadStreams,
-    );
-    summarize(bareStreams, mockStreams, "streams/s");
-    const events2k = (r: LoadResult) => `${(r.perSecond * events.length).toFixed(0)} events/s`;
-    console.log(
-      `  events/s         bare ${events2k(medianRound(bareStreams))}, mock ${events2k(medianRound(mockStreams))} (median rounds)`,
-    );
-    bareStream.close();
-    bareStream.closeAllConnections();
+    for (const server of servers) {
+      await runLoad(GENERATOR, spec(server.url, regime, 2), dir, GENERATOR_PIN); // warm-up
+      if (regime === "shared" && server.recordFile) await prefill(server);
+      if (server.recordFile) {
+        await catchUp(server.recordFile);
+        offsets.set(server.name, statSync(server.recordFile).size);
+      }
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      const turn = round % servers.length;
+      for (const server of [...servers.slice(turn), ...servers.slice(0, turn)]) {
+        samples.get(server.name)?.push(await measure(server, regime, offsets));
+      }
+    }
   } finally {
-    await mock.close();
-    rmSync(dir, { recursive: true, force: true });
+    await Promise.all(servers.map((s) => s.stop()));
   }
+  return samples;
 }
 
-await main();
+function ratios(samples: Map<string, Sample[]>, a: string, b: string): number[] {
+  const x = samples.get(a) ?? [];
+  const y = samples.get(b) ?? [];
+  return x.map((s, i) => s.perSecond / (y[i]?.perSecond ?? Number.NaN));
+}
+
+const TARGETS = [
+  { name: "mock / bare, JSON", a: "mock", b: "bare-json", target: 0.5 },
+  { name: "mock / bare, 200-event SSE", a: "mock-sse", b: "bare-sse", target: 0.8 },
+  { name: "mock / aimock, JSON", a: "mock", b: "aimock", target: 2 },
+];
+
+const report: Record<string, unknown> = {
+  generator: GENERATOR,
+  pinned: GENERATOR_PIN.length > 0,
+  seconds: SECONDS,
+  rounds: ROUNDS,
+  connections: CONNECTIONS,
+  loadBefore: loadavg()[0],
+};
+try {
+  for (const regime of REGIMES) {
+    const samples = await regimeRun(regime);
+    const servers = [...samples].map(([name, s]) => ({
+      name,
+      perSecond: Math.round(median(s.map((x) => x.perSecond))),
+      p50Ms: median(s.map((x) => x.p50Ms)),
+      p99Ms: median(s.map((x) => x.p99Ms)),
+      cpuMicrosPerRequest: Math.round(median(s.map((x) => x.cpuMicros))),
+      errors: s.reduce((n, x) => n + x.errors, 0),
+      ...(s[0]?.catchUpMs === undefined
+        ? {}
+        : {
+            catchUpMsMax: Math.round(Math.max(...s.map((x) => x.catchUpMs ?? 0))),
+            linesPerRequestMin: Math.min(...s.map((x) => x.linesPerRequest ?? 0)),
+          }),
+    }));
+    const targets = TARGETS.map((t) => {
+      const r = ratios(samples, t.a, t.b);
+      return {
+        ...t,
+        ratios: r.map((x) => Number(x.toFixed(2))),
+        median: Number(median(r).toFixed(2)),
+      };
+    });
+    report[regime] = { servers, targets };
+    if (!values.json) {
+      process.stdout.write(
+        `\n== ${regime} nonces (${GENERATOR}, ${SECONDS} s x ${ROUNDS} rounds)\n`,
+      );
+      for (const s of servers) process.stdout.write(`${JSON.stringify(s)}\n`);
+      for (const t of targets) {
+        const met = t.median >= t.target ? "met" : "NOT met";
+        process.stdout.write(
+          `${t.name}: ${t.median} (rounds ${t.ratios.join(", ")}; target >= ${t.target}: ${met})\n`,
+        );
+      }
+    }
+  }
+  report.loadAfter = loadavg()[0];
+  if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else
+    process.stdout.write(`load average ${report.loadBefore} before, ${report.loadAfter} after\n`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
