@@ -10,9 +10,9 @@ import { isUtf8 } from "node:buffer";
 import type { WireFrame } from "./wire-plan.ts";
 
 /**
- * A reply body as a record carries it. Its JSON text is made only when a line is rendered:
- * with the recorder thread that happens there, so the answering thread only decodes the
- * body (a default reply has a fresh id each time, so nothing is shared between requests).
+ * A reply body as a record carries it. Its JSON text is made only when a line is rendered,
+ * once per body (a default reply has a fresh id each time, so nothing is shared between its
+ * requests; a staged one is shared by all of them).
  */
 export class ReplyBytes {
   #jsonText: string | undefined;
