@@ -140,7 +140,7 @@ export async function sendAttempt(target: AttemptTarget, plan: AttemptPlan): Pro
 }
 
 /** The response body redacted; a compressed one through its decoded text (compressed-body.ts). */
-function redactedResponseBody(response: ClientResponse, secrets: readonly string[]): Buffer {
+export function redactedResponseBody(response: ClientResponse, secrets: readonly string[]): Buffer {
   const coding = response.headers.find(([k]) => k.toLowerCase() === "content-encoding")?.[1];
   const redact = (text: string) => redactBody(text, secrets);
   const compressed = redactCompressed(response.body, coding, redact);

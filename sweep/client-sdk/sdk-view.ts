@@ -94,7 +94,7 @@ const openaiClient = () => (openai ??= new OpenAI({ apiKey: "sk-replay", ...clie
 const anthropicClient = () =>
   (anthropic ??= new Anthropic({ apiKey: "sk-ant-replay", ...clientOptions, baseURL: BASE }));
 
-function replayedResponse(response: RecordedResponse): Response {
+export function replayedResponse(response: RecordedResponse): Response {
   // Header names/values the platform refuses (e.g. a bare `Set-Cookie` pair list) are skipped, not fatal.
   const headers = new Headers();
   for (const [name, value] of response.headers) {

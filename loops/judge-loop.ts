@@ -1,0 +1,244 @@
+/**
+ * Judges one loop across its turns, from what the agent got and what reached the backend
+ * (the mock's records, already redacted). Pure: the same evidence gives the same outcome.
+ *
+ * - Turn 1 breaks when the task never got an answer the agent could use: the gateway
+ *   refused it, a strict provider rejected what was forwarded, the SDK could not read it, or
+ *   the tool calls the agent got are not the backend's (count, names, arguments).
+ * - Turn 2 breaks when the echo is refused or rejected, or when what reached the backend does
+ *   not link to what the backend said at turn 1: each result under an id the backend issued
+ *   (restored, if the gateway rewrote it for the client), in order, with its content; and the
+ *   thinking signature or thoughtSignature back in the backend's own slot where the backend's
+ *   provider refuses a tool loop without it (SIGNATURE_RULES).
+ * - Turn 3 breaks when the backend's final answer does not reach the agent as sent.
+ */
+import type { CanonicalReply, Message, Part } from "../dialects/canonical.ts";
+import type { Dialect } from "../dialects/dialect.ts";
+import { readReply } from "../dialects/reply.ts";
+import { readRequest } from "../dialects/request.ts";
+import type { ForwardedRecord } from "../sweep/exchange-from-wire.ts";
+import type { AgentRun } from "./agent.ts";
+import { broke, completed, type LoopOutcome } from "./loop-outcome.ts";
+import {
+  FINAL_TEXT,
+  LOOP_CITIES,
+  LOOP_TOOL,
+  type LoopVariant,
+  toolResultText,
+} from "./loop-script.ts";
+
+/**
+ * How a backend links a result to its call: by the call's id, or (Gemini, Ollama, whose ids
+ * are optional) by the function's name in call order.
+ */
+const LINK_BY: Readonly<Record<Dialect, { by: "id" | "name"; see: string }>> = {
+  "openai-chat": {
+    by: "id",
+    see: "https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages",
+  },
+  "openai-responses": {
+    by: "id",
+    see: "https://platform.openai.com/docs/api-reference/responses/create#responses-create-input",
+  },
+  "anthropic-messages": {
+    by: "id",
+    see: "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+  },
+  gemini: {
+    by: "name",
+    see: "https://ai.google.dev/gemini-api/docs/function-calling",
+  },
+  ollama: {
+    by: "name",
+    see: "https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-with-tools",
+  },
+};
+
+/**
+ * Backends whose provider refuses a tool loop whose echoed assistant turn lacks the signed
+ * reasoning it sent: a lost signature there is a break; elsewhere (Responses'
+ * `encrypted_content`, reasoning text on Chat or Ollama) it is recorded as a loss. DeepSeek's
+ * and Moonshot's `reasoning_content` rules are enforced by their personas, not here.
+ */
+const SIGNATURE_RULES: Partial<Record<Dialect, { slot: "thinking" | "tool-call"; see: string }>> = {
+  "anthropic-messages": {
+    slot: "thinking",
+    see: "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks",
+  },
+  gemini: { slot: "tool-call", see: "https://ai.google.dev/gemini-api/docs/thought-signatures" },
+};
+
+export interface LoopEvidence {
+  variant: LoopVariant;
+  backend: Dialect;
+  agent: AgentRun;
+  /** The mock's records for the loop's nonce, in arrival order. */
+  forwarded: readonly ForwardedRecord[];
+}
+
+const parts = (messages: readonly Message[]): Part[] => messages.flatMap((m) => m.parts);
+
+function requestOf(backend: Dialect, record: ForwardedRecord) {
+  try {
+    return readRequest(backend, record.json, { path: record.path });
+  } catch {
+    return undefined;
+  }
+}
+
+function replyOf(backend: Dialect, record: ForwardedRecord): CanonicalReply | undefined {
+  const body = record.reply?.body;
+  if (body === undefined || record.reply?.bodyEncoding === "base64") return undefined;
+  try {
+    return readReply(backend, { status: record.reply?.status ?? 0, body }, "non-stream");
+  } catch {
+    return undefined;
+  }
+}
+
+const isTurnTwo = (backend: Dialect, record: ForwardedRecord) =>
+  parts(requestOf(backend, record)?.messages ?? []).some((p) => p.type === "tool-result");
+
+/** Why a request failed, from its forwarded record (if any) and what the SDK said. */
+function failure(
+  turn: 1 | 2,
+  record: ForwardedRecord | undefined,
+  sdkMessage: string,
+  what: string,
+): LoopOutcome {
+  const status = record?.reply?.status ?? 0;
+  if (record?.reply?.personaRule) {
+    return broke(
+      turn,
+      "strict-provider",
+      `${record.reply.persona ?? "the provider"} rejected the forwarded ${what} (${record.reply.personaRule}, status ${status}); the agent's SDK said: ${sdkMessage}`,
+    );
+  }
+  if (!record) {
+    const transport = /fetch failed|connection error|timed? ?out/i.test(sdkMessage);
+    return broke(
+      turn,
+      transport ? "transport-error" : "gateway-error",
+      `nothing of the ${what} reached the backend; the agent's SDK said: ${sdkMessage}`,
+    );
+  }
+  if (status >= 200 && status < 300) {
+    // The backend answered; the answer did not reach the agent in a form it reads.
+    return broke(
+      turn === 1 ? 1 : 3,
+      "sdk-rejected",
+      `the backend answered ${status} to the ${what}, and the agent's SDK raised: ${sdkMessage}`,
+    );
+  }
+  return broke(
+    turn,
+    "gateway-error",
+    `the backend answered ${status} to the forwarded ${what}; the agent's SDK said: ${sdkMessage}`,
+  );
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export function judgeLoop(evidence: LoopEvidence): LoopOutcome {
+  const { variant, backend, agent, forwarded } = evidence;
+  const turnTwoAt = forwarded.findIndex((r) => isTurnTwo(backend, r));
+  const turnOne = forwarded.find((r, i) => i !== turnTwoAt && !isTurnTwo(backend, r));
+  const turnTwo = turnTwoAt >= 0 ? forwarded[turnTwoAt] : undefined;
+
+  if (agent.error?.request === 1) return failure(1, turnOne, agent.error.message, "task");
+  const seen = agent.calls ?? [];
+  const wanted = LOOP_CITIES.slice(0, variant.calls).map((city) => ({
+    name: LOOP_TOOL.name,
+    arguments: { city },
+  }));
+  const seenShape = seen.map((c) => ({ name: c.name, arguments: c.arguments }));
+  if (!sameJson(seenShape, wanted)) {
+    return broke(
+      1,
+      "tool-call-mangled",
+      `the backend made ${wanted.length} call(s) ${JSON.stringify(wanted)}; the agent got ${JSON.stringify(seenShape)}`,
+    );
+  }
+  const echoStatus = turnTwo?.reply?.status ?? 0;
+  const echoAnswered = echoStatus >= 200 && echoStatus < 300;
+  if (agent.error?.request === 2 && !echoAnswered) {
+    return failure(2, turnTwo, agent.error.message, "echo");
+  }
+  if (!turnTwo || !turnOne) {
+    return broke(
+      2,
+      "gateway-error",
+      `the agent's echo got an answer but no request with its tool results reached the backend (${forwarded.length} request(s) forwarded)`,
+    );
+  }
+
+  const losses: string[] = [];
+  const issued = replyOf(backend, turnOne)?.parts ?? [];
+  const issuedCalls = issued.flatMap((p) => (p.type === "tool-call" ? [p] : []));
+  const request = requestOf(backend, turnTwo);
+  const sentBack = parts(request?.messages ?? []);
+  const results = sentBack.flatMap((p) => (p.type === "tool-result" ? [p] : []));
+  const link = LINK_BY[backend];
+  const want = issuedCalls.map((c) => (link.by === "id" ? c.id : c.name));
+  const got = results.map((r) => (link.by === "id" ? r.callId : (r.name ?? r.callId)));
+  if (!sameJson(got, want)) {
+    return broke(
+      2,
+      "id-lost",
+      `the backend issued ${link.by === "id" ? "call ids" : "calls"} ${JSON.stringify(want)} at turn 1; the results that reached it answer ${JSON.stringify(got)} (the agent saw ids ${JSON.stringify(seen.map((c) => c.id))}); see ${link.see}`,
+    );
+  }
+  for (const [index, result] of results.entries()) {
+    const text = JSON.stringify(result.content);
+    if (!text.includes(toolResultText(variant, index))) {
+      return broke(
+        2,
+        "result-lost",
+        `result ${index + 1} reached the backend as ${text.slice(0, 200)}, without the agent's "${toolResultText(variant, index)}"`,
+      );
+    }
+    if (variant.errorResult && backend === "anthropic-messages" && result.isError !== true) {
+      losses.push(`result ${index + 1} lost its is_error flag`);
+    }
+  }
+  const rule = SIGNATURE_RULES[backend];
+  const issuedSigs = issued.flatMap((p) =>
+    (p.type === "thinking" || p.type === "tool-call") && p.signature ? [p] : [],
+  );
+  for (const sig of issuedSigs) {
+    const back = sentBack.some(
+      (p) => p.type === sig.type && "signature" in p && p.signature === sig.signature,
+    );
+    if (back) continue;
+    const slot =
+      sig.type === "thinking" ? "thinking block's signature" : "function call's thoughtSignature";
+    if (rule && rule.slot === sig.type) {
+      return broke(
+        2,
+        "signature-lost",
+        `the backend's ${slot} did not come back to it at turn 2 as it was sent; its provider refuses such a tool loop (${rule.see})`,
+        losses,
+      );
+    }
+    losses.push(`the ${slot} did not come back to the backend`);
+  }
+  const reasoning = issued.find((p) => p.type === "reasoning");
+  if (reasoning && !sentBack.some((p) => p.type === "reasoning" && p.text === reasoning.text)) {
+    losses.push("the reasoning text did not come back to the backend");
+  }
+  if (agent.error?.request === 2) {
+    const outcome = failure(2, turnTwo, agent.error.message, "echo");
+    return outcome.status === "broke" ? { ...outcome, losses } : outcome;
+  }
+  if (agent.finalText !== FINAL_TEXT) {
+    return broke(
+      3,
+      "final-text-mismatch",
+      `the backend answered ${JSON.stringify(FINAL_TEXT)}; the agent got ${JSON.stringify(agent.finalText ?? null)}`,
+      losses,
+    );
+  }
+  return completed(losses);
+}

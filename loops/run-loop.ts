@@ -1,0 +1,118 @@
+/**
+ * One agent loop through one gateway route: stage the backend's two answers for a fresh
+ * nonce on the route's mock listener, let the route's agent (an official SDK client) run the
+ * task, collect what reached the backend, redact everything kept, and judge the chain.
+ */
+import { redactBody, redactHeaderPairs, redactRequestTarget } from "../dialects/credentials.ts";
+import type { GatewayRoute } from "../gateways/adapter.ts";
+import type { MockHandle } from "../mock-upstream/index.ts";
+import { newNonce } from "../mock-upstream/nonce.ts";
+import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
+import { ingressPath, redactedResponseBody } from "../sweep/attempt.ts";
+import { collectRecords } from "../sweep/collect-records.ts";
+import type {
+  ForwardedRecord,
+  StoredClientRequest,
+  StoredResponse,
+} from "../sweep/exchange-from-wire.ts";
+import { AGENTS } from "./agent.ts";
+import { judgeLoop } from "./judge-loop.ts";
+import type { LoopOutcome } from "./loop-outcome.ts";
+import { finalReply, type LoopVariant, loopTask, turnOneReply } from "./loop-script.ts";
+import { type ClientExchange, recordingFetch } from "./recording-fetch.ts";
+
+export interface LoopTarget {
+  /** Gateway base URL (`http://127.0.0.1:PORT`). */
+  baseUrl: string;
+  route: GatewayRoute;
+  /** The listener this route's backend requests reach (a persona's, or the column's). */
+  mock: MockHandle;
+  apiKey: string;
+  backendModel: string;
+  timeoutMs: number;
+}
+
+/** One client request of the loop and its response, redacted as a cell's attempt is. */
+export interface LoopClientTurn {
+  request: StoredClientRequest;
+  response: StoredResponse;
+  totalMs: number;
+}
+
+export interface LoopRun {
+  variant: LoopVariant["id"];
+  nonce: string;
+  outcome: LoopOutcome;
+  /** The agent's requests and what it got back, in order (1: the task, 2: the echo). */
+  turns: LoopClientTurn[];
+  /** What reached the backend, in arrival order. */
+  forwarded: ForwardedRecord[];
+  totalMs: number;
+}
+
+function storedTurn(exchange: ClientExchange): LoopClientTurn {
+  const secrets = CANARY_VALUES;
+  const { response } = exchange;
+  let body: unknown;
+  try {
+    body = JSON.parse(redactBody(exchange.body, secrets));
+  } catch {
+    body = redactBody(exchange.body, secrets);
+  }
+  return {
+    request: {
+      method: "POST",
+      path: redactRequestTarget(exchange.path, secrets),
+      headers: redactHeaderPairs(exchange.headers, secrets),
+      body,
+    },
+    response: {
+      status: response.status,
+      headers: redactHeaderPairs(response.headers, secrets),
+      bodyBase64: redactedResponseBody(response, secrets).toString("base64"),
+      ...(response.transportError ? { transportError: response.transportError } : {}),
+    },
+    totalMs: Math.round(response.timings.totalMs),
+  };
+}
+
+export async function runLoop(target: LoopTarget, variant: LoopVariant): Promise<LoopRun> {
+  const { route, mock } = target;
+  const started = performance.now();
+  const nonce = newNonce();
+  mock.stage({
+    match: { nonce },
+    times: 1,
+    sequence: [
+      { status: 200, body: { canonical: turnOneReply(variant, route.backend) } },
+      { status: 200, body: { canonical: finalReply() } },
+    ],
+  });
+  const exchanges: ClientExchange[] = [];
+  const agent = await AGENTS[route.client](
+    {
+      fetch: recordingFetch(
+        target.baseUrl,
+        ingressPath(route, "non-stream"),
+        target.timeoutMs,
+        exchanges,
+      ),
+      headers: route.headers({ mockUrl: () => mock.url, apiKey: target.apiKey }),
+      apiKey: target.apiKey,
+      model: route.model(target.backendModel),
+      timeoutMs: target.timeoutMs,
+    },
+    variant,
+    loopTask(nonce),
+  );
+  const forwarded = await collectRecords([mock], nonce, 50);
+  const outcome = judgeLoop({ variant, backend: route.backend, agent, forwarded });
+  return {
+    variant: variant.id,
+    nonce,
+    outcome,
+    turns: exchanges.map(storedTurn),
+    forwarded,
+    totalMs: Math.round(performance.now() - started),
+  };
+}
