@@ -212,6 +212,30 @@ export const MIGRATIONS: readonly string[] = [
       SELECT 1 FROM cells o WHERE o.run_id = c.run_id AND o."column" = c."column"
         AND o.route_id = c.route_id AND o.subject = s.subject));
   `,
+  // 6: agent loops (loops/, docs/loops.md): one row per gateway column, route and loop
+  // variant, `completed` or `broke` at a turn with its cause, or `not-run` with the reason;
+  // `evidence` holds the agent's requests and responses and what reached the backend, all
+  // redacted, as JSON.
+  `
+  CREATE TABLE loops (
+    run_id    TEXT NOT NULL REFERENCES runs(id),
+    "column"  TEXT NOT NULL,
+    route_id  TEXT NOT NULL,
+    variant   TEXT NOT NULL,
+    client    TEXT NOT NULL,
+    backend   TEXT NOT NULL,
+    persona   TEXT,
+    status    TEXT NOT NULL CHECK (status IN ('completed', 'broke', 'not-run')),
+    turn      INTEGER CHECK (turn IN (1, 2, 3)),
+    cause     TEXT,
+    reason    TEXT,
+    losses    TEXT NOT NULL DEFAULT '[]',
+    nonce     TEXT,
+    total_ms  INTEGER,
+    evidence  TEXT,
+    PRIMARY KEY (run_id, "column", route_id, variant)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

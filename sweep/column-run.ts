@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { Mode } from "../dialects/dialect.ts";
 import type { GatewayAdapter, GatewayRoute, GatewaySpec } from "../gateways/adapter.ts";
 import { startGateway } from "../gateways/start.ts";
+import { loopPhase } from "../loops/loop-phase.ts";
 import { startMock } from "../mock-upstream/index.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
 import { isClean, isSilentDefect, type Verdict } from "../probes/verdict.ts";
@@ -221,6 +222,28 @@ export async function runColumn(
       const states = await mainPhase(runnable, session, settings, deps, label, issueOf);
       await repeatPhase(states, session, settings, deps, label);
       await controlPhase(states, routes, session, settings, deps, label);
+      const loops = await loopPhase(
+        session,
+        {
+          runId,
+          column: label,
+          routes,
+          apiKey: settings.apiKey,
+          backendModel: settings.backendModel,
+          attemptTimeoutMs: settings.attemptTimeoutMs,
+          concurrency: settings.concurrency,
+          ...(settings.shard ? { shard: settings.shard } : {}),
+          deadline: settings.deadline,
+          signal,
+        },
+        deps.store.db,
+      );
+      if (loops.run + loops.notRun > 0) {
+        deps.progress.note(
+          label,
+          `agent loops: ${loops.completed} of ${loops.run} completed${loops.notRun ? `, ${loops.notRun} not run` : ""}`,
+        );
+      }
     } finally {
       await session.stop();
     }

@@ -95,6 +95,26 @@ export class GatewaySession {
     return sent ? judgeSent(target(), plan, sent) : NOT_WANTED;
   }
 
+  /**
+   * Run `work` (an agent loop: requests that belong together, loops/loop-phase.ts) against
+   * the gateway while holding one request slot for all of them: undefined once the gateway
+   * is given up on, NOT_WANTED when `wanted` says no once the slot is held. A crash during
+   * the work restarts the gateway once for whatever runs next.
+   */
+  async hold<T>(
+    route: GatewayRoute,
+    work: (at: { baseUrl: string; mock: MockHandle }) => Promise<T>,
+    wanted: () => boolean = () => true,
+  ): Promise<T | typeof NOT_WANTED | undefined> {
+    if (this.deadReason) return undefined;
+    const mock = typeof this.mock === "function" ? this.mock(route) : this.mock;
+    const result = await this.slots.run(async () =>
+      wanted() ? work({ baseUrl: this.gateway.baseUrl, mock }) : NOT_WANTED,
+    );
+    if (this.gateway.exited()) await this.restart();
+    return result;
+  }
+
   private restart(): Promise<boolean> {
     this.restarting ??= this.doRestart().finally(() => {
       this.restarting = undefined;

@@ -1,0 +1,81 @@
+/**
+ * Loops in the sweep: every running column's loop routes run every variant after its cells,
+ * and each loop is stored with its redacted evidence; a budget that is spent leaves them
+ * `not-run` with the reason, never absent.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { direct } from "../gateways/adapters/direct.ts";
+import { CORPUS } from "../probes/corpus/index.ts";
+import { loopsOfRun } from "../results/loop-records.ts";
+import { openStore } from "../results/store.ts";
+import { ROUTE_API_KEY, runSweep } from "../sweep/run-sweep.ts";
+import { lossyGateway } from "../sweep/testing-columns.ts";
+import { testSweepOptions } from "../sweep/testing-sweep.ts";
+import { LOOP_VARIANTS } from "./loop-script.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "gatecheck-loops-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const probes = CORPUS.filter((p) => p.id === "oc-temperature");
+
+it("runs every variant on every loop route of every running column, and stores the evidence", async () => {
+  const lossy = lossyGateway();
+  const result = await runSweep(
+    testSweepOptions(join(dir, "a"), {
+      columns: [
+        { adapter: direct, spec: { name: "direct", version: "0" } },
+        { adapter: lossy, spec: { name: "lossy", version: "1.0.0" } },
+      ],
+      probes,
+    }),
+  );
+  const store = openStore(result.dbPath);
+  try {
+    const loops = loopsOfRun(store.db, result.runId, true);
+    const byColumn = (column: string) => loops.filter((l) => l.column === column);
+    // direct: three routes × every variant, all completed (the control loop).
+    expect(byColumn("direct@0")).toHaveLength(3 * LOOP_VARIANTS.length);
+    expect(byColumn("direct@0").every((l) => l.status === "completed")).toBe(true);
+    // The lossy gateway drops `stop` and rewrites `temperature`: neither is in a loop.
+    expect(byColumn("lossy@1.0.0").map((l) => [l.routeId, l.variant, l.status])).toEqual(
+      LOOP_VARIANTS.map((v) => ["openai-chat->openai-chat", v.id, "completed"]).sort((a, b) =>
+        String(a[1]).localeCompare(String(b[1])),
+      ),
+    );
+    for (const loop of loops) {
+      const evidence = JSON.parse(loop.evidence ?? "{}") as {
+        turns: unknown[];
+        forwarded: unknown[];
+      };
+      expect(evidence.turns).toHaveLength(2);
+      expect(evidence.forwarded).toHaveLength(2);
+      expect(loop.evidence).not.toContain(ROUTE_API_KEY);
+    }
+  } finally {
+    store.close();
+  }
+});
+
+it("a spent budget leaves every loop not-run with the reason", async () => {
+  const result = await runSweep(
+    testSweepOptions(join(dir, "b"), {
+      columns: [{ adapter: direct, spec: { name: "direct", version: "0" } }],
+      probes,
+      // No work time at all: everything is reserved for the report.
+      minutes: 0.01,
+      reportReserveMs: 600,
+    }),
+  );
+  const store = openStore(result.dbPath);
+  try {
+    const loops = loopsOfRun(store.db, result.runId);
+    expect(loops).toHaveLength(3 * LOOP_VARIANTS.length);
+    expect(new Set(loops.map((l) => `${l.status}: ${l.reason}`))).toEqual(
+      new Set(["not-run: budget: the sweep's time ran out"]),
+    );
+  } finally {
+    store.close();
+  }
+});

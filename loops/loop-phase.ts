@@ -1,0 +1,124 @@
+/**
+ * The sweep's loop phase: on a running gateway column, every route a loop agent can call
+ * (an official SDK's dialect) runs every loop variant once, after the column's cells, within
+ * the sweep's time budget. Each loop holds one request slot for its requests, so a gateway
+ * never sees more than `--concurrency` requests at once. Outcomes are stored as they come
+ * (results/loop-records.ts); a loop the budget or a dead gateway stopped is `not-run` with
+ * the reason, and `--resume` runs it.
+ */
+import type { GatewayRoute } from "../gateways/adapter.ts";
+import { doneLoopKeys, type LoopRecord, loopKey, putLoop } from "../results/loop-records.ts";
+import type { Db } from "../results/schema.ts";
+import type { Deadline } from "../sweep/deadline.ts";
+import { type GatewaySession, NOT_WANTED } from "../sweep/gateway-session.ts";
+import { forEachLimited } from "../sweep/pool.ts";
+import { inShard, type Shard } from "../sweep/shard.ts";
+import { LOOP_CLIENTS, LOOP_VARIANTS, type LoopVariant } from "./loop-script.ts";
+import { type LoopRun, runLoop } from "./run-loop.ts";
+
+export interface LoopPhaseSettings {
+  runId: string;
+  /** The column label (`portkey@1.15.2`). */
+  column: string;
+  routes: readonly GatewayRoute[];
+  apiKey: string;
+  backendModel: string;
+  attemptTimeoutMs: number;
+  concurrency: number;
+  shard?: Shard;
+  deadline: Deadline;
+  signal: AbortSignal;
+  /** The variants to run (default: all of LOOP_VARIANTS). */
+  variants?: readonly LoopVariant[];
+}
+
+export interface LoopPhaseResult {
+  run: number;
+  completed: number;
+  notRun: number;
+}
+
+/** Routes an agent can call: those whose client dialect has an official SDK agent. */
+export function loopRoutes(routes: readonly GatewayRoute[]): GatewayRoute[] {
+  return routes.filter((r) => r.status !== "fails" && LOOP_CLIENTS.includes(r.client));
+}
+
+export async function loopPhase(
+  session: Pick<GatewaySession, "hold" | "deadReason">,
+  settings: LoopPhaseSettings,
+  db: Db,
+): Promise<LoopPhaseResult> {
+  const { runId, column } = settings;
+  const done = doneLoopKeys(db, runId);
+  const variants = settings.variants ?? LOOP_VARIANTS;
+  const planned = loopRoutes(settings.routes).flatMap((route) =>
+    variants
+      .map((variant) => ({ route, variant, key: loopKey(column, route.id, variant.id) }))
+      .filter((l) => inShard(l.key, settings.shard) && !done.has(l.key)),
+  );
+  const result: LoopPhaseResult = { run: 0, completed: 0, notRun: 0 };
+  const wanted = () => !settings.signal.aborted && !settings.deadline.workExpired();
+  await forEachLimited(planned, settings.concurrency, async ({ route, variant }) => {
+    const base = {
+      runId,
+      column,
+      routeId: route.id,
+      variant: variant.id,
+      client: route.client,
+      backend: route.backend,
+      ...(route.persona ? { persona: route.persona } : {}),
+      losses: [],
+    } satisfies Partial<LoopRecord>;
+    const notRun = (reason: string) => {
+      result.notRun += 1;
+      putLoop(db, { ...base, status: "not-run", reason });
+    };
+    let run: LoopRun | typeof NOT_WANTED | undefined;
+    try {
+      run = wanted()
+        ? await session.hold(
+            route,
+            ({ baseUrl, mock }) =>
+              runLoop(
+                {
+                  baseUrl,
+                  route,
+                  mock,
+                  apiKey: settings.apiKey,
+                  backendModel: settings.backendModel,
+                  timeoutMs: settings.attemptTimeoutMs,
+                },
+                variant,
+              ),
+            wanted,
+          )
+        : NOT_WANTED;
+    } catch (error) {
+      notRun(`the loop could not run: ${(error as Error).message}`);
+      return;
+    }
+    if (run === NOT_WANTED) {
+      if (!settings.signal.aborted) notRun("budget: the sweep's time ran out");
+      return;
+    }
+    if (!run) {
+      notRun(`gateway ${session.deadReason ?? "given up on"}`);
+      return;
+    }
+    result.run += 1;
+    if (run.outcome.status === "completed") result.completed += 1;
+    const { outcome } = run;
+    putLoop(db, {
+      ...base,
+      status: outcome.status,
+      ...(outcome.status === "broke"
+        ? { turn: outcome.turn, cause: outcome.cause, reason: outcome.reason }
+        : {}),
+      losses: outcome.losses,
+      nonce: run.nonce,
+      totalMs: run.totalMs,
+      evidence: JSON.stringify({ turns: run.turns, forwarded: run.forwarded }),
+    });
+  });
+  return result;
+}
