@@ -3,17 +3,21 @@
  * and each loop is stored with its redacted evidence; a budget that is spent leaves them
  * `not-run` with the reason, never absent.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { direct } from "../gateways/adapters/direct.ts";
 import { CORPUS } from "../probes/corpus/index.ts";
+import { reportSections } from "../results/html/report-sections.ts";
 import { loopsOfRun } from "../results/loop-records.ts";
+import { loadReportFacts } from "../results/report-facts.ts";
+import { loadRunView } from "../results/run-view.ts";
 import { openStore } from "../results/store.ts";
 import { ROUTE_API_KEY, runSweep } from "../sweep/run-sweep.ts";
 import { lossyGateway } from "../sweep/testing-columns.ts";
 import { testSweepOptions } from "../sweep/testing-sweep.ts";
+import { loopEvidencePath } from "./evidence-file.ts";
 import { LOOP_VARIANTS } from "./loop-script.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-loops-"));
@@ -44,7 +48,21 @@ it("runs every variant on every loop route of every running column, and stores t
         String(a[1]).localeCompare(String(b[1])),
       ),
     );
+    const matrix = readFileSync(result.matrixPath, "utf8");
+    expect(matrix).toContain("## Agent loops");
+    expect(matrix).toContain("| direct@0 | anthropic-messages->anthropic-messages | 4/4 | · | · |");
+    const summary = JSON.parse(readFileSync(result.summaryPath, "utf8"));
+    expect(summary.loops).toMatchObject({ run: 16, completed: 16, notRun: 0 });
+    // The HTML page shows the same section.
+    const page = reportSections(loadReportFacts(store, loadRunView(store, result.runId)));
+    expect(page.find((s) => s.id === "loops")?.title).toBe("Agent loops");
     for (const loop of loops) {
+      const file = join(
+        dir,
+        "a",
+        loopEvidencePath(result.runId, loop.column, loop.routeId, loop.variant),
+      );
+      expect(readFileSync(file, "utf8")).toBe(loop.evidence);
       const evidence = JSON.parse(loop.evidence ?? "{}") as {
         turns: unknown[];
         forwarded: unknown[];

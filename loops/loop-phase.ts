@@ -6,6 +6,8 @@
  * (results/loop-records.ts); a loop the budget or a dead gateway stopped is `not-run` with
  * the reason, and `--resume` runs it.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { GatewayRoute } from "../gateways/adapter.ts";
 import { doneLoopKeys, type LoopRecord, loopKey, putLoop } from "../results/loop-records.ts";
 import type { Db } from "../results/schema.ts";
@@ -13,6 +15,7 @@ import type { Deadline } from "../sweep/deadline.ts";
 import { type GatewaySession, NOT_WANTED } from "../sweep/gateway-session.ts";
 import { forEachLimited } from "../sweep/pool.ts";
 import { inShard, type Shard } from "../sweep/shard.ts";
+import { loopEvidenceFile } from "./evidence-file.ts";
 import { LOOP_CLIENTS, LOOP_VARIANTS, type LoopVariant } from "./loop-script.ts";
 import { type LoopRun, runLoop } from "./run-loop.ts";
 
@@ -28,6 +31,8 @@ export interface LoopPhaseSettings {
   shard?: Shard;
   deadline: Deadline;
   signal: AbortSignal;
+  /** The column's work folder: each loop's evidence is written under it (evidence-file.ts). */
+  workdir: string;
   /** The variants to run (default: all of LOOP_VARIANTS). */
   variants?: readonly LoopVariant[];
 }
@@ -108,6 +113,10 @@ export async function loopPhase(
     result.run += 1;
     if (run.outcome.status === "completed") result.completed += 1;
     const { outcome } = run;
+    const evidence = JSON.stringify({ turns: run.turns, forwarded: run.forwarded }, null, 1);
+    const file = join(settings.workdir, loopEvidenceFile(route.id, variant.id));
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, evidence);
     putLoop(db, {
       ...base,
       status: outcome.status,
@@ -117,7 +126,7 @@ export async function loopPhase(
       losses: outcome.losses,
       nonce: run.nonce,
       totalMs: run.totalMs,
-      evidence: JSON.stringify({ turns: run.turns, forwarded: run.forwarded }),
+      evidence,
     });
   });
   return result;

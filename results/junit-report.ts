@@ -6,6 +6,7 @@
  */
 import { VERDICT_CLASS } from "../probes/verdict.ts";
 import { type AcceptedLoss, findAcceptance } from "./accept-file.ts";
+import type { LoopRecord } from "./loop-records.ts";
 import type { CellRecord } from "./records.ts";
 import { probeOfCell, type RunView } from "./run-view.ts";
 
@@ -59,6 +60,12 @@ export function renderJunit(view: RunView, accepts: readonly AcceptedLoss[] = []
       });
     }
   }
+  for (const loop of view.loops ?? []) {
+    const name = `agent loops ${loop.column}`;
+    const list = suites.get(name) ?? [];
+    suites.set(name, list);
+    list.push(loopCase(loop));
+  }
   let tests = 0;
   let failures = 0;
   let skipped = 0;
@@ -104,6 +111,27 @@ function cellCase(cell: CellRecord, field: string): Case {
   }
   if (cls === "not-a-finding") return { classname, name, skipped: message };
   return { classname, name, systemOut: message };
+}
+
+/** A loop that broke fails; one not run is skipped; losses of a completed loop are its output. */
+function loopCase(loop: LoopRecord): Case {
+  const classname = `gatecheck.loops.${loop.column}.${loop.routeId}`;
+  const name = `agent loop ${loop.variant}`;
+  if (loop.status === "not-run") return { classname, name, skipped: loop.reason ?? "not run" };
+  if (loop.status === "broke") {
+    const message = `broke at turn ${loop.turn}: ${loop.cause}`;
+    const body = [message, `reason: ${loop.reason ?? ""}`, ...loop.losses.map((l) => `lost: ${l}`)];
+    return {
+      classname,
+      name,
+      failure: { type: loop.cause ?? "broke", message, body: body.join("\n") },
+    };
+  }
+  return {
+    classname,
+    name,
+    ...(loop.losses.length > 0 ? { systemOut: `completed; lost: ${loop.losses.join("; ")}` } : {}),
+  };
 }
 
 function caseXml(c: Case): string[] {

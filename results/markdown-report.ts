@@ -15,6 +15,7 @@ import { headlineOf } from "./defects.ts";
 import { renderFailureSection } from "./failure-section.ts";
 import { gridOf, renderGrid } from "./grid-section.ts";
 import { renderDefectAppendix, renderHeadline } from "./headline-section.ts";
+import { renderLoopsSection, summarizeLoops } from "./loops-section.ts";
 import { cellText } from "./markdown-text.ts";
 import type { CellRecord } from "./records.ts";
 import { factsOfView, type ReportFacts } from "./report-facts.ts";
@@ -56,6 +57,7 @@ export function markdownSections(
     section("headline", renderHeadline(heads)),
     section("preservation", preservationSection(view)),
     section("grid", renderGrid(gridOf(facts))),
+    section("loops", renderLoopsSection(summarizeLoops(view.run.id, view.loops ?? []))),
     section("defects", renderDefectAppendix(heads), true),
     section("fields", [...legendSection(), ...matrixSection(view)], true),
     section("controls", renderControlAppendix(scope.controls), true),

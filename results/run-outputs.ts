@@ -6,6 +6,7 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { htmlReportOf } from "./html/build-html-report.ts";
+import { type LoopsSummary, summarizeLoops } from "./loops-section.ts";
 import { renderMarkdownReport } from "./markdown-report.ts";
 import { loadReportFacts } from "./report-facts.ts";
 import { type RunSummary, summarizeRun } from "./run-summary.ts";
@@ -26,8 +27,10 @@ export function markdownOf(store: ResultsStore, view: RunView): string {
   return renderMarkdownReport(loadReportFacts(store, view));
 }
 
-export function runSummaryOf(view: RunView): RunSummary {
-  return summarizeRun(view.run, view.gatewayRuns, view.cells);
+export function runSummaryOf(view: RunView): RunSummary & { loops?: LoopsSummary } {
+  const summary = summarizeRun(view.run, view.gatewayRuns, view.cells);
+  const loops = view.loops ?? [];
+  return loops.length > 0 ? { ...summary, loops: summarizeLoops(view.run.id, loops) } : summary;
 }
 
 export function summaryJson(view: RunView): string {

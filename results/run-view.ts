@@ -3,6 +3,7 @@
  * the probe definitions the cells point to. The renderers are pure functions of this.
  */
 import { type FindingRecord, findingsOf } from "./findings.ts";
+import { type LoopRecord, loopsOfRun } from "./loop-records.ts";
 import type { CellRecord, GatewayRunRecord, ProbeRecord, RunRecord } from "./records.ts";
 import { ResultsError } from "./results-error.ts";
 import type { ResultsStore } from "./store.ts";
@@ -16,6 +17,8 @@ export interface RunView {
   /** Every silent defect keyed by cell and subject, the cells' own and side findings
    * (results/findings.ts). */
   findings: FindingRecord[];
+  /** The run's agent loops, without their evidence (results/loop-records.ts). */
+  loops?: LoopRecord[];
 }
 
 export function probeKey(probeId: string, definitionHash: string): string {
@@ -34,6 +37,7 @@ export function loadRunView(store: ResultsStore, runId?: string): RunView {
     cells: store.cells(run.id),
     probes,
     findings: findingsOf(store, run.id),
+    loops: loopsOfRun(store.db, run.id),
   };
 }
 

@@ -228,6 +228,7 @@ export async function runColumn(
           runId,
           column: label,
           routes,
+          workdir,
           apiKey: settings.apiKey,
           backendModel: settings.backendModel,
           attemptTimeoutMs: settings.attemptTimeoutMs,

@@ -13,6 +13,7 @@ const TITLES: Record<string, string> = {
   scope: "Scope",
   headline: "Headline",
   grid: "Grid",
+  loops: "Agent loops",
   defects: "Every silent defect (leads and known issues)",
   controls: "Positive controls",
   "not-measured": "Cells not measured",

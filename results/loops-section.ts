@@ -1,0 +1,118 @@
+/**
+ * Agent loops in the views (loops/, docs/loops.md): the matrix's "agent loops" section (per
+ * gateway column and route, loops completed of loops run, every break with its turn, cause,
+ * reason and the link to its bytes), the JSON summary's `loops`, and JUnit's "agent loops"
+ * suites. A loop not run is counted apart, never as completed.
+ */
+import { loopEvidencePath } from "../loops/evidence-file.ts";
+import type { LoopRecord } from "./loop-records.ts";
+import { cellText } from "./markdown-text.ts";
+
+export interface LoopRouteSummary {
+  column: string;
+  routeId: string;
+  run: number;
+  completed: number;
+  notRun: number;
+  breaks: {
+    variant: string;
+    turn: number;
+    cause: string;
+    reason: string;
+    /** Relative to the run outputs folder. */
+    evidence: string;
+  }[];
+  /** Cross-turn losses of loops that completed, `variant: loss`. */
+  losses: string[];
+  notRunReasons: string[];
+}
+
+export interface LoopsSummary {
+  run: number;
+  completed: number;
+  notRun: number;
+  routes: LoopRouteSummary[];
+}
+
+export function summarizeLoops(runId: string, loops: readonly LoopRecord[]): LoopsSummary {
+  const routes = new Map<string, LoopRouteSummary>();
+  for (const loop of loops) {
+    const key = `${loop.column}|${loop.routeId}`;
+    let route = routes.get(key);
+    if (!route) {
+      route = {
+        column: loop.column,
+        routeId: loop.routeId,
+        run: 0,
+        completed: 0,
+        notRun: 0,
+        breaks: [],
+        losses: [],
+        notRunReasons: [],
+      };
+      routes.set(key, route);
+    }
+    if (loop.status === "not-run") {
+      route.notRun += 1;
+      if (loop.reason && !route.notRunReasons.includes(loop.reason)) {
+        route.notRunReasons.push(loop.reason);
+      }
+      continue;
+    }
+    route.run += 1;
+    if (loop.status === "completed") route.completed += 1;
+    else {
+      route.breaks.push({
+        variant: loop.variant,
+        turn: loop.turn ?? 0,
+        cause: loop.cause ?? "unknown",
+        reason: loop.reason ?? "",
+        evidence: loopEvidencePath(runId, loop.column, loop.routeId, loop.variant),
+      });
+    }
+    for (const loss of loop.losses) route.losses.push(`${loop.variant}: ${loss}`);
+  }
+  const list = [...routes.values()];
+  const sum = (f: (r: LoopRouteSummary) => number) => list.reduce((n, r) => n + f(r), 0);
+  return {
+    run: sum((r) => r.run),
+    completed: sum((r) => r.completed),
+    notRun: sum((r) => r.notRun),
+    routes: list,
+  };
+}
+
+/** The matrix's "agent loops" section; nothing when the run has no loops. */
+export function renderLoopsSection(summary: LoopsSummary): string[] {
+  if (summary.routes.length === 0) return [];
+  const lines = [
+    "## Agent loops",
+    "",
+    `An official SDK client runs a scripted agent loop through each route against the mock as a deterministic model: turn 1 the task and the backend's tool calls, turn 2 the agent's echo (variants: plain, system-note, parallel, error-result), turn 3 the final answer (docs/loops.md). **${summary.completed} of ${summary.run} loops completed**${summary.notRun ? `; ${summary.notRun} not run (not counted)` : ""}.`,
+    "",
+    "| gateway | route | completed / run | broke (variant: turn, cause) | lost on the way, loop completed |",
+    "|---|---|---|---|---|",
+  ];
+  for (const r of summary.routes) {
+    const ratio = r.run === 0 ? "not run" : `${r.completed}/${r.run}`;
+    const breaks = r.breaks.map((b) => `${b.variant}: turn ${b.turn}, ${b.cause}`).join("; ");
+    const notRun = r.notRun ? ` (${r.notRun} not run: ${r.notRunReasons.join("; ")})` : "";
+    lines.push(
+      `| ${r.column} | ${r.routeId} | ${r.completed === r.run && r.run > 0 ? ratio : `**${ratio}**`}${cellText(notRun)} | ${cellText(breaks) || "·"} | ${cellText(r.losses.join("; ")) || "·"} |`,
+    );
+  }
+  const breaks = summary.routes.flatMap((r) => r.breaks.map((b) => ({ ...r, ...b })));
+  if (breaks.length > 0) {
+    lines.push(
+      "",
+      "Every break, with the reason and its bytes (also in the database's `loops` table):",
+      "",
+    );
+    for (const b of breaks) {
+      lines.push(
+        `- ${b.column} \`${b.routeId}\` ${b.variant}: **broke at turn ${b.turn}, ${b.cause}**. ${b.reason} ([bytes](${b.evidence}))`,
+      );
+    }
+  }
+  return [...lines, ""];
+}
