@@ -53,13 +53,9 @@ export const GEMINI_FIELDS = {
       DOCS.geminiFunctionDeclaration,
       ["tools[].functionDeclarations[].parametersJsonSchema"],
     ),
-    // Written with its keys, so the lens does not yet look under it for a malformed value
-    // (a lower-case mode): that rule comes with the verdict-rules work (docs/lens.md).
-    spelled(
-      "tool-choice",
-      "toolConfig.functionCallingConfig{mode,allowedFunctionNames}",
-      DOCS.geminiFunctionCallingConfig,
-    ),
+    // A plain path, so a config the reader cannot read (a lower-case mode) is found under it
+    // and judged `mangled (malformed)`; an empty config carries nothing (docs/lens.md).
+    spelled("tool-choice", "toolConfig.functionCallingConfig", DOCS.geminiFunctionCallingConfig),
     spelled("response-format", "generationConfig.responseSchema", GENERATION_CONFIG, [
       "generationConfig.responseMimeType",
       "generationConfig.responseJsonSchema",

@@ -34,6 +34,7 @@ const GOOD: Partial<Record<RequestAttribute, unknown>> = {
   "sampling.frequency-penalty": 0.25,
   "sampling.n": 2,
   "reasoning.budget-tokens": 1024,
+  "tool-choice": { mode: "ANY" },
 };
 
 /** The backend-only dialects' keys: every row of their field tables with a path of plain keys. */

@@ -66,9 +66,17 @@ function at(record: Record<string, unknown>, path: string): unknown {
   return here;
 }
 
+/** An object with no keys: a container sent empty carries no value (`functionCallingConfig: {}`). */
+function emptyObject(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  for (const _ in value) return false;
+  return true;
+}
+
 /**
  * The raw value the forwarded request holds under the backend's own key for `attribute`
- * when its reader could not read it (kept in extras), with the path it was found under.
+ * when its reader could not read it (kept in extras), with the path it was found under. An
+ * empty object there says nothing, so it is no value at all (the attribute is absent).
  */
 export function malformedValue(
   attribute: RequestAttribute,
@@ -76,7 +84,7 @@ export function malformedValue(
 ): { path: string; raw: unknown } | undefined {
   for (const path of backendPaths(attribute, forwarded.dialect)) {
     const raw = at(forwarded.extras, path);
-    if (raw !== undefined) return { path, raw };
+    if (raw !== undefined && !emptyObject(raw)) return { path, raw };
   }
   return undefined;
 }

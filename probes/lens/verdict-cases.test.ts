@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ClientDialect, Dialect } from "../../dialects/dialect.ts";
@@ -6,11 +6,14 @@ import { parseExchange } from "../exchange.ts";
 import { judgeField } from "./judge-exchange.ts";
 
 /**
- * Wrong verdicts a user once saw (issue 4), each a pair of wire bodies read through the
- * dialect readers: a turn forwarded 1 of 3, a dropped system note, dropped redacted thinking
- * or a Responses reasoning item, a developer message, a Gemini thought signature on a call.
+ * Wrong verdicts a user once saw, each a pair of wire bodies read through the dialect readers:
+ * conversation.json (issue 4: a turn forwarded 1 of 3, a dropped system note, dropped redacted
+ * thinking or a Responses reasoning item, a developer message, a Gemini thought signature on a
+ * call) and rules.json (issue 20: one case per verdict rule, with its clean counterpart).
  */
 interface Case {
+  /** The rule of docs/lens.md the case stands for (rules.json). */
+  rule?: string;
   client: string;
   forwarded: [Dialect, string];
   field: string;
@@ -18,11 +21,19 @@ interface Case {
   cause?: string;
 }
 
-const file = join(import.meta.dirname, "fixtures", "verdict-cases", "conversation.json");
-const { bodies, cases } = JSON.parse(readFileSync(file, "utf8")) as {
-  bodies: Record<string, Record<string, unknown>>;
-  cases: Case[];
-};
+const DIR = join(import.meta.dirname, "fixtures", "verdict-cases");
+/** Every case file: conversation.json (issue 4), rules.json (issue 20's verdict rules). */
+const FILES = readdirSync(DIR)
+  .filter((name) => name.endsWith(".json"))
+  .sort()
+  .map((name) => {
+    const file = join(DIR, name);
+    const { bodies, cases } = JSON.parse(readFileSync(file, "utf8")) as {
+      bodies: Record<string, Record<string, unknown>>;
+      cases: Case[];
+    };
+    return { file, name, bodies, cases };
+  });
 
 const PATHS: Record<Dialect, string> = {
   "anthropic-messages": "/v1/messages",
@@ -39,35 +50,38 @@ function clientOf(name: string): ClientDialect {
   return "openai-responses";
 }
 
-function body(name: string): Record<string, unknown> {
+function body(bodies: Record<string, Record<string, unknown>>, file: string, name: string) {
   const b = bodies[name];
   if (!b) throw new Error(`${file}: no body named ${name}`);
   return b;
 }
 
-describe("verdicts on conversation fields (issue 4)", () => {
-  for (const c of cases) {
-    const [backend, forwarded] = c.forwarded;
-    it(`${c.client} → ${backend} ${forwarded}: ${c.field} is ${c.expect}`, () => {
-      const client = clientOf(c.client);
-      const exchange = parseExchange({
-        route: { client, backend },
-        mode: "non-stream",
-        clientRequest: { path: PATHS[client], headers: {}, body: body(c.client) },
-        forwarded: [
-          {
-            method: "POST",
-            path: PATHS[backend],
-            headers: {},
-            body: JSON.stringify(body(forwarded)),
-          },
-        ],
+for (const { file, name, bodies, cases } of FILES) {
+  describe(`verdict cases in ${name}`, () => {
+    for (const c of cases) {
+      const [backend, forwarded] = c.forwarded;
+      const title = `${c.rule ? `${c.rule}: ` : ""}${c.client} → ${backend} ${forwarded}`;
+      it(`${title}: ${c.field} is ${c.expect}`, () => {
+        const client = clientOf(c.client);
+        const exchange = parseExchange({
+          route: { client, backend },
+          mode: "non-stream",
+          clientRequest: { path: PATHS[client], headers: {}, body: body(bodies, file, c.client) },
+          forwarded: [
+            {
+              method: "POST",
+              path: PATHS[backend],
+              headers: {},
+              body: JSON.stringify(body(bodies, file, forwarded)),
+            },
+          ],
+        });
+        const v = judgeField(exchange, c.field);
+        expect(v.field).toBe(c.field);
+        expect(v.verdict, v.reason).toBe(c.expect);
+        if (c.cause !== undefined) expect(v.cause, v.reason).toBe(c.cause);
+        expect(v.reason.startsWith(`${c.field}: `)).toBe(true);
       });
-      const v = judgeField(exchange, c.field);
-      expect(v.field).toBe(c.field);
-      expect(v.verdict, v.reason).toBe(c.expect);
-      if (c.cause !== undefined) expect(v.cause, v.reason).toBe(c.cause);
-      expect(v.reason.startsWith(`${c.field}: `)).toBe(true);
-    });
-  }
-});
+    }
+  });
+}
