@@ -32,6 +32,14 @@ export const CREDENTIAL_QUERY_PARAMS = ["key", "api_key", "api-key", "access_tok
 /** Body keys (any depth) whose string value is a credential. */
 export const CREDENTIAL_BODY_KEYS = ["api_key", "apiKey", "api-key", "x-api-key", "authorization"];
 
+/**
+ * The body spellings of the credential headers that name an account rather than hold a key:
+ * OpenAI's `OpenAI-Organization` and `OpenAI-Project`, which its clients take as `organization`
+ * and `project` (https://platform.openai.com/docs/api-reference/authentication) and some
+ * gateways accept in the body. Top level only: deeper, `project` is a tool argument's name.
+ */
+export const CREDENTIAL_TOP_LEVEL_BODY_KEYS = ["organization", "project"];
+
 const TAG = /\[REDACTED:[0-9a-f]{8}\]/;
 
 /**

@@ -20,6 +20,11 @@ export const CAUSES = {
   "missing-query": "the backend route's query (Gemini ?alt=sse) is missing",
   "wrong-route": "forwarded to a path that is not the backend dialect's route",
   "strict-provider": "a strict provider (the mock's persona) rejected what the gateway forwarded",
+  // Where a client credential reached the backend (a leak names its surface).
+  "in-auth-header": "a client credential in a header a backend authenticates with",
+  "in-other-header": "a client credential in a header that authenticates nothing",
+  "in-query": "a client credential in the forwarded query string",
+  "in-body": "a client credential in the forwarded body",
   // Content and ordering.
   moved: "the system text moved into a message",
   "role-changed": "a developer message became a system message",

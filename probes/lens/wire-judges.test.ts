@@ -123,6 +123,35 @@ describe("credentials", () => {
     );
   });
 
+  it("names the surface a credential leaked through; one found nowhere is clean", () => {
+    const cred = { place: "header" as const, name: "x-api-key", value: key };
+    const surface = (forwarded: Parameters<typeof wire>) =>
+      judgeCredential(cred, [wire(...forwarded)], []);
+    expect(surface(["/v1/messages", [["x-api-key", key]]]).cause).toBe("in-auth-header");
+    expect(surface(["/v1/chat", [["authorization", `Bearer ${key}`]]]).cause).toBe(
+      "in-auth-header",
+    );
+    expect(surface(["/v1beta/m", [["x-goog-api-key", key]]]).cause).toBe("in-auth-header");
+    expect(surface(["/v1/messages", [["x-forwarded-key", key]]]).cause).toBe("in-other-header");
+    expect(surface([`/v1/messages?key=${key}`]).cause).toBe("in-query");
+    expect(surface(["/v1/messages", [], { metadata: { k: key } }]).cause).toBe("in-body");
+    const clean = surface(["/v1/messages", [["x-api-key", "sk-gateway-own-key-000"]]]);
+    expect(clean).toMatchObject({ verdict: "preserved" });
+    expect(clean.reason).toContain("→ not forwarded");
+  });
+
+  it("reads the body spellings of OpenAI's account headers at the top level only", () => {
+    const request = wire("/v1/chat/completions", [], {
+      organization: "org-CANARY123",
+      project: "proj_CANARY456",
+      messages: [{ role: "user", content: "hi", project: "not-a-credential" }],
+    });
+    expect(clientCredentials(request).map((c) => `${c.place}.${c.name}=${c.value}`)).toEqual([
+      "body.organization=org-CANARY123",
+      "body.project=proj_CANARY456",
+    ]);
+  });
+
   it("matches a recording redacted on both sides through its tag, and through planted secrets", () => {
     const recorded = { place: "header" as const, name: "x-api-key", value: redactionTag(key) };
     const forwarded = [wire("/v1/chat/completions", [["x-api-key", redactionTag(key)]])];

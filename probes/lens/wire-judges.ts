@@ -7,11 +7,12 @@
 import {
   CREDENTIAL_BODY_KEYS,
   CREDENTIAL_QUERY_PARAMS,
+  CREDENTIAL_TOP_LEVEL_BODY_KEYS,
   isCredentialHeader,
   isRedactionTag,
   redactionTag,
 } from "../../dialects/credentials.ts";
-import type { Dialect } from "../../dialects/dialect.ts";
+import { DIALECTS, type Dialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
 import { dialectModule } from "../../dialects/registry.ts";
 import { dialectOfPath } from "../../dialects/routes.ts";
@@ -224,7 +225,9 @@ function bodyCredentials(value: unknown, keys: string[], out: ClientCredential[]
   for (const key in value) {
     const v = value[key];
     if (typeof v === "string") {
-      if (v !== "" && isCredentialKey(key)) {
+      const named =
+        isCredentialKey(key) || (keys.length === 0 && CREDENTIAL_TOP_LEVEL_BODY_KEYS.includes(key));
+      if (v !== "" && named) {
         out.push({ place: "body", name: bodyPath(keys) + key, value: v.replace(SCHEME, "") });
       }
     } else if (typeof v === "object" && v !== null) {
@@ -278,17 +281,40 @@ function holdsAny(text: string, needles: readonly string[]): boolean {
   return false;
 }
 
+/**
+ * Headers a backend authenticates a request with: every dialect's own (`authorization`,
+ * `x-api-key`, `x-goog-api-key`: the dialect modules' `auth`), a proxy's
+ * (`proxy-authorization`, RFC 9110 §11.7.1) and Azure OpenAI's `api-key`
+ * (https://learn.microsoft.com/en-us/azure/ai-foundry/openai/reference#authentication).
+ */
+const AUTH_HEADERS: ReadonlySet<string> = new Set([
+  ...DIALECTS.map((d) => dialectModule(d).auth.header),
+  "proxy-authorization",
+  "api-key",
+]);
+
+/** Where a credential was found: the place for the reason and the surface for the cause. */
+interface Found {
+  where: string;
+  cause: Cause;
+}
+
 /** Where in the forwarded request a needle appears, or undefined. */
-function findIn(forwarded: WireRequest, needles: string[]): string | undefined {
+function findIn(forwarded: WireRequest, needles: string[]): Found | undefined {
   for (const [name, value] of forwarded.headers) {
-    if (holdsAny(value, needles)) return `header ${name}`;
+    if (holdsAny(value, needles)) {
+      const cause = AUTH_HEADERS.has(name) ? "in-auth-header" : "in-other-header";
+      return { where: `header ${name}`, cause };
+    }
   }
   const at = forwarded.path.indexOf("?");
   if (at >= 0) {
     const query = forwarded.path.slice(at + 1).split("?")[0] ?? "";
-    if (holdsAny(query, needles) || holdsAny(safeDecode(query), needles)) return "query";
+    if (holdsAny(query, needles) || holdsAny(safeDecode(query), needles)) {
+      return { where: "query", cause: "in-query" };
+    }
   }
-  if (holdsAny(forwarded.rawBody, needles)) return "body";
+  if (holdsAny(forwarded.rawBody, needles)) return { where: "body", cause: "in-body" };
   return undefined;
 }
 
@@ -333,8 +359,13 @@ export function judgeCredential(
   const base = { direction: "request", subject: field, field } as const;
   const shown = show(masked(credential.value));
   for (const record of forwarded) {
-    const where = findIn(record, needles);
-    if (where) return verdict({ ...base, kind: "leaked", detail: `${shown} → forwarded ${where}` });
+    const found = findIn(record, needles);
+    if (found) {
+      const detail = `${shown} → forwarded ${found.where}`;
+      return verdict({ ...base, kind: "leaked", detail, cause: found.cause });
+    }
   }
+  // Found nowhere: the credential stayed with the gateway, which is what it should do (clean,
+  // never `dropped`: a client key is not a value the backend is owed).
   return verdict({ ...base, kind: "preserved", detail: `${shown} → not forwarded` });
 }
