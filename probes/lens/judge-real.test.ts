@@ -116,10 +116,11 @@ const READINGS: Record<string, Reading> = {
     gateway: "claude-code-router",
     read: {
       "messages[].content[].text": "invented/empty-text",
-      "messages[].content[].tool_use_id": "mangled/unlinked",
+      // The functionResponse carries no id: absent, where Gemini defines one (issue 20).
+      "messages[].content[].tool_use_id": "dropped",
       "messages[].content[].input": "preserved",
       max_tokens: "dropped",
-      // The tool_use id arrives unchanged as functionCall.id "toolu_01PROBE"; the broken link
+      // The tool_use id arrives unchanged as functionCall.id "toolu_01PROBE"; the lost id
       // is the result's, judged under tool_use_id.
       "messages[].content[].id": "preserved",
       // "RESULTPROBE" arrives as functionResponse.response {"result":"RESULTPROBE"}: the text,
@@ -132,7 +133,7 @@ const READINGS: Record<string, Reading> = {
     read: {
       "messages[].content[].thinking": "dropped",
       "thinking.budget_tokens": "dropped",
-      "messages[].content[].tool_use_id": "mangled/unlinked",
+      "messages[].content[].tool_use_id": "dropped",
       max_tokens: "dropped",
       // The signature arrives verbatim as thoughtSignature on both model parts.
       "messages[].content[].signature": "preserved",

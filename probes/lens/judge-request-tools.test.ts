@@ -44,11 +44,14 @@ describe("tools", () => {
       verdict: "preserved",
       reason: 'messages[].content[].id: ["toolu_01PROBE"] → ["toolu_01PROBE"]',
     });
+    // An absent id is absent (issue 20): not a rename to "", and it links to nothing.
     expect(only(noResultId, "messages[].content[].tool_use_id")).toMatchObject({
-      verdict: "mangled",
-      cause: "unlinked",
-      reason: 'messages[].content[].tool_use_id: ["toolu_01PROBE"] → [""]',
+      verdict: "dropped",
+      reason: 'messages[].content[].tool_use_id: ["toolu_01PROBE"] → absent',
     });
+    const noIds = judge(client, req("gemini", { messages: turns("", "") }));
+    expect(only(noIds, "messages[].content[].id").verdict).toBe("dropped");
+    expect(only(noIds, "messages[].content[].tool_use_id").verdict).toBe("dropped");
     // The call renamed but the result left on the old id: both ends of the link are broken.
     const stale = judge(client, req("openai-chat", { messages: turns("call_1", "toolu_01PROBE") }));
     expect(only(stale, "messages[].content[].id")).toMatchObject({ verdict: "mangled" });

@@ -39,17 +39,37 @@ function renaming(sent: ToolTurns, got: ToolTurns): Map<string, string> | undefi
   for (let i = 0; i < sent.callIds.length; i++) {
     const id = sent.callIds[i] as string;
     const next = got.callIds[i] as string;
-    if (rename.has(id) || taken.has(next)) return undefined;
+    // An absent id (a reader's "") is no new name: nothing can follow it.
+    if (next === NO_ID || rename.has(id) || taken.has(next)) return undefined;
     rename.set(id, next);
     taken.add(next);
   }
   return rename;
 }
 
-/** Whether every result names its call's id as forwarded (the old id where the call has none). */
+/**
+ * Whether every result names its call's id as forwarded (the old id where the call has none).
+ * Two absent ids never link: an absent id names no call.
+ */
 function resultsFollow(sent: ToolTurns, got: ToolTurns, rename: Map<string, string>): boolean {
   if (sent.resultIds.length !== got.resultIds.length) return false;
-  return sent.resultIds.every((id, i) => (rename.get(id) ?? id) === got.resultIds[i]);
+  return sent.resultIds.every((id, i) => {
+    const now = got.resultIds[i];
+    return now !== NO_ID && (rename.get(id) ?? id) === now;
+  });
+}
+
+/**
+ * What a reader gives for an id the wire left out (Gemini's `functionCall.id` and
+ * `functionResponse.id` are optional): absent, never a rename to "".
+ */
+const NO_ID = "";
+
+/** Ids the client sent that arrived absent (the reader's ""), by position; 0 when none did. */
+function idsLost(sent: readonly string[], got: readonly string[]): number {
+  let lost = 0;
+  for (let i = 0; i < got.length; i++) if (got[i] === NO_ID && sent[i] !== NO_ID) lost += 1;
+  return lost;
 }
 
 /**
@@ -62,7 +82,9 @@ export function judgeCallIds(client: CanonicalRequest, forwarded: CanonicalReque
   const sent = toolTurns(client);
   const got = toolTurns(forwarded);
   const detail = showChange(sent.callIds, got.callIds);
-  if (got.callIds.length === 0) return { absent: true, detail: `${show(sent.callIds)} → absent` };
+  if (got.callIds.length === 0 || idsLost(sent.callIds, got.callIds) === got.callIds.length) {
+    return { absent: true, detail: `${show(sent.callIds)} → absent` };
+  }
   if (sameValue(sent.callIds, got.callIds)) return { kind: "preserved", detail };
   const rename = renaming(sent, got);
   return rename && resultsFollow(sent, got, rename)
@@ -81,7 +103,10 @@ export function judgeResultIds(client: CanonicalRequest, forwarded: CanonicalReq
   const sent = toolTurns(client);
   const got = toolTurns(forwarded);
   const detail = showChange(sent.resultIds, got.resultIds);
-  if (got.resultIds.length === 0) {
+  if (
+    got.resultIds.length === 0 ||
+    idsLost(sent.resultIds, got.resultIds) === got.resultIds.length
+  ) {
     return { absent: true, detail: `${show(sent.resultIds)} → absent` };
   }
   const rename = renaming(sent, got) ?? new Map<string, string>();
