@@ -102,6 +102,8 @@ export function judgeCallIds(client: CanonicalRequest, forwarded: CanonicalReque
 export function judgeResultIds(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
   const sent = toolTurns(client);
   const got = toolTurns(forwarded);
+  const misnamed = misnamedResults(client, forwarded);
+  if (misnamed) return { kind: "mangled", detail: misnamed, cause: "unlinked" };
   const detail = showChange(sent.resultIds, got.resultIds);
   if (
     got.resultIds.length === 0 ||
@@ -114,6 +116,37 @@ export function judgeResultIds(client: CanonicalRequest, forwarded: CanonicalReq
   return sameValue(sent.resultIds, got.resultIds)
     ? { kind: "preserved", detail }
     : { kind: "preserved", detail, cause: "rewritten-linked" };
+}
+
+/**
+ * Where the backend names the call a result answers (Gemini links `functionResponse` to its
+ * `functionCall` by `name`, the id being optional: https://ai.google.dev/api/caching#FunctionResponse),
+ * each forwarded result's name must be its call's: the name the request determines, judged
+ * by value. The call is the client's, found by the result's id; results are paired by
+ * position. Undefined when every named result names its call (or none is named).
+ */
+function misnamedResults(
+  client: CanonicalRequest,
+  forwarded: CanonicalRequest,
+): string | undefined {
+  const names = new Map<string, string>();
+  const expected: (string | undefined)[] = [];
+  for (const m of conversation(client)) {
+    for (const p of m.parts) {
+      if (p.type === "tool-call") names.set(p.id, p.name);
+      else if (p.type === "tool-result") expected.push(names.get(p.callId) ?? p.name);
+    }
+  }
+  const got = toolResultParts(forwarded);
+  const wrong: string[] = [];
+  for (let i = 0; i < got.length && i < expected.length; i++) {
+    const name = got[i]?.name;
+    const want = expected[i];
+    if (name !== undefined && want !== undefined && name !== want) {
+      wrong.push(`result ${i + 1} names ${show(name)}, its call is ${show(want)}`);
+    }
+  }
+  return wrong.length > 0 ? wrong.join("; ") : undefined;
 }
 
 /** A result's content by meaning: its texts (whitespace-collapsed) and media payloads. */
