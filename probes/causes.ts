@@ -9,6 +9,7 @@ export const CAUSES = {
   "unknown-key": "carried under its own spelling, which the backend reader does not map",
   malformed: "present under the backend's own key in a shape the backend does not define",
   "as-budget": "an effort level carried as a thinking budget (the nearest unit)",
+  "as-effort": "a thinking budget carried as an effort level (the nearest unit)",
   "include-thoughts": "thinking asked for through Gemini's includeThoughts",
   "not-forwarded": "no request reached the backend",
   "no-message": "the gateway refused with no error message",

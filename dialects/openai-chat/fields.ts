@@ -113,8 +113,9 @@ export const CHAT_FIELDS = {
   ],
   absent: [
     ...absent(["sampling.top-k"], "Chat Completions has no top_k", CHAT),
-    // Decision: reasoning_effort is a level, not a token count. A gateway that turns a budget
-    // into an effort bucket carries a different meaning, so the budget has no equivalent.
+    // Decision: reasoning_effort is a level, not a token count: a budget has no field of its
+    // own here. One carried as a level is the nearest unit, judged `preserved (as-effort)` by
+    // the lens (docs/lens.md, the verdict rules); left out, this row makes it no-equivalent.
     ...absent(
       ["reasoning.budget-tokens"],
       "reasoning_effort is a level (minimal/low/medium/high), not a token budget",

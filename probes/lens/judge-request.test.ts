@@ -108,13 +108,19 @@ describe("value attributes", () => {
     expect(only(judge(client, req("gemini")), "metadata.user_id").verdict).toBe("no-equivalent");
   });
 
-  it("counts a budget as having no Chat equivalent even when an effort was sent instead", () => {
+  it("counts a budget carried as an effort level as preserved (the nearest unit), else no-equivalent in Chat", () => {
     const client = req("anthropic-messages", {
       reasoning: { mode: "enabled", budgetTokens: 2048 },
     });
     const verdicts = judge(client, req("openai-chat", { reasoning: { effort: "low" } }));
-    expect(only(verdicts, "thinking.budget_tokens").verdict).toBe("no-equivalent");
+    expect(only(verdicts, "thinking.budget_tokens")).toMatchObject({
+      verdict: "preserved",
+      cause: "as-effort",
+      reason: 'thinking.budget_tokens: 2048 → absent, carried as an effort level "low"',
+    });
     expect(only(verdicts, "thinking.type").verdict).toBe("preserved");
+    const none = judge(client, req("openai-chat", {}));
+    expect(only(none, "thinking.budget_tokens").verdict).toBe("no-equivalent");
     expect(
       only(judge(client, req("gemini", { reasoning: {} })), "thinking.budget_tokens").verdict,
     ).toBe("dropped");

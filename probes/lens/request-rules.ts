@@ -217,6 +217,18 @@ const RULES = {
       carries: (sent, carried) => sent === "on" && carried === true,
     },
   }),
+  // Units (issue 20): a value carried in the target's nearest unit is preserved, both ways. A
+  // budget carried as an effort level is the closest a level-only backend (Chat, Responses,
+  // Ollama) can do: preserved with cause `as-effort` and the level shown; a budget of 0 (off)
+  // is carried only by `none`, and any other budget by any level but `none`.
+  "reasoning.budget-tokens": value((r) => r.reasoning?.budgetTokens, {
+    carrier: {
+      read: (r) => r.reasoning?.effort,
+      label: "an effort level",
+      cause: "as-effort",
+      carries: (sent, carried) => (sent === 0) === (carried === "none"),
+    },
+  }),
   // Decision: an effort level carried as a thinking budget is the closest a budget-only
   // backend can do; it is preserved with cause `as-budget` and the budget shown.
   "reasoning.effort": value((r) => r.reasoning?.effort, {
