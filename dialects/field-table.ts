@@ -62,6 +62,11 @@ export interface FieldRow {
    * format code, and is here for its spelling and reference.
    */
   codec?: Codec;
+  /**
+   * The dialect's reference requires the field in every request (Anthropic `max_tokens`): a
+   * gateway must write one even when its client set none (a required fill, not an invention).
+   */
+  required?: boolean;
 }
 
 /** A subject a no-equivalent row can name. */
@@ -131,12 +136,18 @@ export function value(
   path: string,
   codec: Codec,
   see: string,
-  options: { aliases?: readonly string[]; readsAliases?: boolean; extension?: string } = {},
+  options: {
+    aliases?: readonly string[];
+    readsAliases?: boolean;
+    extension?: string;
+    required?: boolean;
+  } = {},
 ): FieldRow {
   const row: FieldRow = { attribute, path, see, codec };
   if (options.aliases) row.aliases = options.aliases;
   if (options.readsAliases) row.readsAliases = true;
   if (options.extension) row.extension = options.extension;
+  if (options.required) row.required = true;
   return row;
 }
 

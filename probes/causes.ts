@@ -39,6 +39,8 @@ export const CAUSES = {
   "empty-text": "an empty text block nobody sent",
   "cache-added": "a cache marker nobody sent",
   "tool-added": "a tool nobody declared",
+  "value-added": "a request value (a sampling value, a service tier) the client never set",
+  "required-fill": "a value the target requires and the request does not determine, filled in",
   "rewritten-linked": "a tool-call id rewritten, every result still linking to it",
   unlinked: "a tool result no longer links to its call",
   wrapped: "a tool result wrapped in the object the backend requires",

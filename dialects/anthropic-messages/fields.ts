@@ -62,7 +62,9 @@ export const ANTHROPIC_FIELDS = {
     value("sampling.temperature", "temperature", NUMBER, `${ANTHROPIC}#body-temperature`),
     value("sampling.top-p", "top_p", NUMBER, `${ANTHROPIC}#body-top-p`),
     value("sampling.top-k", "top_k", NUMBER, `${ANTHROPIC}#body-top-k`),
-    value("sampling.max-tokens", "max_tokens", NUMBER, `${ANTHROPIC}#body-max-tokens`),
+    value("sampling.max-tokens", "max_tokens", NUMBER, `${ANTHROPIC}#body-max-tokens`, {
+      required: true,
+    }),
     value("sampling.stop", "stop_sequences", STRINGS, `${ANTHROPIC}#body-stop-sequences`),
     // GA spelling; `output_format` is the original beta spelling (structured-outputs-2025-11-13).
     spelled("response-format", "output_config.format", DOCS.anthropicStructured, ["output_format"]),

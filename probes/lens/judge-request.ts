@@ -363,9 +363,62 @@ function inventionVerdict(pair: RequestPair, inv: Invention): Verdict {
 }
 
 export function judgeInventions(pair: RequestPair): Verdict[] {
-  return findInventions(pair.client, pair.forwarded, pair.backend).map((inv) =>
+  const out = findInventions(pair.client, pair.forwarded, pair.backend).map((inv) =>
     inventionVerdict(pair, inv),
   );
+  addedValuesInto(pair, out);
+  return out;
+}
+
+/**
+ * Request values a gateway may add on its own: the sampling values and the service tier. A
+ * reasoning budget or level is left out (a gateway writes one to carry the other: `as-budget`,
+ * `as-effort`), and so are structures judged elsewhere (tools, tool choice, messages).
+ */
+const ADDABLE: readonly RequestAttribute[] = [
+  "sampling.temperature",
+  "sampling.top-p",
+  "sampling.top-k",
+  "sampling.max-tokens",
+  "sampling.stop",
+  "sampling.seed",
+  "sampling.presence-penalty",
+  "sampling.frequency-penalty",
+  "sampling.n",
+  "service-tier",
+];
+
+/** Whether the backend's field table marks the attribute's field as required in every request. */
+function requiredBy(backend: Dialect, attribute: RequestAttribute): boolean {
+  for (const row of dialectModule(backend).fields.rows) {
+    if (row.attribute === attribute && row.required) return true;
+  }
+  return false;
+}
+
+/**
+ * A value downstream the client did not send (issue 20, additions): `invented` (cause
+ * `value-added`), unless the target requires the field and the request does not determine
+ * it (Anthropic `max_tokens` from a Chat client that set none): a required fill, `preserved`
+ * with cause `required-fill` and the value shown. An explicit default (`n: 1`) says nothing
+ * new and is left alone.
+ */
+function addedValuesInto(pair: RequestPair, out: Verdict[]): void {
+  for (const attribute of ADDABLE) {
+    const rule = ATTRIBUTE_RULES[attribute];
+    if (rule.kind !== "value" || rule.read(pair.client) !== undefined) continue;
+    const got = rule.read(pair.forwarded);
+    if (got === undefined || rule.isDefault?.(got)) continue;
+    const field = spelling(pair, attribute) ?? attribute;
+    const base = { direction: "request", subject: attribute, field, got } as const;
+    if (requiredBy(pair.backend, attribute)) {
+      const detail = `absent → ${show(got)} (${pair.backend} requires it)`;
+      out.push(verdict({ ...base, kind: "preserved", detail, cause: "required-fill" }));
+    } else {
+      const detail = `absent → ${show(got)}`;
+      out.push(verdict({ ...base, kind: "invented", detail, cause: "value-added" }));
+    }
+  }
 }
 
 /** Every request verdict for a read pair: attributes, unknown keys, inventions. */
@@ -385,4 +438,5 @@ export function judgeRequestInto(pair: RequestPair, out: Verdict[]): void {
   for (const inv of findInventions(pair.client, pair.forwarded, pair.backend)) {
     out.push(inventionVerdict(pair, inv));
   }
+  addedValuesInto(pair, out);
 }
