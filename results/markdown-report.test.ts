@@ -83,6 +83,17 @@ describe("preservation per gateway", () => {
     );
   });
 
+  it("names a column that did not run once, also when its reason starts with the column", () => {
+    const runs = view.gatewayRuns.map((g) =>
+      g.column === "claude-code-router@2.0.0"
+        ? { ...g, reason: "claude-code-router@2.0.0: binary ccr not on PATH" }
+        : g,
+    );
+    expect(renderMarkdownReport({ ...view, gatewayRuns: runs })).toContain(
+      "- **Columns not run** (no rate, no cells counted as clean): claude-code-router@2.0.0: not-run, binary ccr not on PATH.",
+    );
+  });
+
   it("shows the planned cells of a gateway that did not run as not-run, never as ok", () => {
     const planned = view.cells
       .filter((c) => c.column === "litellm@1.74.0")

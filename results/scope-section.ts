@@ -16,6 +16,11 @@ export function controlCounts(controls: readonly PositiveControl[]): string {
   return CONTROL_STATES.map((s) => `${n(s)} ${s}`).join(" · ");
 }
 
+/** A gateway's reason without its own column name in front (launchers write `column: why`). */
+function ownReason(column: string, reason: string): string {
+  return reason.startsWith(`${column}: `) ? reason.slice(column.length + 2) : reason;
+}
+
 export function renderScope(scope: RunScope): string[] {
   const lines = ["## Scope: what was measured, and what was not", ""];
   const cells = scope.measured.reduce((a, m) => a + m.cells, 0);
@@ -25,7 +30,7 @@ export function renderScope(scope: RunScope): string[] {
   lines.push(
     scope.absent.length === 0
       ? "- **Columns not run**: none."
-      : `- **Columns not run** (no rate, no cells counted as clean): ${scope.absent.map((g) => `${g.column}: ${g.status}${g.reason ? `, ${cellText(g.reason)}` : ""}`).join("; ")}.`,
+      : `- **Columns not run** (no rate, no cells counted as clean): ${scope.absent.map((g) => `${g.column}: ${g.status}${g.reason ? `, ${cellText(ownReason(g.column, g.reason))}` : ""}`).join("; ")}.`,
   );
   const absent = new Set(scope.absent.map((g) => g.column));
   const whole = scope.notMeasured
