@@ -175,6 +175,11 @@ describe("value attributes", () => {
       verdict: "preserved",
     });
     expect(only(judge(client, onChat({})), "logit_bias").verdict).toBe("dropped");
+    // A sampling attribute is one a gateway may add on its own: added, it is invented.
+    expect(only(judge(onChat({}), onChat({ logit_bias: bias })), "logit_bias")).toMatchObject({
+      verdict: "invented",
+      cause: "value-added",
+    });
     expect(
       only(judge(client, onChat({ logit_bias: { "50256": 100 } })), "logit_bias").verdict,
     ).toBe("mangled");

@@ -376,15 +376,7 @@ export function judgeInventions(pair: RequestPair): Verdict[] {
  * `as-effort`), and so are structures judged elsewhere (tools, tool choice, messages).
  */
 const ADDABLE: readonly RequestAttribute[] = [
-  "sampling.temperature",
-  "sampling.top-p",
-  "sampling.top-k",
-  "sampling.max-tokens",
-  "sampling.stop",
-  "sampling.seed",
-  "sampling.presence-penalty",
-  "sampling.frequency-penalty",
-  "sampling.n",
+  ...REQUEST_ATTRIBUTES.filter((attribute) => attribute.startsWith("sampling.")),
   "service-tier",
 ];
 
