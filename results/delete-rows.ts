@@ -42,15 +42,16 @@ export interface DeletedRuns {
   exchanges: number;
 }
 
-/** Whole runs: their cells, attempts, gateway rows, and bytes no other run refers to. */
+/** Whole runs: their cells, attempts, gateway rows, agent loops, and bytes no other run refers to. */
 export function deleteRuns(db: Db, runIds: readonly string[]): DeletedRuns {
   const totals: DeletedRuns = { runs: 0, cells: 0, attempts: 0, exchanges: 0 };
   if (runIds.length === 0) return totals;
   const byRun = (table: string) => db.prepare(`DELETE FROM ${table} WHERE run_id = ?`);
-  const [judgements, cells, gatewayRuns, runs] = [
+  const [judgements, cells, gatewayRuns, loops, runs] = [
     byRun("judgements"),
     byRun("cells"),
     byRun("gateway_runs"),
+    byRun("loops"),
     db.prepare("DELETE FROM runs WHERE id = ?"),
   ];
   db.transaction(() => {
@@ -58,6 +59,7 @@ export function deleteRuns(db: Db, runIds: readonly string[]): DeletedRuns {
       totals.attempts += judgements.run(id).changes;
       totals.cells += cells.run(id).changes;
       gatewayRuns.run(id);
+      loops.run(id);
       totals.runs += runs.run(id).changes;
     }
     totals.exchanges = deleteUnreferenced(db).exchanges;
