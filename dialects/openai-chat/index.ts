@@ -2,11 +2,12 @@
 import type { DialectModule } from "../dialect-module.ts";
 import { prefixInMessages } from "../first-user-text.ts";
 import { openaiModelList } from "../model-list.ts";
+import { OPENAI_HTTP } from "../openai-provider.ts";
 import { DOCS } from "../references.ts";
 import { readOpenAiError, writeOpenAiErrorObject } from "./error-body.ts";
 import { CHAT_FIELDS } from "./fields.ts";
 import { readChatReply } from "./reply-read.ts";
-import { OPENAI_REQUEST_ID, writeChatReply } from "./reply-write.ts";
+import { writeChatReply } from "./reply-write.ts";
 import { readChatRequest } from "./request-read.ts";
 import { writeChatRequest } from "./request-write.ts";
 import { CHAT_ROUTES } from "./routes.ts";
@@ -16,17 +17,9 @@ import { chatErrorEvent, writeChatEvents } from "./stream-write.ts";
 
 export const OPENAI_CHAT: DialectModule = {
   name: "openai-chat",
-  provider: "openai",
+  ...OPENAI_HTTP,
   see: DOCS.chat,
   routes: CHAT_ROUTES,
-  contentTypes: { json: "application/json", stream: "text/event-stream; charset=utf-8" },
-  requiredHeaders: {},
-  auth: { header: "authorization", scheme: "Bearer" },
-  ownHeaderPrefix: "openai-",
-  identifyingHeaders: [],
-  // OpenAI answers a URL it does not know with this type.
-  notFoundType: "invalid_request_error",
-  requestId: OPENAI_REQUEST_ID,
   fields: CHAT_FIELDS,
   request: {
     read: readChatRequest,

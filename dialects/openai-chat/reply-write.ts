@@ -8,15 +8,6 @@ import { createdOf, replyDigest } from "../stream-plan.ts";
 import { chatStopToWire } from "./stop-reason.ts";
 import { writeChatUsage } from "./usage.ts";
 
-/**
- * The header OpenAI puts on every reply (Chat, Responses, errors alike): `req_` and 32 hex.
- * @see https://platform.openai.com/docs/api-reference/debugging-requests
- */
-export const OPENAI_REQUEST_ID = {
-  header: "x-request-id",
-  format: (hex32: string): string => `req_${hex32}`,
-} as const;
-
 export function chatReplyId(reply: CanonicalReply): string {
   return reply.id ?? `chatcmpl-${replyDigest(reply)}`;
 }

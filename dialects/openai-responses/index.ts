@@ -2,7 +2,7 @@
 import type { DialectModule } from "../dialect-module.ts";
 import { prefixFirstUserMessage } from "../first-user-text.ts";
 import { openaiModelList } from "../model-list.ts";
-import { OPENAI_REQUEST_ID } from "../openai-chat/reply-write.ts";
+import { OPENAI_HTTP } from "../openai-provider.ts";
 import { DOCS } from "../references.ts";
 import { readResponsesError, writeResponsesErrorObject } from "./error-body.ts";
 import { RESPONSES_FIELDS } from "./fields.ts";
@@ -17,17 +17,9 @@ import { responsesErrorEvent, writeResponsesEvents } from "./stream-write.ts";
 
 export const OPENAI_RESPONSES: DialectModule = {
   name: "openai-responses",
-  provider: "openai",
+  ...OPENAI_HTTP,
   see: DOCS.responses,
   routes: RESPONSES_ROUTES,
-  contentTypes: { json: "application/json", stream: "text/event-stream; charset=utf-8" },
-  requiredHeaders: {},
-  auth: { header: "authorization", scheme: "Bearer" },
-  ownHeaderPrefix: "openai-",
-  identifyingHeaders: [],
-  // OpenAI answers a URL it does not know with this type.
-  notFoundType: "invalid_request_error",
-  requestId: OPENAI_REQUEST_ID,
   fields: RESPONSES_FIELDS,
   request: {
     read: readResponsesRequest,
