@@ -7,6 +7,9 @@
 import type { CellKey } from "./records.ts";
 import type { Db } from "./schema.ts";
 
+/** The tables whose rows belong to one run (each refers to `runs`), deleted before the run. */
+export const PER_RUN_TABLES = ["judgements", "cells", "gateway_runs", "loops"] as const;
+
 const KEY_MATCH = `run_id = ? AND "column" = ? AND route_id = ? AND probe_id = ? AND mode = ?`;
 
 /** Exchanges and verdict lists no judgement refers to. */
@@ -46,20 +49,18 @@ export interface DeletedRuns {
 export function deleteRuns(db: Db, runIds: readonly string[]): DeletedRuns {
   const totals: DeletedRuns = { runs: 0, cells: 0, attempts: 0, exchanges: 0 };
   if (runIds.length === 0) return totals;
-  const byRun = (table: string) => db.prepare(`DELETE FROM ${table} WHERE run_id = ?`);
-  const [judgements, cells, gatewayRuns, loops, runs] = [
-    byRun("judgements"),
-    byRun("cells"),
-    byRun("gateway_runs"),
-    byRun("loops"),
-    db.prepare("DELETE FROM runs WHERE id = ?"),
-  ];
+  const byRun = PER_RUN_TABLES.map((table) => ({
+    table,
+    statement: db.prepare(`DELETE FROM ${table} WHERE run_id = ?`),
+  }));
+  const runs = db.prepare("DELETE FROM runs WHERE id = ?");
   db.transaction(() => {
     for (const id of runIds) {
-      totals.attempts += judgements.run(id).changes;
-      totals.cells += cells.run(id).changes;
-      gatewayRuns.run(id);
-      loops.run(id);
+      for (const { table, statement } of byRun) {
+        const { changes } = statement.run(id);
+        if (table === "judgements") totals.attempts += changes;
+        if (table === "cells") totals.cells += changes;
+      }
       totals.runs += runs.run(id).changes;
     }
     totals.exchanges = deleteUnreferenced(db).exchanges;

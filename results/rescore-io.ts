@@ -11,6 +11,7 @@
  * `bulkWriteSettings` raises the cache for the rescore's connection (the reads are
  * large), and the caller commits every few thousand rows (see sweep/rescore.ts).
  */
+import { PER_RUN_TABLES } from "./delete-rows.ts";
 import { type AttemptPhase, type CellKey, cellKeyString } from "./records.ts";
 import type { Db } from "./schema.ts";
 import type { ResultsStore } from "./store.ts";
@@ -236,7 +237,7 @@ export function deleteRun(store: ResultsStore, runId: string): void {
   db.transaction(() => {
     const exchanges = onlyHere("exchange_id");
     const verdictLists = onlyHere("verdicts_id");
-    for (const table of ["judgements", "cells", "gateway_runs"]) {
+    for (const table of PER_RUN_TABLES) {
       db.prepare(`DELETE FROM ${table} WHERE run_id = ?`).run(runId);
     }
     const dropExchange = db.prepare("DELETE FROM exchanges WHERE id = ?");
