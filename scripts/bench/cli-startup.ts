@@ -8,7 +8,7 @@
  * change of ours can lower). Target (issue 19): from the bundle, `--help` and `check` of one
  * file each under 0.5 s, median of 5.
  *
- *   npx tsx scripts/bench/cli-startup.ts [--rounds 5] [--baseline DIR] [--npx]
+ *   npx tsx scripts/bench/cli-startup.ts [--rounds 5] [--baseline DIR] [--npx] [--priority N]
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { LENS_FIXTURES } from "../../probes/lens/fixture-values.ts";
 import { cliBundle } from "../cli-bundle.mjs";
+import { BENCH_PRIORITY, raisePriority } from "./priority.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const EXCHANGE = join(LENS_FIXTURES, "anthropic-to-chat-non-stream-lossy.json");
@@ -26,8 +27,10 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "5" },
     baseline: { type: "string" },
     npx: { type: "boolean", default: false },
+    priority: { type: "string", default: String(BENCH_PRIORITY) },
   },
 });
+const PRIORITY = raisePriority(Number(values.priority));
 const rounds = Number(values.rounds);
 
 /** A way to start the CLI: the command and arguments before gatecheck's own. */
@@ -115,7 +118,7 @@ for (let round = 0; round < rounds; round++) {
 console.log(
   `load average before: ${loadavg()
     .map((l) => l.toFixed(2))
-    .join(" ")}`,
+    .join(" ")}; ${PRIORITY}`,
 );
 console.log(`median of ${rounds}, ms: wall (min–max)${TIME ? ", CPU (user + system)" : ""}`);
 const row = (name: string, xs: Timing[]) => {

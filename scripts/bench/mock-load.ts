@@ -13,6 +13,7 @@
  *   npx tsx scripts/bench/mock-load.ts [--seconds 5] [--rounds 5] [--connections 32]
  *     [--regimes distinct,shared] [--generator wrk|autocannon] [--json]
  *     [--mock-root DIR]   (the mock of another checkout, e.g. a `git worktree` of an older commit)
+ *     [--priority N]      (the nice value to run at, default -15: ahead of other work, see priority.ts)
  */
 import { mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -34,6 +35,7 @@ import {
   startGatecheckMock,
   startMockLlm,
 } from "./load/servers.ts";
+import { BENCH_PRIORITY, raisePriority } from "./priority.ts";
 
 const { values } = parseArgs({
   options: {
@@ -44,8 +46,10 @@ const { values } = parseArgs({
     generator: { type: "string" },
     "mock-root": { type: "string" },
     json: { type: "boolean", default: false },
+    priority: { type: "string", default: String(BENCH_PRIORITY) },
   },
 });
+const PRIORITY = raisePriority(Number(values.priority));
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
 const CONNECTIONS = Number(values.connections);
@@ -266,6 +270,7 @@ const report: Record<string, unknown> = {
   rounds: ROUNDS,
   connections: CONNECTIONS,
   loadBefore: loadavg()[0],
+  priority: PRIORITY,
 };
 try {
   for (const regime of REGIMES) {
@@ -309,7 +314,9 @@ try {
   report.loadAfter = loadavg()[0];
   if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else
-    process.stdout.write(`load average ${report.loadBefore} before, ${report.loadAfter} after\n`);
+    process.stdout.write(
+      `load average ${report.loadBefore} before, ${report.loadAfter} after; ${PRIORITY}\n`,
+    );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -5,7 +5,7 @@
  * @dwmkerr/mock-llm. Each prints or serves a URL on 127.0.0.1; each is stopped by its PID.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -169,6 +169,17 @@ export function startBare(pin: string[], dir: string, reply: BareReply): Promise
   return listening(`bare-${mode}`, pin, [process.execPath, BARE, "--reply", file, "--mode", mode]);
 }
 
+/** A dev dependency's entry file, or an error saying how to get it (not a 30 s wait). */
+function installed(pkg: string, file: string): string {
+  const path = join(ROOT, "node_modules", pkg, file);
+  if (!existsSync(path)) {
+    throw new Error(
+      `${pkg} is not installed at ${path}: it is a dev dependency of this benchmark; run npm ci in ${ROOT}`,
+    );
+  }
+  return path;
+}
+
 /** aimock answering every chat request with the same text; its journal on, as it ships. */
 export async function startAimock(pin: string[], dir: string, text: string) {
   const fixtures = join(dir, "aimock-fixtures.json");
@@ -177,7 +188,7 @@ export async function startAimock(pin: string[], dir: string, text: string) {
     JSON.stringify({ fixtures: [{ match: {}, response: { content: text } }] }),
   );
   const port = await freePort();
-  const cli = join(ROOT, "node_modules/@copilotkit/aimock/dist/cli.js");
+  const cli = installed("@copilotkit/aimock", "dist/cli.js");
   const args = ["-p", String(port), "-h", "127.0.0.1", "-f", fixtures, "--log-level", "silent"];
   const { child } = launch(pin, [process.execPath, cli, ...args]);
   const url = `http://127.0.0.1:${port}`;
@@ -188,7 +199,7 @@ export async function startAimock(pin: string[], dir: string, text: string) {
 /** @dwmkerr/mock-llm with its default rule (echo the user's message). */
 export async function startMockLlm(pin: string[]) {
   const port = await freePort();
-  const main = join(ROOT, "node_modules/@dwmkerr/mock-llm/dist/main.js");
+  const main = installed("@dwmkerr/mock-llm", "dist/main.js");
   const { child } = launch(pin, [process.execPath, main], {
     HOST: "127.0.0.1",
     PORT: String(port),
