@@ -14,9 +14,10 @@
  */
 import type { CanonicalReply, Message, Part } from "../dialects/canonical.ts";
 import type { Dialect } from "../dialects/dialect.ts";
+import { tryParseJson } from "../dialects/json.ts";
 import { readReply } from "../dialects/reply.ts";
 import { readRequest } from "../dialects/request.ts";
-import type { ForwardedRecord } from "../sweep/exchange-from-wire.ts";
+import type { MockRecord } from "../mock-upstream/index.ts";
 import type { AgentRun } from "./agent.ts";
 import { broke, completed, type LoopOutcome } from "./loop-outcome.ts";
 import {
@@ -73,36 +74,39 @@ export interface LoopEvidence {
   backend: Dialect;
   agent: AgentRun;
   /** The mock's records for the loop's nonce, in arrival order. */
-  forwarded: readonly ForwardedRecord[];
+  forwarded: readonly MockRecord[];
 }
 
 const parts = (messages: readonly Message[]): Part[] => messages.flatMap((m) => m.parts);
 
-function requestOf(backend: Dialect, record: ForwardedRecord) {
+function requestOf(backend: Dialect, record: MockRecord) {
+  const { body, path } = record.request;
+  const parsed = body.encoding === "utf8" ? tryParseJson(body.data) : undefined;
+  if (!parsed?.ok) return undefined;
   try {
-    return readRequest(backend, record.json, { path: record.path });
+    return readRequest(backend, parsed.value, { path });
   } catch {
     return undefined;
   }
 }
 
-function replyOf(backend: Dialect, record: ForwardedRecord): CanonicalReply | undefined {
-  const body = record.reply?.body;
-  if (body === undefined || record.reply?.bodyEncoding === "base64") return undefined;
+function replyOf(backend: Dialect, record: MockRecord): CanonicalReply | undefined {
+  const { status, body } = record.reply;
+  if (body.encoding === "base64") return undefined;
   try {
-    return readReply(backend, { status: record.reply?.status ?? 0, body }, "non-stream");
+    return readReply(backend, { status, body: body.data }, "non-stream");
   } catch {
     return undefined;
   }
 }
 
-const isTurnTwo = (backend: Dialect, record: ForwardedRecord) =>
+const isTurnTwo = (backend: Dialect, record: MockRecord) =>
   parts(requestOf(backend, record)?.messages ?? []).some((p) => p.type === "tool-result");
 
 /** Why a request failed, from its forwarded record (if any) and what the SDK said. */
 function failure(
   turn: 1 | 2,
-  record: ForwardedRecord | undefined,
+  record: MockRecord | undefined,
   sdkMessage: string,
   what: string,
 ): LoopOutcome {

@@ -7,6 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
+import { z } from "zod";
+import { wireReplySchema, wireRequestSchema } from "../dialects/wire/messages.ts";
 import { direct } from "../gateways/adapters/direct.ts";
 import { CORPUS } from "../probes/corpus/index.ts";
 import { reportSections } from "../results/html/report-sections.ts";
@@ -23,6 +25,18 @@ import { LOOP_VARIANTS } from "./loop-script.ts";
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-loops-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const probes = CORPUS.filter((p) => p.id === "oc-temperature");
+
+/** A loop's evidence in the wire vocabulary: each turn an exchange's client side. */
+const evidenceSchema = z.strictObject({
+  turns: z.array(
+    z.strictObject({
+      clientRequest: wireRequestSchema,
+      clientResponse: wireReplySchema,
+      totalMs: z.number().int().nonnegative(),
+    }),
+  ),
+  forwarded: z.array(z.looseObject({ request: wireRequestSchema })),
+});
 
 it("runs every variant on every loop route of every running column, and stores the evidence", async () => {
   const lossy = lossyGateway();
@@ -63,10 +77,7 @@ it("runs every variant on every loop route of every running column, and stores t
         loopEvidencePath(result.runId, loop.column, loop.routeId, loop.variant),
       );
       expect(readFileSync(file, "utf8")).toBe(loop.evidence);
-      const evidence = JSON.parse(loop.evidence ?? "{}") as {
-        turns: unknown[];
-        forwarded: unknown[];
-      };
+      const evidence = evidenceSchema.parse(JSON.parse(loop.evidence ?? "{}"));
       expect(evidence.turns).toHaveLength(2);
       expect(evidence.forwarded).toHaveLength(2);
       expect(loop.evidence).not.toContain(ROUTE_API_KEY);

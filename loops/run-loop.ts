@@ -3,18 +3,15 @@
  * nonce on the route's mock listener, let the route's agent (an official SDK client) run the
  * task, collect what reached the backend, redact everything kept, and judge the chain.
  */
-import { redactBody, redactHeaderPairs, redactRequestTarget } from "../dialects/credentials.ts";
+import type { WireExchange } from "../dialects/wire/exchange.ts";
+import type { WireRequest } from "../dialects/wire/messages.ts";
 import type { GatewayRoute } from "../gateways/adapter.ts";
-import type { MockHandle } from "../mock-upstream/index.ts";
+import type { MockHandle, MockRecord } from "../mock-upstream/index.ts";
 import { newNonce } from "../mock-upstream/nonce.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
-import { ingressPath, redactedResponseBody } from "../sweep/attempt.ts";
+import { ingressPath, redactedClientRequest, redactedResponse } from "../sweep/attempt.ts";
+import { clientAnswer } from "../sweep/attempt-exchange.ts";
 import { collectRecords } from "../sweep/collect-records.ts";
-import type {
-  ForwardedRecord,
-  StoredClientRequest,
-  StoredResponse,
-} from "../sweep/exchange-from-wire.ts";
 import { AGENTS } from "./agent.ts";
 import { judgeLoop } from "./judge-loop.ts";
 import type { LoopOutcome } from "./loop-outcome.ts";
@@ -32,10 +29,12 @@ export interface LoopTarget {
   timeoutMs: number;
 }
 
-/** One client request of the loop and its response, redacted as a cell's attempt is. */
-export interface LoopClientTurn {
-  request: StoredClientRequest;
-  response: StoredResponse;
+/**
+ * One client request of the loop and what it got, redacted as a cell's attempt is: an
+ * exchange's client side in the wire vocabulary (the response, or why there was none).
+ */
+export interface LoopClientTurn extends Pick<WireExchange, "clientResponse" | "clientError"> {
+  clientRequest: WireRequest;
   totalMs: number;
 }
 
@@ -45,33 +44,17 @@ export interface LoopRun {
   outcome: LoopOutcome;
   /** The agent's requests and what it got back, in order (1: the task, 2: the echo). */
   turns: LoopClientTurn[];
-  /** What reached the backend, in arrival order. */
-  forwarded: ForwardedRecord[];
+  /** What reached the backend (the mock's records), in arrival order. */
+  forwarded: MockRecord[];
   totalMs: number;
 }
 
 function storedTurn(exchange: ClientExchange): LoopClientTurn {
   const secrets = CANARY_VALUES;
   const { response } = exchange;
-  let body: unknown;
-  try {
-    body = JSON.parse(redactBody(exchange.body, secrets));
-  } catch {
-    body = redactBody(exchange.body, secrets);
-  }
   return {
-    request: {
-      method: "POST",
-      path: redactRequestTarget(exchange.path, secrets),
-      headers: redactHeaderPairs(exchange.headers, secrets),
-      body,
-    },
-    response: {
-      status: response.status,
-      headers: redactHeaderPairs(response.headers, secrets),
-      bodyBase64: redactedResponseBody(response, secrets).toString("base64"),
-      ...(response.transportError ? { transportError: response.transportError } : {}),
-    },
+    clientRequest: redactedClientRequest(exchange, secrets),
+    ...clientAnswer(redactedResponse(response, secrets)),
     totalMs: Math.round(response.timings.totalMs),
   };
 }

@@ -40,7 +40,8 @@ describe(`a request nested ${DEPTH} levels deep`, () => {
     }
     const records = m.records({ nonce });
     expect(records).toHaveLength(2);
-    let value: unknown = (records[1]?.json as { deep: unknown } | undefined)?.deep;
+    let value: unknown = (JSON.parse(records[1]?.request.body.data ?? "{}") as { deep: unknown })
+      .deep;
     for (let i = 0; i < DEPTH; i++) value = (value as unknown[])[0];
     expect(value).toBe("bottom");
     const api = await fetch(`${m.url}/__gatecheck/records?nonce=${nonce}`);

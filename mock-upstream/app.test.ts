@@ -190,7 +190,7 @@ describe("routes", () => {
     const anthropic = await post(app, "/v2/messages", {}, { "anthropic-version": "2023-06-01" });
     expect((await readJson(anthropic)).type).toBe("error");
     const records = state.recorder.list();
-    expect(records.map((r) => [r.path, r.kind, r.reply.status, r.reply.reason])).toEqual([
+    expect(records.map((r) => [r.request.path, r.kind, r.reply.status, r.reply.reason])).toEqual([
       ["/v1/v1/chat/completions", "unknown", 404, "unknown-route"],
       ["/v2/messages", "unknown", 404, "unknown-route"],
     ]);
@@ -268,16 +268,16 @@ describe("malformed input is recorded and answered in the dialect's shape", () =
       const [record] = state.recorder.list() as [MockRecord];
       expect(record.reply).toMatchObject({ status: c.status, reason: c.reason });
       if (Buffer.isBuffer(c.body)) {
-        expect(record.bodyEncoding).toBe("base64");
-        expect(Buffer.from(record.rawBody, "base64")).toEqual(c.body);
+        expect(record.request.body.encoding).toBe("base64");
+        expect(Buffer.from(record.request.body.data, "base64")).toEqual(c.body);
       } else if (c.status === 413) {
         expect(record).toMatchObject({
           bodyTruncated: true,
-          rawBody: "",
+          request: { body: { data: "", encoding: "utf8" } },
           bodyBytes: Buffer.byteLength(c.body ?? ""),
         });
       } else {
-        expect(record.rawBody).toBe(c.body ?? "");
+        expect(record.request.body.data).toBe(c.body ?? "");
       }
     });
   }
@@ -363,7 +363,9 @@ describe("control API", () => {
     const health = await readJson(await app.request("/__gatecheck/health"));
     expect(health).toMatchObject({ ok: true, records: 1, staged: 1 });
     const records = await readJson(await app.request("/__gatecheck/records?since=0"));
-    expect(records.records.map((r: MockRecord) => r.path)).toEqual(["/v1/chat/completions"]);
+    expect(records.records.map((r: MockRecord) => r.request.path)).toEqual([
+      "/v1/chat/completions",
+    ]);
     expect((await app.request("/__gatecheck/records?since=x")).status).toBe(400);
     await app.request("/__gatecheck/reset", { method: "POST" });
     expect(await readJson(await app.request("/__gatecheck/health"))).toMatchObject({

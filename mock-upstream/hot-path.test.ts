@@ -94,22 +94,20 @@ function sampleRecord(body: string, bodyEncoding: "utf8" | "base64" = "utf8"): M
     seq: 3,
     receivedAt: "2026-11-30T03:00:00.000Z",
     listener: "mock",
-    method: "POST",
-    path: "/v1/chat/completions",
-    query: "",
-    headers: [["Content-Type", "application/json"]],
-    rawBody: '{"q":"\\"quoted\\" ü"}',
-    bodyEncoding: "utf8",
+    request: {
+      method: "POST",
+      path: "/v1/chat/completions",
+      headers: [["content-type", "application/json"]],
+      body: { data: '{"q":"\\"quoted\\" ü"}', encoding: "utf8" },
+    },
     bodyBytes: 20,
-    json: { q: '"quoted" ü' },
     kind: "generate",
     reply: {
       status: 200,
       staged: true,
       stagedId: "stage-1",
       headers: [["content-type", "text/event-stream"]],
-      body,
-      bodyEncoding,
+      body: { data: body, encoding: bodyEncoding },
     },
   };
 }
@@ -132,9 +130,14 @@ describe("record line with a pre-serialized reply body", () => {
 
   it("declines when the reply body is not where the splice expects it", () => {
     const record = sampleRecord(sse);
-    const { body, bodyEncoding, ...rest } = record.reply;
-    const reordered = { ...record, reply: { body, bodyEncoding, ...rest } };
-    expect(recordLineParts(reordered, Buffer.from(JSON.stringify(body)))).toBeUndefined();
+    const { body, ...rest } = record.reply;
+    const reordered = { ...record, reply: { body, ...rest } };
+    expect(recordLineParts(reordered, Buffer.from(JSON.stringify(body.data)))).toBeUndefined();
+    const swapped = {
+      ...record,
+      reply: { ...rest, body: { encoding: body.encoding, data: body.data } },
+    };
+    expect(recordLineParts(swapped, Buffer.from(JSON.stringify(body.data)))).toBeUndefined();
   });
 
   it("writes the spliced lines whole to the file", async () => {

@@ -16,7 +16,7 @@ import type { RecordFilter } from "./recorder.ts";
 export { createMockApp, createMockState } from "./app.ts";
 export { MockError, type MockErrorCode } from "./mock-error.ts";
 export { findNonce, NONCE_PATTERN, newNonce } from "./nonce.ts";
-export type { MockRecord, RecordReply, RequestKind } from "./record.ts";
+export type { MockRecord, RecordDecision, RecordReply, RequestKind } from "./record.ts";
 export type { RecorderLimits, RecordFilter } from "./recorder.ts";
 export {
   parseStagedReply,

@@ -80,16 +80,15 @@ function sample(seq: number, nonce?: string): MockRecord {
     seq,
     receivedAt: "2026-11-30T05:00:00.000Z",
     listener: "mock",
-    method: "POST",
-    path: "/v1/messages",
-    query: "",
-    headers: [["host", "x"]],
-    rawBody: "{}",
-    bodyEncoding: "utf8",
+    request: {
+      method: "POST",
+      path: "/v1/messages",
+      headers: [["host", "x"]],
+      body: { data: "{}", encoding: "utf8" },
+    },
     bodyBytes: 2,
-    json: {},
     ...(nonce ? { nonce } : {}),
-    reply: { status: 200, staged: false },
+    reply: { status: 200, staged: false, headers: [], body: { data: "", encoding: "utf8" } },
   };
 }
 
@@ -173,8 +172,8 @@ describe("recorder memory ring", () => {
     const recorder = new Recorder();
     recorder.add(sample(1));
     const [first] = recorder.list();
-    if (first) first.path = "/changed";
-    expect(recorder.list()[0]?.path).toBe("/v1/messages");
+    if (first) first.request.path = "/changed";
+    expect(recorder.list()[0]?.request.path).toBe("/v1/messages");
   });
 
   it("keeps answering from memory when the file cannot be opened, and says why on close", async () => {

@@ -15,10 +15,11 @@ import type { MockRecord } from "./record.ts";
 export type RecordLine = string | readonly [head: string, body: Buffer, tail: string];
 
 /**
- * The line of a record whose reply body is given pre-serialized: everything before
- * `reply.body`, the body, and the rest. `reply` is the record's last key and `body`,
- * `bodyEncoding` the reply's last two (traffic.ts builds them so), which is what makes the
- * joined parts byte-equal to `JSON.stringify(record)`; when that does not hold, undefined.
+ * The line of a record whose reply body's data is given pre-serialized: everything before
+ * `reply.body.data`, the data, and the rest. `reply` is the record's last key and `body` the
+ * reply's last, `{data, encoding}` in that order (traffic-record.ts builds them so), which is
+ * what makes the joined parts byte-equal to `JSON.stringify(record)`; when that does not
+ * hold, undefined.
  */
 export function recordLineParts(
   record: MockRecord,
@@ -26,27 +27,28 @@ export function recordLineParts(
 ): [string, Buffer, string] | undefined {
   const keys = Object.keys(record);
   const replyKeys = Object.keys(record.reply);
+  const bodyKeys = Object.keys(record.reply.body);
   if (
     keys[keys.length - 1] !== "reply" ||
-    replyKeys[replyKeys.length - 2] !== "body" ||
-    replyKeys[replyKeys.length - 1] !== "bodyEncoding"
+    replyKeys[replyKeys.length - 1] !== "body" ||
+    bodyKeys.join() !== "data,encoding"
   ) {
     return undefined;
   }
-  const { body: _body, bodyEncoding, ...replyHead } = record.reply;
+  const { body, ...replyHead } = record.reply;
   const head = JSON.stringify({ ...record, reply: replyHead });
   // head ends with the reply's and the record's closing braces.
   return [
-    `${head.slice(0, -2)},"body":`,
+    `${head.slice(0, -2)},"body":{"data":`,
     bodyJson,
-    `,"bodyEncoding":${JSON.stringify(bodyEncoding)}}}\n`,
+    `,"encoding":${JSON.stringify(body.encoding)}}}}\n`,
   ];
 }
 
 /** Below this a reply body is cheaper to serialize with the rest of the record. */
 const SPLICE_FROM_BYTES = 2048;
 
-/** The line of a record; `replyBodyJson` is `JSON.stringify(record.reply.body)` encoded. */
+/** The line of a record; `replyBodyJson` is `JSON.stringify(record.reply.body.data)` encoded. */
 export function recordLine(record: MockRecord, replyBodyJson?: Buffer): RecordLine {
   const parts =
     replyBodyJson && replyBodyJson.length >= SPLICE_FROM_BYTES

@@ -7,11 +7,14 @@ import { redactCompressed } from "../dialects/compressed-body.ts";
 import { redactBody, redactParsedBody, redactText } from "../dialects/credentials.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { tryParseJson } from "../dialects/json.ts";
+import { bytesOf } from "../dialects/wire/bytes.ts";
+import type { WireReply, WireRequest } from "../dialects/wire/messages.ts";
 import { findNonce } from "./nonce.ts";
 
 export type RequestKind = "generate" | "models" | "unknown";
 
-export interface RecordReply {
+/** How the mock answered a request: the status and what decided it. */
+export interface RecordDecision {
   status: number;
   /** True when a staged reply (control API or `stage()`) answered. */
   staged: boolean;
@@ -23,29 +26,27 @@ export interface RecordReply {
   reason?: string;
   /** The id of the staged spec that answered. */
   stagedId?: string;
-  /** The reply's headers as planned for the wire. */
-  headers?: [string, string][];
-  /** The reply's body bytes as planned for the wire (all frames joined; gzip stays gzip). */
-  body?: string;
-  bodyEncoding?: "utf8" | "base64";
 }
 
+/**
+ * A record's reply: the decision, and the reply as planned for the wire in the wire
+ * vocabulary (headers, and the body's bytes with all frames joined; gzip stays gzip).
+ */
+export interface RecordReply extends RecordDecision, WireReply {}
+
+/**
+ * One request as the mock received it, in the wire vocabulary (`request`: method, the path
+ * with its query, lower-case header pairs in wire order, the body's bytes), what the mock
+ * read off it, and its reply. Its zod schema is record-schema.ts.
+ */
 export type MockRecord = {
   seq: number;
   receivedAt: string;
   listener: string;
-  method: string;
-  path: string;
-  /** Query string without `?`, credential parameters redacted. */
-  query: string;
-  /** `rawHeaders` order and case, credential values redacted. */
-  headers: [string, string][];
-  rawBody: string;
-  bodyEncoding: "utf8" | "base64";
-  /** Bytes received; when over the body limit `rawBody` is empty and `bodyTruncated` is set. */
+  request: WireRequest;
+  /** Bytes received; when over the body limit the body is empty and `bodyTruncated` is set. */
   bodyBytes: number;
   bodyTruncated?: boolean;
-  json?: unknown;
   dialect?: Dialect;
   kind?: RequestKind;
   nonce?: string;
@@ -87,9 +88,10 @@ export function bodyFacts(body: Buffer, contentEncoding?: string): RequestFacts 
   if (contentEncoding !== undefined) {
     const compressed = redactCompressed(body, contentEncoding, redactBody);
     if (compressed) {
+      const bytes = bytesOf(compressed.bytes);
       return {
-        rawBody: compressed.bytes.toString("base64"),
-        bodyEncoding: "base64",
+        rawBody: bytes.data,
+        bodyEncoding: bytes.encoding,
         jsonError: `body is ${contentEncoding}-compressed`,
         nonce: findNonce(compressed.text),
         text: body.toString("latin1"),

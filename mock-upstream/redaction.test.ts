@@ -74,17 +74,17 @@ describe("no secret in the record file", () => {
       .trimEnd()
       .split("\n")
       .map((line) => JSON.parse(line));
-    expect(first.path).toBe(
-      `/v1/keys/${redactionTag(SECRETS.xai)}/${redactionTag(SECRETS.github)}/chat/completions`,
+    expect(first.request.path).toBe(
+      `/v1/keys/${redactionTag(SECRETS.xai)}/${redactionTag(SECRETS.github)}/chat/completions` +
+        `?q=token%20${redactionTag(SECRETS.huggingFace)}&note=${redactionTag(SECRETS.fromEnvironment)}`,
     );
-    expect(first.query).toBe(
-      `q=token%20${redactionTag(SECRETS.huggingFace)}&note=${redactionTag(SECRETS.fromEnvironment)}`,
-    );
-    expect(first.headers).toContainEqual(["X-Auth-Token", redactionTag(SECRETS.authToken)]);
-    expect(first.json.user).toBe(redactionTag(SECRETS.fromEnvironment));
+    expect(first.request.headers).toContainEqual(["x-auth-token", redactionTag(SECRETS.authToken)]);
+    expect(JSON.parse(first.request.body.data).user).toBe(redactionTag(SECRETS.fromEnvironment));
     // The gzip body is stored compressed again from its redacted text.
-    expect(second.bodyEncoding).toBe("base64");
-    const decoded = JSON.parse(gunzipSync(Buffer.from(second.rawBody, "base64")).toString());
+    expect(second.request.body.encoding).toBe("base64");
+    const decoded = JSON.parse(
+      gunzipSync(Buffer.from(second.request.body.data, "base64")).toString(),
+    );
     expect(decoded.metadata).toEqual({
       id: redactionTag(SECRETS.awsId),
       password: redactionTag(SECRETS.shortPassword),

@@ -27,7 +27,7 @@ const chat = (text: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe("recording over real HTTP", () => {
-  it("keeps header order and case, exact bytes, and no secret on disk", async () => {
+  it("keeps header order (names in lower case), exact bytes, and no secret on disk", async () => {
     const file = join(dir, "redaction.jsonl");
     const m = await mock({ recordFile: file, name: "gw-a" });
     const secret = "sk-proj-abcdefghijklmnopqrstuvwxyz012345";
@@ -51,18 +51,21 @@ describe("recording over real HTTP", () => {
       .split("\n")
       .map((l) => JSON.parse(l));
     expect(record.listener).toBe("gw-a");
-    const names = record.headers.map(([k]: [string, string]) => k);
-    expect(names.slice(0, 4)).toEqual(["host", "connection", "content-type", "Authorization"]);
-    expect(record.headers).toContainEqual(["Authorization", `Bearer ${redactionTag(secret)}`]);
-    expect(record.headers).toContainEqual(["X-Custom-Thing", "kept"]);
-    expect(record.query).toBe(`key=${redactionTag(google)}&x=1`);
+    const { headers } = record.request;
+    const names = headers.map(([k]: [string, string]) => k);
+    expect(names.slice(0, 4)).toEqual(["host", "connection", "content-type", "authorization"]);
+    expect(headers).toContainEqual(["authorization", `Bearer ${redactionTag(secret)}`]);
+    expect(headers).toContainEqual(["x-custom-thing", "kept"]);
+    expect(record.request.path.split("?")[1]).toBe(`key=${redactionTag(google)}&x=1`);
     // Same secret, same tag, wherever it appeared; the rest of the bytes are untouched.
-    expect(record.rawBody).toBe(
-      body
+    expect(record.request.body).toEqual({
+      data: body
         .replace(secret, redactionTag(secret))
         .replace("hunter2-secret", redactionTag("hunter2-secret")),
-    );
-    expect(record.json.messages[0].content).toBe(`key ${redactionTag(secret)} ok`);
+      encoding: "utf8",
+    });
+    const json = JSON.parse(record.request.body.data);
+    expect(json.messages[0].content).toBe(`key ${redactionTag(secret)} ok`);
   });
 
   it("keeps a key spelled with JSON escapes out of the record, read back or not", async () => {
@@ -76,8 +79,9 @@ describe("recording over real HTTP", () => {
     await m.close();
     const record = JSON.parse(readFileSync(file, "utf8").trimEnd());
     expect(JSON.stringify(record)).not.toContain(secret);
-    expect(JSON.stringify(JSON.parse(record.rawBody))).not.toContain(secret);
-    expect(record.json.messages[0].content).toBe(redactionTag(secret));
+    const json = JSON.parse(record.request.body.data);
+    expect(JSON.stringify(json)).not.toContain(secret);
+    expect(json.messages[0].content).toBe(redactionTag(secret));
   });
 
   it("2,000 concurrent requests give exactly 2,000 parseable lines", async () => {
@@ -264,9 +268,8 @@ describe("a client that goes away", () => {
     }
     const [record] = m.records();
     expect(record).toMatchObject({
-      path: "/v1/chat/completions",
+      request: { path: "/v1/chat/completions", body: { data: part, encoding: "utf8" } },
       bodyBytes: part.length,
-      rawBody: part,
     });
     expect(record?.reply.reason).toBe("malformed-json");
   });

@@ -3,9 +3,6 @@
  * of what recording a small request costs, so it is put together from parts instead of
  * serializing a whole record object:
  *
- * - the request body's `json` is the body's own text when that text is one line: it was
- *   parsed from exactly that text (record.ts), so it reads back as the same value, and it
- *   is not serialized a second time;
  * - the reply body's JSON is cached once per reply (reply-bytes.ts), not escaped per
  *   request, and a large one is spliced in as shared bytes.
  *
@@ -13,8 +10,9 @@
  * line to it.
  */
 import { redactHeaderPairs, redactPath, redactQuery } from "../dialects/credentials.ts";
-import { stringifyDeep } from "../dialects/deep-json.ts";
-import type { MockRecord, RawRequest, RecordReply, RequestFacts } from "./record.ts";
+import { lowerCasePairs } from "../dialects/wire/headers.ts";
+import type { WireRequest } from "../dialects/wire/messages.ts";
+import type { MockRecord, RawRequest, RecordDecision, RequestFacts } from "./record.ts";
 import type { RecordLine } from "./record-line.ts";
 import type { ReplyBytes } from "./reply-bytes.ts";
 import type { RouteFacts } from "./request-facts.ts";
@@ -29,24 +27,41 @@ export interface TrafficRecordInput {
   model: string | undefined;
   stream: boolean;
   /** The decision: status, staged, stagedId, persona, reason. */
-  reply: RecordReply;
+  reply: RecordDecision;
   replyHeaders: readonly (readonly [string, string])[];
   replyBytes: ReplyBytes;
 }
 
-/** The keys before `json`, in the record's order. */
-function requestHead(input: TrafficRecordInput): Partial<MockRecord> {
-  const { raw, facts } = input;
+/** The request as the record holds it: the path with its query, all redacted. */
+function recordedRequest(
+  method: string,
+  path: string,
+  query: string,
+  headers: readonly (readonly [string, string])[],
+  body: { rawBody: string; bodyEncoding: "utf8" | "base64" } | undefined,
+): WireRequest {
+  const redactedPath = redactPath(path);
+  return {
+    method,
+    path: query === "" ? redactedPath : `${redactedPath}?${redactQuery(query)}`,
+    headers: lowerCasePairs(redactHeaderPairs(headers)),
+    body: { data: body?.rawBody ?? "", encoding: body?.bodyEncoding ?? "utf8" },
+  };
+}
+
+/** The keys before `dialect`, in the record's order. */
+function requestHead(
+  seq: number,
+  receivedAt: string,
+  listener: string,
+  request: WireRequest,
+  raw: { bodyBytes: number; bodyTruncated: boolean },
+): Partial<MockRecord> {
   const head: Partial<MockRecord> = {
-    seq: input.seq,
-    receivedAt: input.receivedAt,
-    listener: input.listener,
-    method: raw.method,
-    path: redactPath(raw.path),
-    query: redactQuery(raw.query),
-    headers: redactHeaderPairs(raw.headers),
-    rawBody: facts?.rawBody ?? "",
-    bodyEncoding: facts?.bodyEncoding ?? "utf8",
+    seq,
+    receivedAt,
+    listener,
+    request,
     bodyBytes: raw.bodyBytes,
   };
   // Assignments, not conditional spreads: a spread costs a temporary object per request.
@@ -54,30 +69,33 @@ function requestHead(input: TrafficRecordInput): Partial<MockRecord> {
   return head;
 }
 
-/** The keys after `json` and before `reply`. `kind` is always there. */
-function requestTail(input: TrafficRecordInput): Partial<MockRecord> {
-  const { route } = input;
+/** The keys after `bodyBytes` and before `reply`. `kind` is always there. */
+function requestTail(
+  route: Pick<RouteFacts, "dialect" | "kind">,
+  nonce: string | undefined,
+  model: string | undefined,
+  stream: boolean,
+): Partial<MockRecord> {
   const tail: Partial<MockRecord> = {};
   if (route.dialect) tail.dialect = route.dialect;
   tail.kind = route.kind;
-  if (input.facts?.nonce) tail.nonce = input.facts.nonce;
-  if (input.model !== undefined) tail.model = input.model;
-  if (route.kind === "generate") tail.stream = input.stream;
+  if (nonce) tail.nonce = nonce;
+  if (model !== undefined) tail.model = model;
+  if (route.kind === "generate") tail.stream = stream;
   return tail;
 }
 
 /** The record as an object (what `records()` gives back after parsing the line). */
 export function trafficRecord(input: TrafficRecordInput): MockRecord {
-  const json = input.facts?.json;
+  const { raw } = input;
+  const request = recordedRequest(raw.method, raw.path, raw.query, raw.headers, input.facts);
   return {
-    ...requestHead(input),
-    ...(json === undefined ? {} : { json }),
-    ...requestTail(input),
+    ...requestHead(input.seq, input.receivedAt, input.listener, request, raw),
+    ...requestTail(input.route, input.facts?.nonce, input.model, input.stream),
     reply: {
       ...input.reply,
-      headers: input.replyHeaders,
-      body: input.replyBytes.body,
-      bodyEncoding: input.replyBytes.bodyEncoding,
+      headers: lowerCasePairs(input.replyHeaders),
+      body: { data: input.replyBytes.body, encoding: input.replyBytes.bodyEncoding },
     },
   } as MockRecord;
 }
@@ -105,32 +123,15 @@ export interface TrafficLine {
   /** The redacted body (base64 when not UTF-8); "" past the body limit. */
   rawBody: string;
   bodyEncoding: "utf8" | "base64";
-  /** The `json` value's text, when the body parsed (recordJsonText). */
-  jsonText: string | undefined;
   dialect: RouteFacts["dialect"];
   kind: RouteFacts["kind"];
   nonce: string | undefined;
   model: string | undefined;
   stream: boolean;
-  reply: RecordReply;
+  reply: RecordDecision;
   replyHeaders: readonly (readonly [string, string])[];
   /** The reply body; a large one's JSON is spliced into the line as shared bytes. */
   replyBytes: ReplyBytes;
-}
-
-/**
- * The text that stands for `json` in the line: the body's own text (it was parsed from
- * exactly that text, so it reads back as the same value, and it is not serialized a second
- * time), its line breaks made spaces so the record stays one line.
- */
-export function recordJsonText(facts: RequestFacts | undefined): string | undefined {
-  if (!facts || facts.json === undefined) return undefined;
-  const text = facts.rawBody;
-  if (facts.bodyEncoding !== "utf8") return stringifyDeep(facts.json);
-  // A line break in valid JSON text is whitespace between tokens (inside a string it must be
-  // escaped), so a space in its place reads back as the same value: no second serialization,
-  // and no recursion on a body nested thousands deep.
-  return text.includes("\n") || text.includes("\r") ? text.replace(/[\r\n]/g, " ") : text;
 }
 
 export function trafficLine(input: TrafficRecordInput): TrafficLine {
@@ -147,7 +148,6 @@ export function trafficLine(input: TrafficRecordInput): TrafficLine {
     bodyTruncated: raw.bodyTruncated,
     rawBody: facts?.rawBody ?? "",
     bodyEncoding: facts?.bodyEncoding ?? "utf8",
-    jsonText: recordJsonText(facts),
     dialect: route.dialect,
     kind: route.kind,
     nonce: facts?.nonce,
@@ -159,46 +159,17 @@ export function trafficLine(input: TrafficRecordInput): TrafficLine {
   };
 }
 
-/** The keys before `json`, in the record's order, redacted. */
-function lineHead(line: TrafficLine): Partial<MockRecord> {
-  const head: Partial<MockRecord> = {
-    seq: line.seq,
-    receivedAt: line.receivedAt,
-    listener: line.listener,
-    method: line.method,
-    path: redactPath(line.path),
-    query: redactQuery(line.query),
-    headers: redactHeaderPairs(line.headers),
-    rawBody: line.rawBody,
-    bodyEncoding: line.bodyEncoding,
-    bodyBytes: line.bodyBytes,
-  };
-  if (line.bodyTruncated) head.bodyTruncated = true;
-  return head;
-}
-
-/** The keys after `json` and before `reply`. `kind` is always there. */
-function lineTail(line: TrafficLine): Partial<MockRecord> {
-  const tail: Partial<MockRecord> = {};
-  if (line.dialect) tail.dialect = line.dialect;
-  tail.kind = line.kind;
-  if (line.nonce) tail.nonce = line.nonce;
-  if (line.model !== undefined) tail.model = line.model;
-  if (line.kind === "generate") tail.stream = line.stream;
-  return tail;
-}
-
 /** The record's JSONL line, ending in `\n`, byte for byte `JSON.stringify(trafficRecord(...))`. */
 export function renderTrafficLine(line: TrafficLine): RecordLine {
-  const head = JSON.stringify(lineHead(line));
-  const tail = JSON.stringify(lineTail(line));
-  const replyHead = JSON.stringify({ ...line.reply, headers: line.replyHeaders });
+  const request = recordedRequest(line.method, line.path, line.query, line.headers, line);
+  const head = JSON.stringify(requestHead(line.seq, line.receivedAt, line.listener, request, line));
+  const tail = JSON.stringify(requestTail(line, line.nonce, line.model, line.stream));
+  const replyHead = JSON.stringify({ ...line.reply, headers: lowerCasePairs(line.replyHeaders) });
   const before =
-    `${head.slice(0, -1)}` +
-    (line.jsonText === undefined ? "" : `,"json":${line.jsonText}`) +
-    `,${tail.slice(1, -1)},"reply":${replyHead.slice(0, -1)},"body":`;
+    `${head.slice(0, -1)},${tail.slice(1, -1)},"reply":${replyHead.slice(0, -1)}` +
+    `,"body":{"data":`;
   const reply = line.replyBytes;
-  const after = `,"bodyEncoding":${JSON.stringify(reply.bodyEncoding)}}}\n`;
+  const after = `,"encoding":${JSON.stringify(reply.bodyEncoding)}}}}\n`;
   // A UTF-16 unit is at most 6 bytes of JSON (`\u0000`): a body this short never needs
   // its bytes made to know it is joined as text.
   const mayBeLarge = reply.body.length * 6 + 2 >= SPLICE_FROM_BYTES;

@@ -19,7 +19,7 @@ import {
   bodyFacts,
   headerValue,
   type RawRequest,
-  type RecordReply,
+  type RecordDecision,
   type RequestFacts,
 } from "./record.ts";
 import type { Recorder } from "./recorder.ts";
@@ -53,7 +53,7 @@ export interface TrafficState {
 
 export interface Decision {
   spec: ReplySpec;
-  reply: RecordReply;
+  reply: RecordDecision;
   /** The body when the decision renders it itself (model lists, persona bodies). */
   body?: RenderedBody;
 }

@@ -1,60 +1,72 @@
 /**
- * The exchange format: one probe's traffic as `gatecheck check` and the sweep hand it to
- * the lens. What the client sent, what the backend received (one record per forwarded
- * request), and optionally what the upstream replied and what the client got back. The
- * file's shape (schema and fast check) is in `exchange-shape.ts`.
+ * The exchange as the lens reads it: the wire vocabulary's exchange (dialects/wire/exchange.ts)
+ * with every body turned into what the judges compare. A request body is parsed when it is
+ * JSON text and kept as text otherwise; a reply body is its text (a gzip body the headers
+ * announce is undone first). One function builds it from any exchange the sweep, `rescore`,
+ * `export` and `gatecheck check` hold, so they judge the same thing.
  */
-import type { z } from "zod";
+import { gunzipSync } from "node:zlib";
 import type { ClientDialect, Dialect, Mode } from "../dialects/dialect.ts";
-import {
+import { tryParseJson } from "../dialects/json.ts";
+import { type Bytes, bytesBuffer } from "../dialects/wire/bytes.ts";
+import type { ExchangeContext, ExchangeTiming, WireExchange } from "../dialects/wire/exchange.ts";
+import { type HeaderPairs, headerValue } from "../dialects/wire/headers.ts";
+import { describeIssues } from "../dialects/wire/issues.ts";
+import type { WireReply, WireRequest } from "../dialects/wire/messages.ts";
+import { type ExchangeInput, exchangeFileSchema } from "./exchange-shape.ts";
+
+export {
+  type ExchangeContext,
   type ExchangeInput,
-  exchangeSchema,
-  type headersSchema,
-  isExchangeShape,
-} from "./exchange-shape.ts";
+  type ExchangeTiming,
+  type HeaderPairs,
+  headerValue,
+};
 
-export { type ExchangeInput, exchangeSchema, isExchangeShape };
-
-export type HeaderPairs = [string, string][];
-
-export interface WireRequest {
+/** A request as the judges read it. */
+export interface ExchangeRequest {
   method: string;
   /** The path with its query string, as sent. */
   path: string;
   /** Lower-case names, order and repeats kept. */
   headers: HeaderPairs;
-  /** The parsed JSON body, or the raw string when it is not JSON. */
+  /** The parsed JSON body, or the body's text when it is not JSON (or not UTF-8). */
   body: unknown;
-  /** The body's text (JSON bodies given as objects are serialized). */
+  /** The body's text (bytes that are not UTF-8 read one character per byte). */
   rawBody: string;
 }
 
-export interface WireReply {
+/** A reply as the judges read it. */
+export interface ExchangeReply {
   status: number;
   headers: HeaderPairs;
+  /** The body's text; for a stream, the SSE (or Ollama NDJSON) text. */
   body: string;
 }
 
 /**
- * Clock facts of an exchange, which bodies cannot show: one entry per `forwarded` record in
- * the same order (arrival offset from the first, and the status and `retry-after` the backend
- * answered it with), and how long the client waited for its whole response.
+ * An exchange with its bodies read. A side that was not recorded is absent: a mock record
+ * file has no client side (and so no client dialect), a file may leave out `forwarded`.
  */
-export interface ExchangeTiming {
-  forwarded: { atMs: number; status?: number; retryAfter?: string }[];
-  clientTotalMs?: number;
-}
-
-/** A parsed exchange: headers as lower-case pairs, bodies parsed where they are JSON. */
 export interface Exchange {
-  route: { client: ClientDialect; backend: Dialect };
+  route: { client?: ClientDialect; backend: Dialect };
   mode: Mode;
-  clientRequest: WireRequest;
-  forwarded: WireRequest[];
-  upstreamReply?: WireReply;
-  clientResponse?: WireReply;
+  clientRequest?: ExchangeRequest;
+  /** Absent: not recorded. Empty: nothing reached the backend. */
+  forwarded?: ExchangeRequest[];
+  upstreamReply?: ExchangeReply;
+  clientResponse?: ExchangeReply;
+  clientError?: string;
+  context: ExchangeContext;
   secrets: string[];
   timing?: ExchangeTiming;
+}
+
+/** An exchange whose client side was recorded: what the lens's client-side judges read. */
+export interface ClientSideExchange extends Exchange {
+  route: { client: ClientDialect; backend: Dialect };
+  clientRequest: ExchangeRequest;
+  forwarded: ExchangeRequest[];
 }
 
 export type ExchangeErrorCode = "invalid-json" | "invalid-exchange" | "unreadable-client-request";
@@ -63,185 +75,110 @@ export class ExchangeError extends Error {
   constructor(
     readonly code: ExchangeErrorCode,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = "ExchangeError";
   }
 }
 
-/** What both paths build from: the schema's input (its output, defaults filled, is one too). */
-type ExchangeShape = ExchangeInput;
-type HeadersShape = z.output<typeof headersSchema>;
-
-/**
- * Whether a pair's name is lower-case already. toLowerCase hands back the same string when
- * nothing changes, so this allocates nothing (cheaper than a char-code loop, by the clock in a micro benchmark).
- */
-function namedInLowerCase(pair: [string, string]): boolean {
-  return pair[0].toLowerCase() === pair[0];
+/** Bytes as text: UTF-8 text as it is; other bytes one character per byte (latin1). */
+function requestText(body: Bytes): string {
+  return body.encoding === "utf8" ? body.data : bytesBuffer(body).toString("latin1");
 }
 
-function pairs(headers: HeadersShape | undefined): HeaderPairs {
-  const out: HeaderPairs = [];
-  if (headers === undefined) return out;
-  if (Array.isArray(headers)) {
-    // Recorded pairs are lower-case already (the mock and the sweep write them so): shared
-    // as they are rather than copied pair by pair (docs/lens.md, Round 4).
-    if (headers.every(namedInLowerCase)) return headers;
-    for (const [n, v] of headers) out.push([n.toLowerCase(), v]);
-    return out;
+function exchangeRequest(request: WireRequest): ExchangeRequest {
+  const rawBody = requestText(request.body);
+  let body: unknown = rawBody;
+  if (request.body.encoding === "utf8") {
+    const parsed = tryParseJson(rawBody);
+    if (parsed.ok) body = parsed.value;
   }
-  for (const name in headers) {
-    const value = headers[name] as string | string[];
-    const lower = name.toLowerCase();
-    if (typeof value === "string") out.push([lower, value]);
-    else for (const v of value) out.push([lower, v]);
-  }
-  return out;
-}
-
-function wireRequest(r: {
-  method?: string | undefined;
-  path: string;
-  headers?: HeadersShape | undefined;
-  body: unknown;
-}): WireRequest {
-  const method = r.method ?? "POST";
-  const headers = pairs(r.headers);
-  if (typeof r.body !== "string") return jsonBodyRequest(method, r.path, headers, r.body);
-  let body: unknown;
-  try {
-    body = JSON.parse(r.body);
-  } catch {
-    body = r.body;
-  }
-  return { method, path: r.path, headers, body, rawBody: r.body };
-}
-
-/** The last body serialized, by identity: a credential search reads a body's text per needle. */
-let lastBody: unknown;
-let lastText = "";
-
-function bodyText(body: unknown): string {
-  if (body !== lastBody || lastText === "") {
-    lastText = JSON.stringify(body);
-    lastBody = body;
-  }
-  return lastText;
+  return { method: request.method, path: request.path, headers: request.headers, body, rawBody };
 }
 
 /**
- * `rawBody` of a request whose body the file gave as JSON: an enumerable own accessor, so
- * JSON.stringify and spreading see the text, which is serialized only when read (only the
- * credential search in forwarded bodies reads it). One getter and one descriptor shared by
- * every such request: an object literal with its own getter was built in dictionary mode
- * (slow to build and to read `body`, `headers` and `path` from): 2.3–4.1 µs to build where
- * a shared accessor took 1.5–1.7 µs, by the clock in a micro benchmark (docs/lens.md, Round 4).
+ * A reply body's text as a client library would see it: gzip is undone when the headers say
+ * so and the bytes really are gzip; bytes that claim gzip but are not are read as they are.
+ * UTF-8 text cannot be gzip (8b is no first byte of a UTF-8 character), so it stands as is.
  */
-function rawBodyGetter(this: { body: unknown }): string {
-  return bodyText(this.body);
+export function replyText(body: Bytes, headers: readonly (readonly [string, string])[]): string {
+  if (body.encoding === "utf8") return body.data;
+  const bytes = bytesBuffer(body);
+  const coding = headers.find(([name]) => name.toLowerCase() === "content-encoding")?.[1];
+  if (coding?.toLowerCase() === "gzip" && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      return gunzipSync(bytes).toString("utf8");
+    } catch {
+      return bytes.toString("utf8");
+    }
+  }
+  return bytes.toString("utf8");
 }
 
-const RAW_BODY: PropertyDescriptor = { get: rawBodyGetter, enumerable: true, configurable: true };
-
-function jsonBodyRequest(
-  method: string,
-  path: string,
-  headers: HeaderPairs,
-  body: unknown,
-): WireRequest {
-  const request = { method, path, headers, body };
-  Object.defineProperty(request, "rawBody", RAW_BODY);
-  return request as WireRequest;
-}
-
-function wireReply(r: {
-  status: number;
-  headers?: HeadersShape | undefined;
-  body: string;
-}): WireReply {
-  return { status: r.status, headers: pairs(r.headers), body: r.body };
-}
-
-function timingOf(t: NonNullable<ExchangeShape["timing"]>): ExchangeTiming {
-  const forwarded = t.forwarded.map((f) => ({
-    atMs: f.atMs,
-    ...(f.status === undefined ? {} : { status: f.status }),
-    ...(f.retryAfter === undefined ? {} : { retryAfter: f.retryAfter }),
-  }));
-  return t.clientTotalMs === undefined
-    ? { forwarded }
-    : { forwarded, clientTotalMs: t.clientTotalMs };
-}
-
-function describeIssues(error: z.ZodError, source: string): string {
-  const lines = error.issues.slice(0, 8).map((issue) => {
-    const path = issue.path.length > 0 ? issue.path.join(".") : "(top level)";
-    return `  ${path}: ${issue.message}`;
-  });
-  const more = error.issues.length > 8 ? `\n  … and ${error.issues.length - 8} more` : "";
-  return `${source} is not a valid exchange:\n${lines.join("\n")}${more}`;
-}
-
-/** The exchange built from a value the schema accepts (defaults may still be missing). */
-function buildExchange(e: ExchangeShape): Exchange {
-  const forwarded: WireRequest[] = [];
-  for (const f of e.forwarded) forwarded.push(wireRequest(f));
-  const out: Exchange = {
-    route: e.route,
-    mode: e.mode,
-    clientRequest: wireRequest(e.clientRequest),
-    forwarded,
-    secrets: e.secrets ?? [],
+function exchangeReply(reply: WireReply): ExchangeReply {
+  return {
+    status: reply.status,
+    headers: reply.headers,
+    body: replyText(reply.body, reply.headers),
   };
-  if (e.upstreamReply) out.upstreamReply = wireReply(e.upstreamReply);
-  if (e.clientResponse) out.clientResponse = wireReply(e.clientResponse);
-  if (e.timing) out.timing = timingOf(e.timing);
+}
+
+/** The lens's exchange from one in the wire vocabulary (already valid: not checked again). */
+export function exchangeOfWire(wire: WireExchange, secrets?: readonly string[]): Exchange {
+  const out: Exchange = {
+    route: wire.route,
+    mode: wire.mode,
+    context: wire.context ?? {},
+    secrets: [...(secrets ?? wire.secrets ?? [])],
+  };
+  if (wire.clientRequest) out.clientRequest = exchangeRequest(wire.clientRequest);
+  if (wire.forwarded) out.forwarded = wire.forwarded.map(exchangeRequest);
+  if (wire.upstreamReply) out.upstreamReply = exchangeReply(wire.upstreamReply);
+  if (wire.clientResponse) out.clientResponse = exchangeReply(wire.clientResponse);
+  if (wire.clientError !== undefined) out.clientError = wire.clientError;
+  if (wire.timing) out.timing = wire.timing;
   return out;
 }
 
 /**
- * The schema's path: zod validates and copies, and on failure names every problem. It is the
- * reference `parseExchange` must agree with (exchange.test.ts compares the two).
+ * A value read as an exchange file (the shorthand allowed), in the vocabulary's strict form.
+ * `source` names it in errors (a file path).
  */
-export function parseExchangeBySchema(value: unknown, source = "exchange"): Exchange {
-  const result = exchangeSchema.safeParse(value);
-  if (!result.success)
-    throw new ExchangeError("invalid-exchange", describeIssues(result.error, source));
-  return buildExchange(result.data);
+export function parseWireExchange(value: unknown, source = "exchange"): WireExchange {
+  const result = exchangeFileSchema.safeParse(value);
+  if (!result.success) {
+    throw new ExchangeError(
+      "invalid-exchange",
+      describeIssues(result.error, `${source} is not a valid exchange`),
+      { cause: result.error },
+    );
+  }
+  return result.data as WireExchange;
 }
 
-/**
- * Validates a parsed JSON value as an exchange. `source` names it in errors (a file path).
- * A value of the plain shape a file or the sweep gives is checked by hand (isExchangeShape,
- * several times cheaper than the schema); anything else goes through the schema, which
- * accepts or explains.
- */
+/** Validates a parsed JSON value as an exchange and reads its bodies. */
 export function parseExchange(value: unknown, source = "exchange"): Exchange {
-  if (isExchangeShape(value)) return buildExchange(value);
-  return parseExchangeBySchema(value, source);
+  return exchangeOfWire(parseWireExchange(value, source));
 }
 
-/** parseExchange for a value JSON.parse made (the hand check can trust it has plain keys). */
-function parseJsonExchange(value: unknown, source: string): Exchange {
-  if (isExchangeShape(value, true)) return buildExchange(value);
-  return parseExchangeBySchema(value, source);
+/** The JSON value of exchange text, or an error naming the source. */
+export function exchangeJson(text: string, source = "exchange"): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ExchangeError("invalid-json", `${source} is not JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
 }
 
 /** Parses exchange text (a file's contents). */
 export function parseExchangeText(text: string, source = "exchange"): Exchange {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new ExchangeError("invalid-json", `${source} is not JSON: ${(error as Error).message}`);
-  }
-  return parseJsonExchange(value, source);
+  return parseExchange(exchangeJson(text, source), source);
 }
 
-/** The first value of a header (names compared in lower case). */
-export function headerValue(headers: HeaderPairs, name: string): string | undefined {
-  const lower = name.toLowerCase();
-  for (const pair of headers) if (pair[0] === lower) return pair[1];
-  return undefined;
+/** Every side a client-side judge reads is there (throws otherwise: a caller's mistake). */
+export function hasClientSide(exchange: Exchange): exchange is ClientSideExchange {
+  return exchange.route.client !== undefined && exchange.clientRequest !== undefined;
 }

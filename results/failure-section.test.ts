@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { textBytes } from "../dialects/wire/bytes.ts";
+import type { WireExchange } from "../dialects/wire/exchange.ts";
 import { figuresOfAttempt, renderFailureSection } from "./failure-section.ts";
 import type { CellRecord, ProbeRecord } from "./records.ts";
 import { probeKey, type RunView } from "./run-view.ts";
@@ -39,24 +41,68 @@ function view(cells: CellRecord[]): RunView {
   } as unknown as RunView;
 }
 
-const at = (ms: number) => ({
-  receivedAt: new Date(Date.UTC(2026, 10, 30, 3, 0, 0, ms)).toISOString(),
-});
+/** A stored exchange whose requests arrived at `arrivals` ms (to `hosts`), the client getting `status`. */
+function stored(
+  arrivals: number[],
+  status: number | undefined,
+  hosts: string[] = [],
+  firstStatus?: number,
+): WireExchange {
+  const exchange: WireExchange = {
+    route: { client: "openai-chat", backend: "openai-chat" },
+    mode: "non-stream",
+    clientRequest: {
+      method: "POST",
+      path: "/v1/chat/completions",
+      headers: [],
+      body: textBytes("{}"),
+    },
+    forwarded: arrivals.map((_, i) => ({
+      method: "POST",
+      path: "/v1/chat/completions",
+      headers: hosts[i] ? [["host", hosts[i] as string]] : [],
+      body: textBytes("{}"),
+    })),
+    timing: {
+      forwarded: arrivals.map((atMs, i) =>
+        i === 0 && firstStatus !== undefined ? { atMs, status: firstStatus } : { atMs },
+      ),
+    },
+  };
+  if (status !== undefined)
+    exchange.clientResponse = { status, headers: [], body: textBytes("{}") };
+  return exchange;
+}
 
 describe("figuresOfAttempt", () => {
-  it("counts forwarded requests, their gaps and the client's wait from stored JSON", () => {
+  it("counts forwarded requests, their gaps, targets and the client's wait from the exchange", () => {
     const f = figuresOfAttempt(cell("gw", "oc-failure-retry-400", "mangled"), {
-      forwarded: [at(0), at(12), at(1030)],
+      exchange: stored([0, 12, 1030], 400, ["a:1", "a:1", "b:2"], 503),
       timings: { totalMs: 1100, chunks: 1 },
-      clientResponse: { status: 400 },
     });
-    expect(f).toMatchObject({ attempts: 3, gapsMs: [12, 1018], totalMs: 1100, clientStatus: 400 });
+    expect(f).toMatchObject({
+      attempts: 3,
+      gapsMs: [12, 1018],
+      totalMs: 1100,
+      clientStatus: 400,
+      targets: 2,
+      firstStatus: 503,
+    });
+    const unanswered = stored([0], undefined);
+    unanswered.clientError = "ECONNRESET";
+    expect(
+      figuresOfAttempt(cell("gw", "oc-failure-retry-400", "error"), {
+        exchange: unanswered,
+        timings: {},
+      }).clientStatus,
+    ).toBe(0);
   });
-  it("keeps the count but no gaps when arrival times are missing or malformed", () => {
+  it("keeps the count but no gaps when arrival times are missing", () => {
+    const exchange = stored([0, 5], undefined);
+    delete exchange.timing;
     const f = figuresOfAttempt(cell("gw", "oc-failure-retry-400", "mangled"), {
-      forwarded: [{}, "junk"],
+      exchange,
       timings: "junk",
-      clientResponse: null,
     });
     expect(f).toEqual({
       column: "gw",
@@ -79,14 +125,12 @@ describe("renderFailureSection", () => {
   ];
   const figures = [
     figuresOfAttempt(cells[0] as CellRecord, {
-      forwarded: [at(0)],
+      exchange: stored([0], 400),
       timings: { totalMs: 8 },
-      clientResponse: { status: 400 },
     }),
     figuresOfAttempt(cells[2] as CellRecord, {
-      forwarded: [at(0), at(3), at(7)],
+      exchange: stored([0, 3, 7], 400),
       timings: { totalMs: 21 },
-      clientResponse: { status: 400 },
     }),
   ];
   it("summarises each column with its measured attempts and waits", () => {

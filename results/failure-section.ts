@@ -4,6 +4,8 @@
  * the mock, the gaps between them, how long the client waited, what status it got).
  * `failureFiguresOf` reads them from the store; `renderFailureSection` is pure.
  */
+
+import type { WireExchange } from "../dialects/wire/exchange.ts";
 import { VERDICT_CLASS } from "../probes/verdict.ts";
 import { cellText } from "./markdown-text.ts";
 import type { CellRecord } from "./records.ts";
@@ -36,16 +38,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Figures from one stored attempt; the stored JSON is checked, never trusted blindly. */
+/**
+ * Figures from one stored attempt's exchange: how many requests reached the backend, the gaps
+ * between their arrivals, the client's wait and status (0: no response), how many targets
+ * (distinct `host`s) the requests reached and what the first one answered.
+ */
 export function figuresOfAttempt(
   cell: Pick<CellRecord, "column" | "routeId" | "probeId" | "mode">,
-  stored: { forwarded: unknown; timings: unknown; clientResponse: unknown },
+  stored: { exchange: WireExchange; timings: unknown },
 ): FailureFigures {
-  const forwarded = Array.isArray(stored.forwarded) ? stored.forwarded : [];
-  const times = forwarded.map((r) =>
-    isRecord(r) && typeof r.receivedAt === "string" ? Date.parse(r.receivedAt) : Number.NaN,
-  );
-  const gapsMs = times.some(Number.isNaN) ? [] : times.slice(1).map((t, i) => t - (times[i] ?? t));
+  const { exchange } = stored;
+  const forwarded = exchange.forwarded ?? [];
+  const arrivals = exchange.timing?.forwarded ?? [];
+  const gapsMs =
+    arrivals.length === forwarded.length
+      ? arrivals.slice(1).map((a, i) => a.atMs - (arrivals[i]?.atMs ?? a.atMs))
+      : [];
   const out: FailureFigures = {
     column: cell.column,
     routeId: cell.routeId,
@@ -56,15 +64,12 @@ export function figuresOfAttempt(
   };
   if (isRecord(stored.timings) && typeof stored.timings.totalMs === "number")
     out.totalMs = stored.timings.totalMs;
-  if (isRecord(stored.clientResponse) && typeof stored.clientResponse.status === "number")
-    out.clientStatus = stored.clientResponse.status;
-  const listeners = forwarded.flatMap((r) =>
-    isRecord(r) && typeof r.listener === "string" ? [r.listener] : [],
-  );
-  if (listeners.length > 0) out.targets = new Set(listeners).size;
-  const first = forwarded[0];
-  if (isRecord(first) && isRecord(first.reply) && typeof first.reply.status === "number")
-    out.firstStatus = first.reply.status;
+  if (exchange.clientResponse) out.clientStatus = exchange.clientResponse.status;
+  else if (exchange.clientError !== undefined) out.clientStatus = 0;
+  const hosts = forwarded.flatMap((f) => f.headers.filter(([n]) => n === "host").map(([, v]) => v));
+  if (hosts.length > 0) out.targets = new Set(hosts).size;
+  const firstStatus = arrivals[0]?.status;
+  if (firstStatus !== undefined) out.firstStatus = firstStatus;
   return out;
 }
 

@@ -7,6 +7,7 @@
  * and come back parsed. Wire records arrive already redacted by the sweep.
  */
 import type { ClientDialect, Dialect, Mode } from "../dialects/dialect.ts";
+import type { WireExchange } from "../dialects/wire/exchange.ts";
 import type { Cause } from "../probes/causes.ts";
 import type { Subject } from "../probes/subject.ts";
 import type { Verdict, VerdictKind } from "../probes/verdict.ts";
@@ -103,12 +104,14 @@ export interface AttemptRecord extends CellKey {
   phase: AttemptPhase;
   /** `ok`, `timeout`, `transport-error`, ... as the sweep names it. */
   status: string;
+  /** The sweep's clock: `{firstByteMs?, totalMs, chunks}`. */
   timings: unknown;
-  clientRequest: unknown;
-  /** The mock's records tagged with this attempt's nonce (an array, possibly empty). */
-  forwarded: unknown;
-  upstreamReply: unknown;
-  clientResponse: unknown;
+  /**
+   * The attempt's traffic, redacted: the client request and response, every request the mock
+   * got for its nonce, the upstream reply, the clock facts and the judging context. The shape
+   * `gatecheck check` reads and `export` writes (dialects/wire/exchange.ts).
+   */
+  exchange: WireExchange;
   /** Every verdict the lens gave on this attempt, all fields. */
   verdicts: Verdict[];
   /** What the client dialect's official SDK made of the client response, and whether it
@@ -131,10 +134,8 @@ export interface JudgementRef extends CellKey {
 export interface ExchangeTexts {
   status: string;
   timings: string;
-  clientRequest: string;
-  forwarded: string;
-  upstreamReply: string;
-  clientResponse: string;
+  /** The exchange (AttemptRecord.exchange) as JSON text. */
+  exchange: string;
   /** `"null"` when no SDK view was stored. */
   clientSdk: string;
 }

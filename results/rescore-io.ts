@@ -65,10 +65,8 @@ export function cellRowids(store: ResultsStore, runId: string): Map<string, numb
  */
 export interface StoredAttemptRow {
   rowid: number;
-  clientRequest: string;
-  forwarded: string;
-  clientResponse: string;
-  timings: string;
+  /** The stored exchange's text. */
+  exchange: string;
   /** The verdict list the attempt was given (its text: `StoredTextsReader.lists`). */
   verdictsId: number;
 }
@@ -92,7 +90,7 @@ export interface StoredTextsReader {
 export function storedTextsReader(db: Db): StoredTextsReader {
   const attempts = db
     .prepare(
-      `SELECT j.rowid, e.client_request, e.forwarded, e.client_response, e.timings, j.verdicts_id
+      `SELECT j.rowid, e.exchange, j.verdicts_id
        FROM judgements j
        JOIN exchanges e ON e.id = j.exchange_id
        WHERE j.rowid BETWEEN ? AND ? AND j.run_id = ? ORDER BY j.rowid`,
@@ -103,16 +101,11 @@ export function storedTextsReader(db: Db): StoredTextsReader {
     .raw(true);
   return {
     attempts: (runId, from, to) =>
-      (attempts.all(from, to, runId) as [number, string, string, string, string, number][]).map(
-        (row) => ({
-          rowid: row[0],
-          clientRequest: row[1],
-          forwarded: row[2],
-          clientResponse: row[3],
-          timings: row[4],
-          verdictsId: row[5],
-        }),
-      ),
+      (attempts.all(from, to, runId) as [number, string, number][]).map((row) => ({
+        rowid: row[0],
+        exchange: row[1],
+        verdictsId: row[2],
+      })),
     lists: (ids) =>
       new Map(ids.length === 0 ? [] : (lists.all(JSON.stringify(ids)) as [number, string][])),
   };

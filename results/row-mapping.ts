@@ -20,6 +20,7 @@ import type {
   RunStatus,
 } from "./records.ts";
 import { ResultsError } from "./results-error.ts";
+import { storedExchange } from "./stored-exchange.ts";
 import { parseVerdictList } from "./verdict-lists.ts";
 
 export const RUN_COLUMNS = [
@@ -79,10 +80,7 @@ export const ATTEMPT_COLUMNS = [
   "attempt_no",
   "status",
   "timings",
-  "client_request",
-  "forwarded",
-  "upstream_reply",
-  "client_response",
+  "exchange",
   "verdicts",
   "client_sdk",
 ] as const;
@@ -91,10 +89,7 @@ export const ATTEMPT_COLUMNS = [
 export const EXCHANGE_COLUMNS = [
   "status",
   "timings",
-  "client_request",
-  "forwarded",
-  "upstream_reply",
-  "client_response",
+  "exchange",
   "client_sdk",
 ] as const satisfies readonly (typeof ATTEMPT_COLUMNS)[number][];
 
@@ -133,6 +128,9 @@ export function verdictOf(value: unknown, where: string): VerdictKind {
 
 const cellWhere = (row: Row) =>
   `cell ${String(row.column)} | ${String(row.route_id)} | ${String(row.probe_id)} | ${String(row.mode)} in run ${String(row.run_id)}`;
+
+const attemptWhere = (row: Row) =>
+  `${String(row.phase)} attempt ${String(row.attempt_no)} of ${cellWhere(row)}`;
 
 export function runToRow(r: RunRecord): Row {
   return {
@@ -274,10 +272,7 @@ export function attemptToRow(a: AttemptRecord): Row {
     attempt_no: a.attemptNo,
     status: a.status,
     timings: JSON.stringify(a.timings ?? null),
-    client_request: JSON.stringify(a.clientRequest ?? null),
-    forwarded: JSON.stringify(a.forwarded ?? null),
-    upstream_reply: JSON.stringify(a.upstreamReply ?? null),
-    client_response: JSON.stringify(a.clientResponse ?? null),
+    exchange: JSON.stringify(a.exchange),
     verdicts: JSON.stringify(a.verdicts),
     client_sdk: a.clientSdk === undefined ? null : JSON.stringify(a.clientSdk),
   };
@@ -301,10 +296,7 @@ export function rowToAttempt(row: Row): AttemptRecord {
     ...attemptKeysOf(row),
     status: str(row.status),
     timings: json(row.timings),
-    clientRequest: json(row.client_request),
-    forwarded: json(row.forwarded),
-    upstreamReply: json(row.upstream_reply),
-    clientResponse: json(row.client_response),
+    exchange: storedExchange(str(row.exchange), attemptWhere(row)),
     verdicts: parseVerdictList(str(row.verdicts), str(row.route_id)),
     ...(row.client_sdk == null ? {} : { clientSdk: json(row.client_sdk) }),
   };
@@ -331,10 +323,7 @@ export function rowToExchangeTexts(row: Row): ExchangeTexts {
   return {
     status: str(row.status),
     timings: str(row.timings),
-    clientRequest: str(row.client_request),
-    forwarded: str(row.forwarded),
-    upstreamReply: str(row.upstream_reply),
-    clientResponse: str(row.client_response),
+    exchange: str(row.exchange),
     clientSdk: row.client_sdk == null ? "null" : str(row.client_sdk),
   };
 }

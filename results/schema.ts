@@ -4,6 +4,7 @@
  * change is a new entry at the end. docs/results.md describes every column.
  */
 import Database from "better-sqlite3";
+import { registerStoredExchange } from "./legacy-exchange.ts";
 import { ResultsError } from "./results-error.ts";
 import { registerSubjectOf } from "./subject-function.ts";
 import { registerVerdictsDigest } from "./verdict-lists.ts";
@@ -236,9 +237,47 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, "column", route_id, variant)
   );
   `,
+  // 7: an attempt's traffic stored as one exchange in the wire vocabulary
+  // (dialects/wire/exchange.ts), the shape `gatecheck check` reads and `export` writes: bytes
+  // as `{data, encoding}`, lower-case header pairs, the upstream reply stored (it was always
+  // NULL), and `context` for what the judge needs that the gateway never saw (the fallback
+  // targets and statuses, which travelled as request headers before). Older rows are read
+  // into it once by the registered gatecheck_stored_exchange (results/legacy-exchange.ts);
+  // the view keeps the side columns, now read out of the exchange.
+  `
+  DROP VIEW attempts;
+  ALTER TABLE exchanges ADD COLUMN exchange TEXT NOT NULL DEFAULT '';
+  UPDATE exchanges SET exchange = gatecheck_stored_exchange(
+    client_request, forwarded, client_response, timings,
+    (SELECT json_array(c.client_dialect, c.backend_dialect, c.mode, j.phase)
+       FROM judgements j JOIN cells c
+         ON c.run_id = j.run_id AND c."column" = j."column" AND c.route_id = j.route_id
+        AND c.probe_id = j.probe_id AND c.mode = j.mode
+      WHERE j.exchange_id = exchanges.id LIMIT 1));
+  ALTER TABLE exchanges DROP COLUMN client_request;
+  ALTER TABLE exchanges DROP COLUMN forwarded;
+  ALTER TABLE exchanges DROP COLUMN upstream_reply;
+  ALTER TABLE exchanges DROP COLUMN client_response;
+  CREATE VIEW attempts AS
+    SELECT j.run_id, j."column", j.route_id, j.probe_id, j.mode, j.phase, j.attempt_no,
+           e.status, e.timings, e.exchange,
+           json_extract(e.exchange, '$.clientRequest') AS client_request,
+           json_extract(e.exchange, '$.forwarded') AS forwarded,
+           json_extract(e.exchange, '$.upstreamReply') AS upstream_reply,
+           json_extract(e.exchange, '$.clientResponse') AS client_response,
+           json_extract(e.exchange, '$.context') AS context,
+           v.verdicts, e.client_sdk,
+           j.rowid AS attempt_id, j.exchange_id, j.verdicts_id
+    FROM judgements j
+    JOIN exchanges e ON e.id = j.exchange_id
+    JOIN verdict_lists v ON v.id = j.verdicts_id;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The version whose migration stores every attempt as one exchange (results/legacy-exchange.ts). */
+const STORED_EXCHANGE_VERSION = 7;
 
 export interface OpenOptions {
   readonly?: boolean;
@@ -268,6 +307,7 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
     db.pragma("foreign_keys = ON");
     registerVerdictsDigest(db);
     registerSubjectOf(db);
+    registerStoredExchange(db);
     migrate(db, path);
   } else {
     const version = db.pragma("user_version", { simple: true }) as number;
@@ -299,7 +339,7 @@ function migrate(db: Db, path: string): void {
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
-  // Version 3 moved every attempt into new tables: give the old table's pages back to the
-  // file system (a database of attempts would otherwise stay twice its size).
-  if (version >= 1 && version < 3) db.exec("VACUUM");
+  // Version 3 moved every attempt into new tables, version 7 rewrote every exchange: give the
+  // old pages back to the file system (the database would otherwise keep both sizes).
+  if (version >= 1 && version < STORED_EXCHANGE_VERSION) db.exec("VACUUM");
 }

@@ -33,6 +33,7 @@ import type {
 } from "./records.ts";
 import { ResultsError } from "./results-error.ts";
 import {
+  ATTEMPT_COLUMNS,
   GATEWAY_RUN_COLUMNS,
   gatewayRunToRow,
   PROBE_COLUMNS,
@@ -53,6 +54,12 @@ import {
 import { type Db, type OpenOptions, openDb } from "./schema.ts";
 
 export { DEFAULT_DB_PATH };
+
+/**
+ * The attempt columns a reader maps: not `*`, since the view's side columns (client_request,
+ * ...) are read out of each exchange's JSON for SQL users, which the store does not need.
+ */
+const ATTEMPT_SELECT = quoted(ATTEMPT_COLUMNS);
 
 /** `2026-11-30T02-10-00Z-ab12`: sorts by start time, safe in file names. */
 export function newRunId(now: Date = new Date(), suffix = randomBytes(2).toString("hex")): string {
@@ -211,7 +218,7 @@ export class ResultsStore {
   /** A run's attempts in cell order, parsed one at a time (constant memory). */
   *iterateAttempts(runId: string): Generator<AttemptRecord> {
     const stmt = this.db.prepare(
-      `SELECT * FROM attempts WHERE run_id = ?
+      `SELECT ${ATTEMPT_SELECT} FROM attempts WHERE run_id = ?
        ORDER BY "column", route_id, probe_id, mode, phase, attempt_no`,
     );
     for (const row of stmt.iterate(runId)) yield rowToAttempt(row as Row);
@@ -221,8 +228,8 @@ export class ResultsStore {
   attemptsOfCell(runId: string, key: CellKey): AttemptRecord[] {
     // Prepared once: a report asks for every failure cell's attempts.
     this.#attemptsOfCell ??= this.db.prepare(
-      `SELECT * FROM attempts WHERE run_id = ? AND "column" = ? AND route_id = ? AND probe_id = ?
-       AND mode = ? ORDER BY phase, attempt_no`,
+      `SELECT ${ATTEMPT_SELECT} FROM attempts WHERE run_id = ? AND "column" = ? AND route_id = ?
+       AND probe_id = ? AND mode = ? ORDER BY phase, attempt_no`,
     );
     const rows = this.#attemptsOfCell.all(
       runId,
@@ -258,7 +265,7 @@ export class ResultsStore {
    */
   *iterateAttemptTexts(runId: string): Generator<AttemptText> {
     const stmt = this.db.prepare(
-      `SELECT * FROM attempts WHERE run_id = ?
+      `SELECT ${ATTEMPT_SELECT} FROM attempts WHERE run_id = ?
        ORDER BY "column", route_id, probe_id, mode, phase, attempt_no`,
     );
     for (const row of stmt.iterate(runId)) yield rowToAttemptText(row as Row);
@@ -293,8 +300,7 @@ export class ResultsStore {
   /** One stored exchange's texts (the wire bytes behind an attempt), by its id. */
   exchangeTexts(id: number): ExchangeTexts {
     this.#exchangeTexts ??= this.db.prepare(
-      `SELECT status, timings, client_request, forwarded, upstream_reply, client_response,
-              client_sdk FROM exchanges WHERE id = ?`,
+      `SELECT status, timings, exchange, client_sdk FROM exchanges WHERE id = ?`,
     );
     const row = this.#exchangeTexts.get(id) as Row | undefined;
     if (!row) throw new ResultsError("not-found", `no exchange ${id} in ${this.path}`);

@@ -2,22 +2,27 @@
  * One attempt of one cell, in two steps (gateway-session.ts holds a request slot for the
  * first only): `sendAttempt` plants a fresh nonce, stages the probe's upstream reply on the
  * gateway's mock listener, calls the gateway's ingress and collects what the mock recorded
- * for the nonce; `judgeSent` redacts everything kept and judges it in that redacted form, so
- * `rescore` of stored bytes gives the same verdicts.
+ * for the nonce; `judgeSent` redacts everything kept into the attempt's exchange
+ * (attempt-exchange.ts) and judges it in that stored form, so `rescore` of stored bytes gives
+ * the same verdicts.
  */
 import { redactCompressed } from "../dialects/compressed-body.ts";
 import { redactBody, redactHeaderPairs, redactRequestTarget } from "../dialects/credentials.ts";
 import type { Mode } from "../dialects/dialect.ts";
+import { textBytes } from "../dialects/wire/bytes.ts";
+import type { ExchangeContext, WireExchange } from "../dialects/wire/exchange.ts";
+import { lowerCasePairs } from "../dialects/wire/headers.ts";
+import type { WireRequest } from "../dialects/wire/messages.ts";
 import type { GatewayRoute } from "../gateways/adapter.ts";
-import type { MockHandle } from "../mock-upstream/index.ts";
+import type { MockHandle, MockRecord } from "../mock-upstream/index.ts";
 import { newNonce } from "../mock-upstream/nonce.ts";
 import { type BuiltRequest, buildClientRequest } from "../probes/corpus/build.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
 import type { Verdict } from "../probes/verdict.ts";
+import { attemptExchange, type RedactedResponse } from "./attempt-exchange.ts";
 import type { ClientSdkRecord } from "./client-sdk/client-sdk-record.ts";
 import { collectRecords } from "./collect-records.ts";
-import type { ForwardedRecord, StoredClientRequest, StoredResponse } from "./exchange-from-wire.ts";
 import {
   type FallbackTarget,
   fallbackRequest,
@@ -49,9 +54,8 @@ export interface AttemptTarget {
 export interface AttemptOutcome {
   status: "ok" | "transport-error";
   timings: { firstByteMs?: number; totalMs: number; chunks: number };
-  clientRequest: StoredClientRequest;
-  forwarded: ForwardedRecord[];
-  clientResponse: StoredResponse;
+  /** What was sent and received, redacted: what is stored, judged and exported. */
+  exchange: WireExchange;
   /** Every verdict the lens gave; the probe's own is `verdict`. */
   verdicts: Verdict[];
   verdict: Verdict;
@@ -101,7 +105,9 @@ export interface SentAttempt {
   headers: [string, string][];
   body: string;
   response: ClientResponse;
-  forwarded: ForwardedRecord[];
+  forwarded: MockRecord[];
+  /** What the judge needs that the gateway never saw (a fallback's targets). */
+  context?: ExchangeContext;
 }
 
 /** Plant the nonce, stage the reply, call the gateway and collect the mock's records. */
@@ -136,11 +142,38 @@ export async function sendAttempt(target: AttemptTarget, plan: AttemptPlan): Pro
   });
   const listeners = fallback ? [mock, fallback.mock] : [mock];
   const forwarded = await collectRecords(listeners, nonce, target.settleMs ?? 50);
-  return { nonce, path, headers, body, response, forwarded };
+  const context: ExchangeContext = { ...probe.context, ...twoTargets?.context };
+  return { nonce, path, headers, body, response, forwarded, context };
+}
+
+/** What a client sent, redacted, in the wire vocabulary (header names lower-case). */
+export function redactedClientRequest(
+  sent: { path: string; headers: readonly (readonly [string, string])[]; body: string },
+  secrets: readonly string[],
+): WireRequest {
+  return {
+    method: "POST",
+    path: redactRequestTarget(sent.path, secrets),
+    headers: lowerCasePairs(redactHeaderPairs(sent.headers, secrets)),
+    body: textBytes(redactBody(sent.body, secrets)),
+  };
+}
+
+/** What the client got, redacted: its status, headers, body bytes and transport error. */
+export function redactedResponse(
+  response: ClientResponse,
+  secrets: readonly string[],
+): RedactedResponse {
+  return {
+    status: response.status,
+    headers: redactHeaderPairs(response.headers, secrets),
+    body: redactedResponseBody(response, secrets),
+    ...(response.transportError ? { transportError: response.transportError } : {}),
+  };
 }
 
 /** The response body redacted; a compressed one through its decoded text (compressed-body.ts). */
-export function redactedResponseBody(response: ClientResponse, secrets: readonly string[]): Buffer {
+function redactedResponseBody(response: ClientResponse, secrets: readonly string[]): Buffer {
   const coding = response.headers.find(([k]) => k.toLowerCase() === "content-encoding")?.[1];
   const redact = (text: string) => redactBody(text, secrets);
   const compressed = redactCompressed(response.body, coding, redact);
@@ -158,27 +191,20 @@ export async function judgeSent(
   const { nonce, path, headers, body, response, forwarded } = sent;
   const { mode } = plan;
   const secrets = CANARY_VALUES;
-  const clientRequest: StoredClientRequest = {
-    method: "POST",
-    path: redactRequestTarget(path, secrets),
-    headers: redactHeaderPairs(headers, secrets),
-    body: JSON.parse(redactBody(body, secrets)),
-  };
-  const clientResponse: StoredResponse = {
-    status: response.status,
-    headers: redactHeaderPairs(response.headers, secrets),
-    bodyBase64: redactedResponseBody(response, secrets).toString("base64"),
-    ...(response.transportError ? { transportError: response.transportError } : {}),
-  };
-  const { verdicts, verdict, clientSdk } = await (target.judge ?? judgeWire)({
+  const totalMs = Math.round(response.timings.totalMs);
+  const exchange = attemptExchange({
     client: route.client,
     backend: route.backend,
     mode,
+    clientRequest: redactedClientRequest({ path, headers, body }, secrets),
+    records: forwarded,
+    response: redactedResponse(response, secrets),
+    ...(sent.context ? { context: sent.context } : {}),
+    totalMs,
+  });
+  const { verdicts, verdict, clientSdk } = await (target.judge ?? judgeWire)({
+    exchange: { ...exchange, route: { client: route.client, backend: route.backend } },
     field: plan.field,
-    clientRequest,
-    forwarded,
-    clientResponse,
-    totalMs: response.timings.totalMs,
     received: { status: response.status, headers: response.headers, body: response.body },
   });
   return {
@@ -187,12 +213,10 @@ export async function judgeSent(
       ...(response.timings.firstByteMs === undefined
         ? {}
         : { firstByteMs: response.timings.firstByteMs }),
-      totalMs: Math.round(response.timings.totalMs),
+      totalMs,
       chunks: response.chunks.length,
     },
-    clientRequest,
-    forwarded,
-    clientResponse,
+    exchange,
     verdicts,
     verdict,
     ...(clientSdk ? { clientSdk } : {}),

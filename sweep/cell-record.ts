@@ -75,10 +75,7 @@ export function attemptRecord(
     phase,
     status: outcome.status,
     timings: outcome.timings,
-    clientRequest: outcome.clientRequest,
-    forwarded: outcome.forwarded,
-    upstreamReply: null,
-    clientResponse: outcome.clientResponse,
+    exchange: outcome.exchange,
     verdicts: outcome.verdicts,
     ...(outcome.clientSdk ? { clientSdk: outcome.clientSdk } : {}),
   };

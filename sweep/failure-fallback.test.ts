@@ -92,6 +92,19 @@ describe("fallback over real gateways", () => {
       );
       expect(lossy?.reason).toMatch(/stop: \["FALLSTOP"\] → absent/);
 
+      // What the judge needs travels beside the traffic, in the exchange's context: neither
+      // the gateway nor the backend ever saw it.
+      const never = [...store.iterateAttempts(result.runId)].filter((a) => a.column === "never@1");
+      expect(never.length).toBeGreaterThan(0);
+      for (const { exchange } of never) {
+        expect(exchange.context?.fallback?.targets).toHaveLength(2);
+        expect(exchange.context?.fallback?.on).toEqual([429, 500, 502, 503]);
+        for (const request of [exchange.clientRequest, ...(exchange.forwarded ?? [])]) {
+          const names = request?.headers.map(([name]) => name) ?? [];
+          expect(names.filter((name) => name.startsWith("x-gatecheck"))).toEqual([]);
+        }
+      }
+
       // The matrix's failure section shows, per gateway, which statuses moved.
       const view = loadRunView(store, result.runId);
       const section = renderFailureSection(view, failureFiguresOf(store, view)).join("\n");

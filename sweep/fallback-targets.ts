@@ -6,6 +6,7 @@
  * gateway is configured to move on, so the lens, and a later `rescore`, judge from bytes.
  */
 import type { Dialect } from "../dialects/dialect.ts";
+import { ANY_NON_2XX, type ExchangeContext } from "../dialects/wire/exchange.ts";
 import type {
   FallbackSupport,
   GatewayAdapter,
@@ -14,11 +15,6 @@ import type {
 } from "../gateways/adapter.ts";
 import type { MockHandle } from "../mock-upstream/index.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
-import {
-  ANY_NON_2XX,
-  FALLBACK_ON_HEADER,
-  FALLBACK_TARGETS_HEADER,
-} from "../probes/lens/failure-fallback.ts";
 import { StageError, stepSpec } from "./stage-upstream.ts";
 
 export type SupportedFallback = Extract<FallbackSupport, { supported: true }>;
@@ -98,29 +94,29 @@ function hostOf(url: string): string {
   return new URL(url).host;
 }
 
-/** Client headers and body keys of a fallback attempt, with the targets named for the lens. */
+/**
+ * Client headers and body keys of a fallback attempt, and the context that names the targets
+ * for the judge (never sent to the gateway).
+ */
 export function fallbackRequest(
   route: GatewayRoute,
   target: FallbackTarget,
   first: MockHandle,
   apiKey: string,
   backendModel: string,
-): { headers: Record<string, string>; body: Record<string, unknown> } {
+): { headers: Record<string, string>; body: Record<string, unknown>; context: ExchangeContext } {
   const { support, mock: second } = target;
-  const own = support.headers
+  const headers = support.headers
     ? support.headers(route, {
         primaryUrl: () => first.url,
         secondaryUrl: () => second.url,
         apiKey,
       })
     : route.headers({ mockUrl: () => first.url, apiKey });
-  const on = support.onStatuses === ANY_NON_2XX ? ANY_NON_2XX : support.onStatuses.join(",");
+  const on = support.onStatuses === ANY_NON_2XX ? ANY_NON_2XX : [...support.onStatuses];
   return {
-    headers: {
-      ...own,
-      [FALLBACK_TARGETS_HEADER]: `${hostOf(first.url)} ${hostOf(second.url)}`,
-      [FALLBACK_ON_HEADER]: on,
-    },
+    headers,
     body: support.body ? support.body(route, backendModel) : {},
+    context: { fallback: { targets: [hostOf(first.url), hostOf(second.url)], on } },
   };
 }

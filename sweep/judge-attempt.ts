@@ -1,15 +1,17 @@
 /**
- * Judging one attempt's stored bytes: the lens's step of a live attempt (attempt.ts) and of
- * `rescore` (rescore-judge.ts, in worker threads). Kept apart from running attempts so a
+ * Judging one attempt's stored exchange: the lens's step of a live attempt (attempt.ts) and
+ * of `rescore` (rescore-judge.ts, in worker threads). Kept apart from running attempts so a
  * rescore worker loads the lens and nothing else (no HTTP client, no client SDKs).
  */
 import type { CanonicalReply } from "../dialects/canonical.ts";
+import type { WireExchange } from "../dialects/wire/exchange.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
+import { type Exchange, exchangeOfWire } from "../probes/exchange.ts";
 import { readExchange } from "../probes/lens/judge-exchange.ts";
 import { judgeRead } from "../probes/lens/judge-read.ts";
 import { subjectOf } from "../probes/subject.ts";
 import type { Verdict } from "../probes/verdict.ts";
-import { exchangeFromWire, type StoredResponse, type WireSides } from "./exchange-from-wire.ts";
+import { UNKNOWN_TRANSPORT_FAILURE } from "./attempt-exchange.ts";
 import { withPersonaRejection } from "./persona-verdict.ts";
 
 /** Failure fields judged from timings, which a response that never came still has. */
@@ -20,18 +22,19 @@ const CLOCK_FIELDS = new Set(["failure.deadline", "failure.retries"]);
  * before headers, timed out) is `error`: the rig could not see what the gateway did.
  */
 export function judgeAttempt(
-  exchange: ReturnType<typeof exchangeFromWire>,
+  exchange: Exchange,
   field: string,
-  response: StoredResponse,
 ): { verdicts: Verdict[]; verdict: Verdict; clientReply?: CanonicalReply } {
-  const subject = subjectOf(exchange.route.client, field);
+  const client = exchange.route.client;
+  if (client === undefined) throw new Error("an attempt's exchange has a client side");
+  const subject = subjectOf(client, field);
   // A caller's deadline is judged from the clock even when no response ever arrived.
-  if (response.status === 0 && !CLOCK_FIELDS.has(field)) {
+  if (!exchange.clientResponse && !CLOCK_FIELDS.has(field)) {
     const verdict: Verdict = {
       subject,
       field,
       verdict: "error",
-      reason: `no response from the gateway: ${response.transportError ?? "unknown transport failure"}`,
+      reason: `no response from the gateway: ${exchange.clientError ?? UNKNOWN_TRANSPORT_FAILURE}`,
       cause: "transport",
     };
     return { verdicts: [verdict], verdict };
@@ -54,26 +57,20 @@ export function judgeAttempt(
   }
 }
 
-/** An attempt's sides as stored (redacted), the client's response among them. */
-export type StoredSides = Omit<WireSides, "secrets" | "clientResponse"> & {
-  clientResponse: StoredResponse;
-};
-
 /**
- * The stored sides rebuilt into the exchange the live sweep judged, and judged: what the
- * sweep (judge-wire.ts) and `rescore` (rescore-judge.ts) both do, with the time inside the
- * lens for rescore's account of where its time goes.
+ * A stored exchange judged: what the sweep (judge-wire.ts) and `rescore` (rescore-judge.ts)
+ * both do, with the canaries the corpus planted as the secrets to recognise, and the time
+ * inside the lens for rescore's account of where its time goes.
  */
-export function judgeStoredSides(
-  sides: StoredSides,
+export function judgeStoredExchange(
+  wire: WireExchange,
   field: string,
 ): ReturnType<typeof judgeAttempt> & { lensMs: number } {
-  const exchange = exchangeFromWire({ ...sides, secrets: CANARY_VALUES });
   const started = performance.now();
   const judged = withPersonaRejection(
-    judgeAttempt(exchange, field, sides.clientResponse),
-    sides.forwarded,
-    sides.clientResponse.status,
+    judgeAttempt(exchangeOfWire(wire, CANARY_VALUES), field),
+    wire.context?.strictProvider,
+    wire.clientResponse?.status ?? 0,
   );
   return { ...judged, lensMs: performance.now() - started };
 }

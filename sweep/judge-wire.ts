@@ -6,26 +6,19 @@
  * (judge-thread.ts) with the same result.
  */
 import { redactJson } from "../dialects/credentials.ts";
-import type { ClientDialect, Dialect, Mode } from "../dialects/dialect.ts";
+import type { ClientDialect } from "../dialects/dialect.ts";
+import type { WireExchange } from "../dialects/wire/exchange.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import type { Verdict } from "../probes/verdict.ts";
 import { type ClientSdkRecord, compareSdkWithLens } from "./client-sdk/client-sdk-record.ts";
 import { sdkView } from "./client-sdk/sdk-view.ts";
-import type { ForwardedRecord, StoredClientRequest, StoredResponse } from "./exchange-from-wire.ts";
-import { judgeStoredSides } from "./judge-attempt.ts";
+import { judgeStoredExchange } from "./judge-attempt.ts";
 
 export interface WireJudgeInput {
-  client: ClientDialect;
-  backend: Dialect;
-  mode: Mode;
+  /** The attempt as it is stored: redacted (attempt-exchange.ts). */
+  exchange: WireExchange & { route: { client: ClientDialect } };
   /** The probe's field in the client dialect. */
   field: string;
-  /** What is stored, redacted. */
-  clientRequest: StoredClientRequest;
-  forwarded: ForwardedRecord[];
-  clientResponse: StoredResponse;
-  /** The client's total wait (failure probes judge it). */
-  totalMs: number;
   /**
    * The response as the client received it, unredacted, for the SDK: it must parse what a
    * user's code parses. (A Buffer arrives in a worker as a plain Uint8Array.)
@@ -44,24 +37,14 @@ export interface WireJudgement {
 export type WireJudge = (input: WireJudgeInput) => Promise<WireJudgement>;
 
 export const judgeWire: WireJudge = async (input) => {
-  const { verdicts, verdict, clientReply } = judgeStoredSides(
-    {
-      client: input.client,
-      backend: input.backend,
-      mode: input.mode,
-      clientRequest: input.clientRequest,
-      forwarded: input.forwarded,
-      clientResponse: input.clientResponse,
-      timings: { totalMs: input.totalMs },
-    },
-    input.field,
-  );
+  const { exchange } = input;
+  const { verdicts, verdict, clientReply } = judgeStoredExchange(exchange, input.field);
   const { received } = input;
   if (received.status <= 0) return { verdicts, verdict };
   const body = Buffer.isBuffer(received.body)
     ? received.body
     : Buffer.from(received.body.buffer, received.body.byteOffset, received.body.byteLength);
-  const view = await sdkView(input.client, input.mode, { ...received, body });
+  const view = await sdkView(exchange.route.client, exchange.mode, { ...received, body });
   const clientSdk = redactJson(
     compareSdkWithLens(received.status, view, clientReply),
     CANARY_VALUES,

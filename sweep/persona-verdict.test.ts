@@ -1,31 +1,33 @@
 import { describe, expect, it } from "vitest";
+import { textBytes } from "../dialects/wire/bytes.ts";
+import { forwardedSide, type RecordedForward } from "../dialects/wire/forwarded-side.ts";
 import { subjectOf } from "../probes/subject.ts";
 import type { Verdict } from "../probes/verdict.ts";
-import type { ForwardedRecord } from "./exchange-from-wire.ts";
 import { personaRejection, withPersonaRejection } from "./persona-verdict.ts";
 
-const record = (reply: ForwardedRecord["reply"]): ForwardedRecord => ({
-  method: "POST",
-  path: "/v1/chat/completions",
-  query: "",
-  headers: [],
-  rawBody: "{}",
-  bodyEncoding: "utf8",
+const record = (reply: RecordedForward["reply"]): RecordedForward => ({
+  request: { method: "POST", path: "/v1/chat/completions", headers: [], body: textBytes("{}") },
   ...(reply ? { reply } : {}),
 });
 
 const MOONSHOT = record({
   status: 400,
+  headers: [],
   persona: "moonshot",
   personaRule: "moonshot/tool-call-content-present",
-  body: JSON.stringify({
-    error: {
-      message: "Invalid request: the message at position 1 with role 'assistant' must not be empty",
-      type: "invalid_request_error",
-    },
-  }),
-  bodyEncoding: "utf8",
+  body: textBytes(
+    JSON.stringify({
+      error: {
+        message:
+          "Invalid request: the message at position 1 with role 'assistant' must not be empty",
+        type: "invalid_request_error",
+      },
+    }),
+  ),
 });
+
+/** The rejection an attempt's exchange carries in its context, from the mock's records. */
+const rejectionOf = (records: RecordedForward[]) => forwardedSide(records).rejection;
 
 const lens: Verdict = {
   subject: subjectOf("openai-chat", "tool_calls"),
@@ -37,7 +39,9 @@ const judged = { verdicts: [lens], verdict: lens };
 
 describe("a strict provider's rejection", () => {
   it("names the provider, its rule, its message and the rule's first citation", () => {
-    const rejection = personaRejection([record({ status: 200 }), MOONSHOT]);
+    const rejection = personaRejection(
+      rejectionOf([record({ status: 200, headers: [] }), MOONSHOT]),
+    );
     expect(rejection).toMatchObject({
       persona: "moonshot",
       rule: "moonshot/tool-call-content-present",
@@ -49,17 +53,20 @@ describe("a strict provider's rejection", () => {
   it("reads Google's array-shaped error body", () => {
     const google = record({
       status: 400,
+      headers: [],
       persona: "google",
       personaRule: "google/unknown-field",
-      body: JSON.stringify([
-        { error: { code: 400, message: 'Unknown name "store": Cannot find field.' } },
-      ]),
+      body: textBytes(
+        JSON.stringify([
+          { error: { code: 400, message: 'Unknown name "store": Cannot find field.' } },
+        ]),
+      ),
     });
-    expect(personaRejection([google])?.message).toBe('Unknown name "store": Cannot find field.');
+    expect(rejectionOf([google])?.message).toBe('Unknown name "store": Cannot find field.');
   });
 
   it("becomes the probe's verdict, in place, when the client got the failure", () => {
-    const out = withPersonaRejection(judged, [MOONSHOT], 400);
+    const out = withPersonaRejection(judged, rejectionOf([MOONSHOT]), 400);
     expect(out.verdict).toMatchObject({
       verdict: "rejected",
       cause: "strict-provider",
@@ -72,9 +79,9 @@ describe("a strict provider's rejection", () => {
   });
 
   it("leaves the lens's verdict when the client got a success, or no persona answered", () => {
-    expect(withPersonaRejection(judged, [MOONSHOT], 200)).toBe(judged);
-    expect(withPersonaRejection(judged, [record({ status: 400, persona: "openai" })], 400)).toBe(
-      judged,
-    );
+    expect(withPersonaRejection(judged, rejectionOf([MOONSHOT]), 200)).toBe(judged);
+    const unruled = rejectionOf([record({ status: 400, headers: [], persona: "openai" })]);
+    expect(unruled).toBeUndefined();
+    expect(withPersonaRejection(judged, unruled, 400)).toBe(judged);
   });
 });

@@ -3,52 +3,32 @@
  * rejected what the gateway forwarded and the client got the failure, the probe's verdict is
  * `rejected` with cause `strict-provider`, and the reason names the provider's rule, its
  * message and the rule's reference. The lens alone would see only a failed request; here
- * the failure is the provider refusing the gateway's translation. Judged from the stored
- * records, so `rescore` gives the same verdict.
+ * the failure is the provider refusing the gateway's translation. Judged from what the
+ * attempt stores (its exchange's context names the rejection), so `rescore` gives the same
+ * verdict.
  */
+import type { ExchangeContext } from "../dialects/wire/exchange.ts";
 import { getPersona } from "../mock-upstream/personas/index.ts";
 import type { Verdict } from "../probes/verdict.ts";
-import type { ForwardedRecord } from "./exchange-from-wire.ts";
 
-export interface PersonaRejection {
-  persona: string;
-  rule: string;
-  /** The provider's error message as the listener answered it. */
-  message: string;
+type StrictProvider = NonNullable<ExchangeContext["strictProvider"]>;
+
+export interface PersonaRejection extends StrictProvider {
   /** The rule's first citation. */
   see: string;
 }
 
-function errorMessage(body: string | undefined): string {
-  try {
-    const parsed = JSON.parse(body ?? "") as unknown;
-    const first = Array.isArray(parsed) ? parsed[0] : parsed;
-    const message = (first as { error?: { message?: unknown } })?.error?.message;
-    if (typeof message === "string") return message;
-  } catch {
-    // not JSON: the body as it is
-  }
-  return body ?? "";
-}
-
-/** The first persona rejection among an attempt's forwarded requests. */
+/**
+ * A strict provider's rejection as the exchange's context holds it (the first among the
+ * attempt's forwarded requests, dialects/wire/forwarded-side.ts), with its rule's citation.
+ */
 export function personaRejection(
-  forwarded: readonly ForwardedRecord[],
+  rejected: StrictProvider | undefined,
 ): PersonaRejection | undefined {
-  for (const record of forwarded) {
-    const rule = record.reply?.personaRule;
-    const persona = record.reply?.persona;
-    if (!rule || !persona) continue;
-    const citations = getPersona(persona)?.rules.find((r) => r.id === rule)?.citations ?? [];
-    const body = record.reply?.bodyEncoding === "base64" ? undefined : record.reply?.body;
-    return {
-      persona,
-      rule,
-      message: errorMessage(body),
-      see: citations[0] ?? "mock-upstream/personas/",
-    };
-  }
-  return undefined;
+  if (!rejected) return undefined;
+  const citations =
+    getPersona(rejected.persona)?.rules.find((r) => r.id === rejected.rule)?.citations ?? [];
+  return { ...rejected, see: citations[0] ?? "mock-upstream/personas/" };
 }
 
 const MESSAGE_CHARS = 240;
@@ -60,11 +40,11 @@ const MESSAGE_CHARS = 240;
  */
 export function withPersonaRejection<T extends { verdicts: Verdict[]; verdict: Verdict }>(
   judged: T,
-  forwarded: readonly ForwardedRecord[],
+  rejected: StrictProvider | undefined,
   clientStatus: number,
 ): T {
   if (clientStatus < 300) return judged;
-  const rejection = personaRejection(forwarded);
+  const rejection = personaRejection(rejected);
   if (!rejection) return judged;
   const message =
     rejection.message.length > MESSAGE_CHARS

@@ -10,9 +10,9 @@ import type { ClientDialect, Dialect, Mode } from "../dialects/dialect.ts";
 import type { Verdict } from "../probes/verdict.ts";
 import type { AttemptPhase } from "../results/records.ts";
 import type { StoredTextsReader } from "../results/rescore-io.ts";
-import type { ForwardedRecord, StoredClientRequest, StoredResponse } from "./exchange-from-wire.ts";
-import { judgeStoredSides } from "./judge-attempt.ts";
-import { storedAttemptRoute } from "./stored-route.ts";
+import { storedExchange } from "../results/stored-exchange.ts";
+import { judgeStoredExchange } from "./judge-attempt.ts";
+import { storedAttemptField } from "./stored-route.ts";
 
 export interface RescoreJob {
   /** Names the stored attempt in errors (`attempt 12 (oc-seed stream main #1)`). */
@@ -23,18 +23,15 @@ export interface RescoreJob {
   phase: AttemptPhase;
   /** The probe's field in the cell's client dialect ("" when the probe is unknown). */
   field: string;
-  clientRequest: string;
-  forwarded: string;
-  clientResponse: string;
-  timings?: { totalMs: number };
+  /** The stored exchange's text (the `exchange` column). */
+  exchange: string;
 }
 
 /**
  * An attempt to judge again, by the rowid of its judgement (rescore-io.ts), with what names
  * it in errors (`storedRef`; built only when one is raised).
  */
-export interface StoredJob
-  extends Omit<RescoreJob, "ref" | "clientRequest" | "forwarded" | "clientResponse" | "timings"> {
+export interface StoredJob extends Omit<RescoreJob, "ref" | "exchange"> {
   rowid: number;
   probeId: string;
   attemptNo: number;
@@ -72,24 +69,6 @@ export interface RescoreJudgement {
   lensMs: number;
 }
 
-const COLUMN_TEXT = {
-  client_request: "clientRequest",
-  client_response: "clientResponse",
-  forwarded: "forwarded",
-} as const;
-
-/** A stored JSON column, or an error naming the attempt and the column. */
-function parseStored<T>(ref: () => string, column: keyof typeof COLUMN_TEXT, text: string): T {
-  try {
-    return JSON.parse(text) as T;
-  } catch (error) {
-    throw new RescoreError(
-      "bad-stored-attempt",
-      `${ref()}: column ${column} is not valid JSON (${(error as Error).message})`,
-    );
-  }
-}
-
 /** The lens's verdicts on one stored attempt, before they are written as text. */
 interface JudgedVerdicts {
   verdicts: Verdict[];
@@ -98,39 +77,24 @@ interface JudgedVerdicts {
 }
 
 function judgeStored(
-  job: Omit<StoredJob, "rowid" | "probeId" | "attemptNo">,
-  texts: Pick<RescoreJob, "clientRequest" | "forwarded" | "clientResponse">,
-  timings: { totalMs: number } | undefined,
+  job: Pick<StoredJob, "client" | "phase" | "field">,
+  text: string,
   ref: () => string,
 ): JudgedVerdicts {
-  const clientRequest = parseStored<StoredClientRequest>(
-    ref,
-    "client_request",
-    texts.clientRequest,
-  );
-  const clientResponse = parseStored<StoredResponse>(ref, "client_response", texts.clientResponse);
-  const forwarded = parseStored<ForwardedRecord[]>(ref, "forwarded", texts.forwarded);
-  const { client, backend, field } = storedAttemptRoute(
-    { phase: job.phase, path: clientRequest.path },
-    job,
-  );
-  const judged = judgeStoredSides(
-    {
-      client,
-      backend,
-      mode: job.mode,
-      clientRequest,
-      forwarded,
-      clientResponse,
-      ...(timings ? { timings } : {}),
-    },
-    field,
-  );
+  let exchange: ReturnType<typeof storedExchange>;
+  try {
+    exchange = storedExchange(text, ref);
+  } catch (error) {
+    throw new RescoreError("bad-stored-attempt", (error as Error).message);
+  }
+  const judgedClient = exchange.route.client ?? job.client;
+  const field = storedAttemptField(job.phase, job, judgedClient);
+  const judged = judgeStoredExchange(exchange, field);
   return { verdicts: judged.verdicts, verdict: judged.verdict, lensMs: judged.lensMs };
 }
 
 export function judgeStoredAttempt(job: RescoreJob): RescoreJudgement {
-  const judged = judgeStored(job, job, job.timings, () => job.ref);
+  const judged = judgeStored(job, job.exchange, () => job.ref);
   return {
     verdictsJson: JSON.stringify(judged.verdicts),
     verdict: judged.verdict,
@@ -164,7 +128,7 @@ export function judgeStoredJobs(
         `${storedRef(runId, job)}: its stored bytes are missing`,
       );
     }
-    const { verdicts, verdict, lensMs } = judgeStored(job, row, totalMsOf(row.timings), () =>
+    const { verdicts, verdict, lensMs } = judgeStored(job, row.exchange, () =>
       storedRef(runId, job),
     );
     const text = JSON.stringify(verdicts);
@@ -172,14 +136,4 @@ export function judgeStoredJobs(
       ? { verdict, lensMs }
       : { changedVerdicts: text, verdict, lensMs };
   });
-}
-
-/** The client's total wait from the stored timings (failure probes judge it). */
-function totalMsOf(text: string): { totalMs: number } | undefined {
-  try {
-    const timings = JSON.parse(text) as { totalMs?: unknown } | null;
-    return typeof timings?.totalMs === "number" ? { totalMs: timings.totalMs } : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -212,7 +212,7 @@ describe("rescore", () => {
         .get(runId) as number;
       corrupt.db
         .prepare(
-          `UPDATE exchanges SET forwarded = '[{"method": '
+          `UPDATE exchanges SET exchange = '{"route": '
            WHERE id = (SELECT exchange_id FROM judgements WHERE rowid = ?)`,
         )
         .run(rowid);
@@ -224,7 +224,9 @@ describe("rescore", () => {
           .raw(true)
           .get();
       const sharedBefore = shared();
-      const named = new RegExp(`attempt ${rowid} \\(.*\\) of run ${runId}: column forwarded`);
+      const named = new RegExp(
+        `attempt ${rowid} \\(.*\\) of run ${runId}: its exchange is not JSON`,
+      );
       expect(() => rescoreRun(corrupt, runId, { commitEvery: 2 })).toThrow(named);
       await expect(
         rescoreRunParallel(corrupt, runId, {

@@ -1,11 +1,10 @@
 /**
- * Which dialects and field an attempt speaks: a control attempt goes over the gateway's
- * native route for the backend, with the probe's field respelled there. Pure and small, so
- * `rescore` workers (rescore-judge.ts) and `export` can name a stored attempt's route
- * without loading the corpus or the control leg's request building (control-leg.ts).
+ * Which field an attempt speaks: a control attempt goes over the gateway's native route for
+ * the backend, with the probe's field respelled there. Pure and small, so `rescore` workers
+ * (rescore-judge.ts) can name a stored attempt's field without loading the corpus or the
+ * control leg's request building (control-leg.ts).
  */
-import { type ClientDialect, type Dialect, isClientDialect } from "../dialects/dialect.ts";
-import { dialectOfPath } from "../dialects/routes.ts";
+import type { ClientDialect } from "../dialects/dialect.ts";
 import { attributeOf, fieldName, isReplyFeature, PATH_FIELD } from "../probes/lens/field-names.ts";
 
 /** The field's spelling in the native dialect: request attributes are respelled; reply
@@ -26,20 +25,15 @@ export function controlField(
 }
 
 /**
- * The dialects and field a stored attempt was judged with. A control attempt went over the
- * gateway's native route for its backend, which its stored path names; the others spoke the
- * cell's route.
+ * The field a stored attempt was judged for. A control attempt went over the gateway's native
+ * route for its backend (its exchange's route says which), with the probe's field respelled
+ * in that dialect; the others spoke the cell's route.
  */
-export function storedAttemptRoute(
-  attempt: { phase: string; path: string },
-  cell: { client: ClientDialect; backend: Dialect; field: string },
-): { client: ClientDialect; backend: Dialect; field: string } {
-  if (attempt.phase !== "control") return cell;
-  const native = dialectOfPath(attempt.path)?.dialect ?? cell.backend;
-  if (!isClientDialect(native)) return cell;
-  return {
-    client: native,
-    backend: native,
-    field: controlField(cell.client, native, cell.field) ?? cell.field,
-  };
+export function storedAttemptField(
+  phase: string,
+  cell: { client: ClientDialect; field: string },
+  judgedClient: ClientDialect,
+): string {
+  if (phase !== "control") return cell.field;
+  return controlField(cell.client, judgedClient, cell.field) ?? cell.field;
 }

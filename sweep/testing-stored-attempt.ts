@@ -3,7 +3,7 @@
  * `exportExchange` and `gatecheck export`.
  */
 import { join } from "node:path";
-import type { Exchange } from "../probes/exchange.ts";
+import type { WireExchange } from "../dialects/wire/exchange.ts";
 import type { CellRecord } from "../results/records.ts";
 import { openStore } from "../results/store.ts";
 
@@ -36,8 +36,8 @@ export const CELL: CellRecord = {
   stable: true,
 };
 
-/** Stores the fixture's exchange the way the sweep stores an attempt (mock record shapes). */
-export function storeAttempt(path: string, exchange: Exchange): void {
+/** Stores the fixture's exchange the way the sweep stores an attempt. */
+export function storeAttempt(path: string, exchange: WireExchange): void {
   const store = openStore(path);
   store.beginRun({
     id: RUN,
@@ -64,7 +64,6 @@ export function storeAttempt(path: string, exchange: Exchange): void {
       definition: {},
     },
   ]);
-  const { clientRequest, forwarded, upstreamReply, clientResponse } = exchange;
   const writer = store.cellWriter();
   writer.add({
     cell: CELL,
@@ -75,29 +74,7 @@ export function storeAttempt(path: string, exchange: Exchange): void {
         phase: "main",
         status: "ok",
         timings: { totalMs: 191 },
-        clientRequest: {
-          method: "POST",
-          path: clientRequest.path,
-          headers: clientRequest.headers,
-          body: clientRequest.body,
-        },
-        forwarded: forwarded.map((f) => ({
-          method: f.method,
-          path: f.path,
-          query: "",
-          headers: f.headers,
-          rawBody: f.rawBody,
-          bodyEncoding: "utf8",
-          json: f.body,
-          receivedAt: "2026-11-30T04:20:20.000Z",
-          reply: upstreamReply && { ...upstreamReply, bodyEncoding: "utf8" },
-        })),
-        upstreamReply: null,
-        clientResponse: clientResponse && {
-          status: clientResponse.status,
-          headers: clientResponse.headers,
-          bodyBase64: Buffer.from(clientResponse.body).toString("base64"),
-        },
+        exchange,
         verdicts: [],
       },
     ],

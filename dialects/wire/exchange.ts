@@ -32,9 +32,14 @@ export interface ExchangeContext {
    * A fallback probe: the targets the gateway was given, by `host:port` in order (the first
    * fails), and the first-target statuses it is configured to move on.
    */
-  fallback?: { targets: string[]; on?: number[] | typeof ANY_NON_2XX };
+  fallback?: { targets?: string[]; on?: number[] | typeof ANY_NON_2XX };
   /** The caller's deadline the probe states, in milliseconds (failure.deadline). */
   deadlineMs?: number;
+  /**
+   * A strict provider (a mock persona, mock-upstream/personas) rejected a forwarded request:
+   * which persona, by which of its rules, with what message (the first such rejection).
+   */
+  strictProvider?: { persona: string; rule: string; message: string };
 }
 
 /**
@@ -72,11 +77,14 @@ const millis = z.number().finite().nonnegative();
 export const exchangeContextSchema = z.strictObject({
   fallback: z
     .strictObject({
-      targets: z.array(z.string().min(1)).min(1),
+      targets: z.array(z.string().min(1)).min(1).optional(),
       on: z.union([z.array(z.number().int().min(100).max(599)), z.literal(ANY_NON_2XX)]).optional(),
     })
     .optional(),
   deadlineMs: z.number().positive().finite().optional(),
+  strictProvider: z
+    .strictObject({ persona: z.string().min(1), rule: z.string().min(1), message: z.string() })
+    .optional(),
 });
 
 export const exchangeTimingSchema = z.strictObject({

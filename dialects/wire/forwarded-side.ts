@@ -2,12 +2,12 @@
  * The backend side of an exchange from what a recording backend (the mock, or a capture)
  * kept for each request it got: the requests in order, the reply the client's answer
  * follows, and the arrival offsets and answers the failure judges read. The sweep, `check`
- * of a mock record file and the reading of databases written before schema version 5 all
+ * of a mock record file and the reading of databases written before schema version 7 all
  * build it here, so they agree.
  */
 import { tryParseJson } from "../json.ts";
 import type { Bytes } from "./bytes.ts";
-import type { ExchangeTiming } from "./exchange.ts";
+import type { ExchangeContext, ExchangeTiming } from "./exchange.ts";
 import { type HeaderPairs, headerValue } from "./headers.ts";
 import type { WireReply, WireRequest } from "./messages.ts";
 
@@ -16,8 +16,17 @@ export interface RecordedForward {
   /** ISO arrival time (retry spacing for the failure judges). */
   receivedAt?: string;
   request: WireRequest;
-  /** What the backend answered; `body` absent when the recorder kept no bytes. */
-  reply?: { status: number; headers: HeaderPairs; body?: Bytes };
+  /**
+   * What the backend answered; `body` absent when the recorder kept no bytes. A persona of the
+   * mock (a strict provider) names itself and the rule that rejected the request.
+   */
+  reply?: {
+    status: number;
+    headers: HeaderPairs;
+    body?: Bytes;
+    persona?: string;
+    personaRule?: string;
+  };
 }
 
 export interface ForwardedSide {
@@ -25,6 +34,8 @@ export interface ForwardedSide {
   upstreamReply?: WireReply;
   /** One entry per request, or undefined when a request's arrival time is unknown. */
   arrivals?: ExchangeTiming["forwarded"];
+  /** The first request a strict provider rejected (exchange context `strictProvider`). */
+  rejection?: NonNullable<ExchangeContext["strictProvider"]>;
 }
 
 function isJsonBody(body: Bytes): boolean {
@@ -58,8 +69,30 @@ function arrivalsOf(records: readonly RecordedForward[]): ExchangeTiming["forwar
   });
 }
 
+/** The message of a provider's JSON error body (an object, or Google's array of them). */
+function errorMessage(body: Bytes | undefined): string {
+  const text = body?.encoding === "utf8" ? body.data : "";
+  const parsed = tryParseJson(text);
+  if (parsed.ok) {
+    const first = Array.isArray(parsed.value) ? parsed.value[0] : parsed.value;
+    const message = (first as { error?: { message?: unknown } } | null)?.error?.message;
+    if (typeof message === "string") return message;
+  }
+  return text;
+}
+
+function rejectionOf(records: readonly RecordedForward[]): ForwardedSide["rejection"] {
+  for (const { reply } of records) {
+    if (!reply?.persona || !reply.personaRule) continue;
+    return { persona: reply.persona, rule: reply.personaRule, message: errorMessage(reply.body) };
+  }
+  return undefined;
+}
+
 export function forwardedSide(records: readonly RecordedForward[]): ForwardedSide {
   const out: ForwardedSide = { forwarded: records.map((r) => r.request) };
+  const rejection = rejectionOf(records);
+  if (rejection) out.rejection = rejection;
   const reply = answered(records)?.reply;
   if (reply?.body)
     out.upstreamReply = { status: reply.status, headers: reply.headers, body: reply.body };

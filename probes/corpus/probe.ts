@@ -137,6 +137,11 @@ export const probeSchema = z
      * second what the second target answers. Seen from one backend, the same traffic.
      */
     fallback: z.literal(true).optional(),
+    /**
+     * What the judge needs that the gateway must not see (the exchange's `context`, never a
+     * request header): the caller's deadline a failure probe states.
+     */
+    context: z.strictObject({ deadlineMs: z.number().finite().positive() }).optional(),
     modes: z.array(z.enum(MODES)).min(1),
     /** Backend dialects where the probe is meaningful; absent = all. */
     backends: z.array(z.enum(DIALECTS)).min(1).optional(),
@@ -180,6 +185,8 @@ export interface Probe {
   upstream?: Upstream;
   /** Two targets: `upstream.sequence[0]` is the first's answer, `[1]` the second's. */
   fallback?: true;
+  /** Judging context the exchange carries beside the traffic (never sent to the gateway). */
+  context?: { deadlineMs: number };
   modes: readonly ("stream" | "non-stream")[];
   backends?: readonly Dialect[];
   severity: Severity;

@@ -30,9 +30,6 @@ export const MAX_REASONABLE_ATTEMPTS = 10;
 /** Slack for `Retry-After`: arrival times are ms-rounded and the reply leaves after arrival. */
 const RETRY_AFTER_SLACK_MS = 100;
 
-/** The client request header a probe states its caller's deadline in. */
-export const DEADLINE_HEADER = "x-gatecheck-deadline-ms";
-
 export interface ForwardAttempt {
   atMs?: number;
   status?: number;
@@ -154,15 +151,17 @@ export function judgeRetries(read: ReadExchange): Judged {
 }
 
 /**
- * Invariant: the caller's wait MUST stay within its deadline (the probe states it in
- * `x-gatecheck-deadline-ms`), and what it is told then follows status truth.
+ * Invariant: the caller's wait MUST stay within its deadline (the probe states it in the
+ * exchange's `context.deadlineMs`), and what it is told then follows status truth.
  */
 export function judgeDeadline(read: ReadExchange): Judged {
   const { exchange } = read;
-  const stated = exchange.clientRequest.headers.find(([n]) => n === DEADLINE_HEADER)?.[1];
-  const deadline = Number(stated);
-  if (stated === undefined || !Number.isFinite(deadline) || deadline <= 0)
-    return { verdict: "error", reason: `no ${DEADLINE_HEADER} header in the client request` };
+  const deadline = exchange.context.deadlineMs;
+  if (deadline === undefined)
+    return {
+      verdict: "error",
+      reason: "no caller's deadline in the exchange's context.deadlineMs",
+    };
   const attempts = forwardAttempts(read);
   const seen = describeAttempts(attempts);
   const down = exchange.clientResponse;

@@ -6,7 +6,8 @@
 import type { CanonicalRequest } from "../../dialects/canonical.ts";
 import { readRequest } from "../../dialects/request.ts";
 import { dialectOfPath } from "../../dialects/routes.ts";
-import type { WireRequest } from "../exchange.ts";
+import { ANY_NON_2XX } from "../../dialects/wire/exchange.ts";
+import type { ExchangeRequest } from "../exchange.ts";
 import { isSilentDefect, type Verdict } from "../verdict.ts";
 import { show } from "./describe.ts";
 import { describeAttempts, forwardAttempts, NON_RETRYABLE, waited } from "./failure-clock.ts";
@@ -22,29 +23,17 @@ import type { ReadExchange } from "./judge-read.ts";
 import { judgeRequest } from "./judge-request.ts";
 import { normalizeText } from "./request-view.ts";
 
-/** The client request header where the sweep names the two targets: `<host:port> <host:port>`. */
-export const FALLBACK_TARGETS_HEADER = "x-gatecheck-fallback-targets";
-/** The client request header naming the statuses the gateway is configured to move on. */
-export const FALLBACK_ON_HEADER = "x-gatecheck-fallback-on";
-/** `FALLBACK_ON_HEADER`'s value for a gateway that moves on every non-2xx (Portkey's default). */
-export const ANY_NON_2XX = "any-non-2xx";
-
-function clientHeader(read: ReadExchange, name: string): string | undefined {
-  return read.exchange.clientRequest.headers.find(([n]) => n === name)?.[1];
-}
+export { ANY_NON_2XX };
 
 /**
- * Which first-target statuses the configuration makes the gateway move on: the header the
- * sweep writes, or else (hand-written exchanges, the self-check) every status a retry can fix.
+ * Which first-target statuses the configuration makes the gateway move on: what the sender
+ * put in the exchange's context, or else (hand-written exchanges, the self-check) every
+ * status a retry can fix.
  */
 function fallbackOn(read: ReadExchange): { moves(status: number): boolean; said: string } {
-  const stated = clientHeader(read, FALLBACK_ON_HEADER)?.trim();
+  const stated = read.exchange.context.fallback?.on;
   if (stated === ANY_NON_2XX) return { moves: (s) => !isOk(s), said: "every non-2xx" };
-  const codes =
-    stated
-      ?.split(/[\s,]+/)
-      .map(Number)
-      .filter(Number.isInteger) ?? [];
+  const codes = stated ?? [];
   if (codes.length > 0) return { moves: (s) => codes.includes(s), said: codes.join(",") };
   return {
     moves: (s) => !isOk(s) && !(NON_RETRYABLE as readonly number[]).includes(s),
@@ -52,16 +41,19 @@ function fallbackOn(read: ReadExchange): { moves(status: number): boolean; said:
   };
 }
 
-function hostOf(forward: WireRequest): string | undefined {
+function hostOf(forward: ExchangeRequest): string | undefined {
   return forward.headers.find(([n]) => n === "host")?.[1];
 }
 
 /** Which generate forwards went to the second target. */
-function secondTargetForwards(read: ReadExchange, generate: WireRequest[]): Set<WireRequest> {
-  const named = clientHeader(read, FALLBACK_TARGETS_HEADER)?.trim().split(/\s+/);
+function secondTargetForwards(
+  read: ReadExchange,
+  generate: ExchangeRequest[],
+): Set<ExchangeRequest> {
+  const named = read.exchange.context.fallback?.targets;
   const primary = named?.[0] ?? (generate[0] ? hostOf(generate[0]) : undefined);
   const secondary = named?.[1];
-  const out = new Set<WireRequest>();
+  const out = new Set<ExchangeRequest>();
   generate.forEach((f, i) => {
     const host = hostOf(f);
     // Declared targets: by host. Without them (hand-written exchanges, the self-check) every
@@ -72,13 +64,16 @@ function secondTargetForwards(read: ReadExchange, generate: WireRequest[]): Set<
   return out;
 }
 
-function isGenerate(f: WireRequest): boolean {
+function isGenerate(f: ExchangeRequest): boolean {
   const kind = dialectOfPath(f.path.split("?")[0] ?? f.path)?.kind;
   return kind === undefined || kind === "generate";
 }
 
 /** The client request judged through the lens against one forwarded request. */
-function requestVerdicts(read: ReadExchange, forward: WireRequest): Map<string, Verdict> | string {
+function requestVerdicts(
+  read: ReadExchange,
+  forward: ExchangeRequest,
+): Map<string, Verdict> | string {
   if (typeof forward.body !== "object" || forward.body === null) return "body is not JSON";
   const dialect = dialectOfPath(forward.path)?.dialect ?? read.exchange.route.backend;
   let forwarded: CanonicalRequest;
@@ -103,7 +98,11 @@ function requestVerdicts(read: ReadExchange, forward: WireRequest): Map<string, 
  * The hop through the lens: every field the first target got intact must reach the second
  * intact too. A field lost on the hop is judged like any other loss (dropped, mangled, ...).
  */
-function judgeHop(read: ReadExchange, first: WireRequest, second: WireRequest): Judged | undefined {
+function judgeHop(
+  read: ReadExchange,
+  first: ExchangeRequest,
+  second: ExchangeRequest,
+): Judged | undefined {
   const before = requestVerdicts(read, first);
   const after = requestVerdicts(read, second);
   if (typeof after === "string")
@@ -193,7 +192,7 @@ export function judgeFallback(read: ReadExchange): Judged {
       reason: `fell back on ${first}, which the configuration does not name: ${told}`,
       cause: "unconfigured-fallback",
     };
-  const second = generate[secondIndex] as WireRequest;
+  const second = generate[secondIndex] as ExchangeRequest;
   const hop = judgeHop(read, firstForward, second);
   if (hop) return { ...hop, reason: `fell back on ${first}; ${hop.reason}; ${told}` };
   const final = attempts.at(-1)?.status;

@@ -189,7 +189,7 @@ describe("failure.retries", () => {
 describe("failure.deadline", () => {
   const slow = (clientTotalMs: number, forwards = 1) =>
     exchange({
-      clientRequest: { ...request, headers: { "x-gatecheck-deadline-ms": "8000" } },
+      context: { deadlineMs: 8000 },
       forwarded: Array(forwards).fill(forward),
       upstreamReply: { status: 200, headers: json, body: answer("FAILSLOW late") },
       clientResponse: { status: 200, headers: json, body: answer("FAILSLOW late") },
@@ -224,6 +224,7 @@ describe("failure.fallback", () => {
       cause: "no-fallback",
     });
     const hop = retried([503, 200], ok);
+    if (!hop.forwarded) throw new Error("no forwards");
     hop.forwarded[1] = {
       ...forward,
       method: "POST",
@@ -240,14 +241,16 @@ describe("failure.fallback with declared targets", () => {
   const ok = { status: 200, headers: json, body: answer("RETRYPROBE ok") };
   const e400 = { status: 400, headers: json, body: errorBody("FAILRETRY x") };
   const body = { ...request.body, temperature: 0.3 };
-  /** Forwards to hosts `a` (first target) and `b` (second), the client naming both. */
-  function targeted(hosts: string[], statuses: number[], client: typeof ok, on: string) {
+  /** Forwards to hosts `a` (first target) and `b` (second), the context naming both. */
+  function targeted(
+    hosts: string[],
+    statuses: number[],
+    client: typeof ok,
+    on: number[] | "any-non-2xx",
+  ) {
     const e = retried(statuses, client);
-    e.clientRequest.headers.push(
-      ["x-gatecheck-fallback-targets", "a:1 b:2"],
-      ["x-gatecheck-fallback-on", on],
-    );
-    e.clientRequest.body = body;
+    e.context = { fallback: { targets: ["a:1", "b:2"], on } };
+    if (e.clientRequest) e.clientRequest.body = body;
     e.forwarded = hosts.map((host) => ({
       method: "POST",
       path: "/v1/chat/completions",
@@ -258,7 +261,7 @@ describe("failure.fallback with declared targets", () => {
     return e;
   }
   it("tells a retry of the first target from a move to the second", () => {
-    const retriedFirst = targeted(["a:1", "a:1"], [503, 503], { ...e400, status: 503 }, "503");
+    const retriedFirst = targeted(["a:1", "a:1"], [503, 503], { ...e400, status: 503 }, [503]);
     expect(judgeField(retriedFirst, "failure.fallback")).toMatchObject({
       verdict: "dropped",
       cause: "no-fallback",
@@ -269,9 +272,9 @@ describe("failure.fallback with declared targets", () => {
     expect(v.reason).toContain("fell back on 503, same request");
   });
   it("follows the configuration: a status it does not name must stay, and may not move", () => {
-    const stayed = targeted(["a:1"], [400], e400, "429,500,503");
+    const stayed = targeted(["a:1"], [400], e400, [429, 500, 503]);
     expect(judgeField(stayed, "failure.fallback")).toMatchObject({ verdict: "preserved" });
-    const moved = targeted(["a:1", "b:2"], [400, 200], ok, "429,500,503");
+    const moved = targeted(["a:1", "b:2"], [400, 200], ok, [429, 500, 503]);
     expect(judgeField(moved, "failure.fallback")).toMatchObject({
       verdict: "mangled",
       cause: "unconfigured-fallback",
@@ -279,7 +282,7 @@ describe("failure.fallback with declared targets", () => {
   });
   it("judges the hop with the lens: a field lost on the way to the second is dropped", () => {
     const hop = targeted(["a:1", "b:2"], [503, 200], ok, "any-non-2xx");
-    const second = hop.forwarded[1];
+    const second = hop.forwarded?.[1];
     if (!second) throw new Error("no second forward");
     second.body = request.body;
     const v = judgeField(hop, "failure.fallback");

@@ -9,7 +9,7 @@
  */
 import type { CanonicalReply } from "../../dialects/canonical.ts";
 import type { Cause } from "../causes.ts";
-import type { WireReply } from "../exchange.ts";
+import type { ExchangeReply } from "../exchange.ts";
 import type { Verdict } from "../verdict.ts";
 import { show, verdict } from "./describe.ts";
 import { judgeDeadline, judgeRetries } from "./failure-clock.ts";
@@ -113,7 +113,7 @@ export function judgeErrorText(read: ReadExchange): Judged {
   return errorTextIn(sent, downWire, clientOf(read));
 }
 
-function errorTextIn(sent: string, downWire: WireReply, client: CanonicalReply | undefined) {
+function errorTextIn(sent: string, downWire: ExchangeReply, client: CanonicalReply | undefined) {
   const want = normalizeText(sent);
   if (looksGzip(downWire.body))
     return judged("mangled", `${show(sent)} → gzip bytes the client cannot read`, "undecoded-gzip");

@@ -7,8 +7,16 @@ import type { CanonicalReply, CanonicalRequest } from "../../dialects/canonical.
 import type { Dialect, Mode } from "../../dialects/dialect.ts";
 import { readReply } from "../../dialects/reply.ts";
 import { readRequest } from "../../dialects/request.ts";
-import { type Exchange, ExchangeError, type WireReply, type WireRequest } from "../exchange.ts";
+import {
+  type ClientSideExchange,
+  type Exchange,
+  ExchangeError,
+  type ExchangeReply,
+  type ExchangeRequest,
+  hasClientSide,
+} from "../exchange.ts";
 import type { Verdict } from "../verdict.ts";
+import { judgeBackendSide } from "./judge-backend-side.ts";
 import {
   judgeRead,
   judgeReadField,
@@ -22,7 +30,7 @@ export interface JudgeOptions {
   field?: string;
 }
 
-function readForward(backend: Dialect, wire: WireRequest): ReadSide<CanonicalRequest> {
+function readForward(backend: Dialect, wire: ExchangeRequest): ReadSide<CanonicalRequest> {
   if (typeof wire.body === "string") return { ok: false, error: "body is not JSON" };
   try {
     return { ok: true, value: readRequest(backend, wire.body, { path: wire.path }) };
@@ -31,7 +39,7 @@ function readForward(backend: Dialect, wire: WireRequest): ReadSide<CanonicalReq
   }
 }
 
-function readSide(dialect: Dialect, wire: WireReply, mode: Mode): ReadSide<CanonicalReply> {
+function readSide(dialect: Dialect, wire: ExchangeReply, mode: Mode): ReadSide<CanonicalReply> {
   try {
     // readReply reads the status and the body only (a dialect's framing is known from it).
     const value = readReply(dialect, { status: wire.status, body: wire.body }, mode);
@@ -41,8 +49,20 @@ function readSide(dialect: Dialect, wire: WireReply, mode: Mode): ReadSide<Canon
   }
 }
 
-/** Reads every side. The client request must be readable: without it nothing can be judged. */
-export function readExchange(exchange: Exchange): ReadExchange {
+/**
+ * Reads every side. The client request must be there and readable: without it nothing of
+ * the client side can be judged (judgeExchange judges an exchange without one by its
+ * backend side alone).
+ */
+export function readExchange(given: Exchange): ReadExchange {
+  if (!hasClientSide(given)) {
+    throw new ExchangeError(
+      "unreadable-client-request",
+      "clientRequest: not recorded (an exchange without a client side is judged by judgeExchange's backend-side checks only)",
+    );
+  }
+  const forwardedRecorded = given.forwarded !== undefined;
+  const exchange: ClientSideExchange = forwardedRecorded ? given : { ...given, forwarded: [] };
   const { client: clientDialect, backend } = exchange.route;
   const request = exchange.clientRequest;
   if (typeof request.body === "string") {
@@ -60,7 +80,7 @@ export function readExchange(exchange: Exchange): ReadExchange {
       `clientRequest.body: ${(error as Error).message}`,
     );
   }
-  const read: ReadExchange = { exchange, client };
+  const read: ReadExchange = { exchange, client, forwardedRecorded };
   const wire = scoredForward(exchange);
   if (wire) {
     read.scored = wire;
@@ -75,6 +95,12 @@ export function readExchange(exchange: Exchange): ReadExchange {
 
 /** Every verdict for the exchange, request direction first; or only `options.field`'s. */
 export function judgeExchange(exchange: Exchange, options: JudgeOptions = {}): Verdict[] {
+  if (!hasClientSide(exchange)) {
+    const verdicts = judgeBackendSide(exchange);
+    return options.field === undefined
+      ? verdicts
+      : verdicts.filter((v) => v.field === options.field);
+  }
   const read = readExchange(exchange);
   return options.field === undefined
     ? judgeRead(read).verdicts

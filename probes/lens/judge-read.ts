@@ -6,7 +6,7 @@
 import type { CanonicalReply, CanonicalRequest } from "../../dialects/canonical.ts";
 import { dialectOfPath } from "../../dialects/routes.ts";
 import type { Cause } from "../causes.ts";
-import type { Exchange, WireReply, WireRequest } from "../exchange.ts";
+import type { ClientSideExchange, ExchangeReply, ExchangeRequest } from "../exchange.ts";
 import { extrasSubject, type Subject, subjectOf } from "../subject.ts";
 import type { Verdict, VerdictKind } from "../verdict.ts";
 import { respelled, show, verdict } from "./describe.ts";
@@ -34,10 +34,13 @@ import {
 export type ReadSide<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export interface ReadExchange {
-  exchange: Exchange;
+  /** The exchange, `forwarded` empty when it was not recorded (see `forwardedRecorded`). */
+  exchange: ClientSideExchange;
   client: CanonicalRequest;
+  /** False when the exchange left `forwarded` out: the request direction is not judged. */
+  forwardedRecorded: boolean;
   /** The forwarded record judged (scoredForward), found once by whoever read the exchange. */
-  scored?: WireRequest;
+  scored?: ExchangeRequest;
   /** The scored forwarded request, read; undefined when nothing was forwarded. */
   forwarded?: ReadSide<CanonicalRequest>;
   upstream?: ReadSide<CanonicalReply>;
@@ -63,7 +66,7 @@ function isGeneratePath(path: string): boolean {
 }
 
 /** The forwarded record judged as the probe: the first to a generate route, else the first. */
-export function scoredForward(exchange: Exchange): WireRequest | undefined {
+export function scoredForward(exchange: ClientSideExchange): ExchangeRequest | undefined {
   for (const f of exchange.forwarded) if (isGeneratePath(f.path)) return f;
   return exchange.forwarded[0];
 }
@@ -157,6 +160,8 @@ function unreadableForward(asked: readonly Asked[], why: string, out: Verdict[])
 }
 
 function requestVerdicts(read: ReadExchange): Verdict[] {
+  // Not recorded is not "nothing was forwarded": there is nothing to compare the client with.
+  if (!read.forwardedRecorded) return [];
   const { exchange, client } = read;
   const wire = read.scored ?? scoredForward(exchange);
   if (!wire || !read.forwarded) return notForwarded(read, requestSubjects(read));
@@ -184,7 +189,7 @@ function requestVerdicts(read: ReadExchange): Verdict[] {
 function replyVerdicts(read: ReadExchange): Verdict[] {
   const { exchange } = read;
   const up = read.upstream;
-  const upWire = exchange.upstreamReply as WireReply | undefined;
+  const upWire = exchange.upstreamReply as ExchangeReply | undefined;
   if (!up || !upWire) return [];
   if (!up.ok) return [unreadableUpstream("upstream", up.error)];
   const down = read.clientReply;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { redactionTag } from "../../dialects/credentials.ts";
-import type { WireRequest } from "../exchange.ts";
+import type { ExchangeRequest } from "../exchange.ts";
 import { clientCredentials, judgeCredential, judgeHeader, judgePath } from "./wire-judges.ts";
 
-function wire(path: string, headers: [string, string][] = [], body: unknown = {}): WireRequest {
+function wire(path: string, headers: [string, string][] = [], body: unknown = {}): ExchangeRequest {
   return { method: "POST", path, headers, body, rawBody: JSON.stringify(body) };
 }
 

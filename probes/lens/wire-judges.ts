@@ -17,7 +17,7 @@ import { isRecord } from "../../dialects/json.ts";
 import { dialectModule } from "../../dialects/registry.ts";
 import { dialectOfPath } from "../../dialects/routes.ts";
 import type { Cause } from "../causes.ts";
-import { type HeaderPairs, headerValue, type WireRequest } from "../exchange.ts";
+import { type ExchangeRequest, type HeaderPairs, headerValue } from "../exchange.ts";
 import type { Verdict } from "../verdict.ts";
 import { show, showChange, verdict } from "./describe.ts";
 import { type CredentialPlace, credentialField, headerField, PATH_FIELD } from "./field-names.ts";
@@ -112,7 +112,7 @@ function judgeSentHeader(
 }
 
 /** What a forwarded path is, for a backend: the verdict and the words after its detail. */
-interface PathOutcome {
+export interface PathOutcome {
   kind: "preserved" | "mangled";
   note: string;
   cause?: Cause;
@@ -144,7 +144,7 @@ function pathOutcome(forwardedPath: string, backend: Dialect): PathOutcome {
  */
 const pathOutcomes = new Map<Dialect, Map<string, PathOutcome>>();
 
-function knownPathOutcome(forwardedPath: string, backend: Dialect): PathOutcome {
+export function knownPathOutcome(forwardedPath: string, backend: Dialect): PathOutcome {
   let byPath = pathOutcomes.get(backend);
   if (!byPath) {
     byPath = new Map();
@@ -163,7 +163,11 @@ function knownPathOutcome(forwardedPath: string, backend: Dialect): PathOutcome 
  * The forwarded path must be the backend dialect's documented generate route; a doubled
  * version prefix (`/v1/v1/...`) or another route is mangled.
  */
-export function judgePath(clientPath: string, forwarded: WireRequest, backend: Dialect): Verdict {
+export function judgePath(
+  clientPath: string,
+  forwarded: ExchangeRequest,
+  backend: Dialect,
+): Verdict {
   const outcome = knownPathOutcome(forwarded.path, backend);
   const detail = `${showChange(clientPath, forwarded.path)} (${outcome.note})`;
   return verdict({
@@ -238,7 +242,7 @@ function bodyCredentials(value: unknown, keys: string[], out: ClientCredential[]
   }
 }
 
-export function clientCredentials(request: WireRequest): ClientCredential[] {
+export function clientCredentials(request: ExchangeRequest): ClientCredential[] {
   return credentials.get(request);
 }
 
@@ -248,7 +252,7 @@ export function clientCredentials(request: WireRequest): ClientCredential[] {
  */
 const credentials = new RecentByIdentity(findClientCredentials);
 
-function findClientCredentials(request: WireRequest): ClientCredential[] {
+function findClientCredentials(request: ExchangeRequest): ClientCredential[] {
   const out: ClientCredential[] = [];
   for (const [name, value] of request.headers) {
     if (isCredentialHeader(name) && value !== "") {
@@ -300,7 +304,7 @@ interface Found {
 }
 
 /** Where in the forwarded request a needle appears, or undefined. */
-function findIn(forwarded: WireRequest, needles: string[]): Found | undefined {
+function findIn(forwarded: ExchangeRequest, needles: string[]): Found | undefined {
   for (const [name, value] of forwarded.headers) {
     if (holdsAny(value, needles)) {
       const cause = AUTH_HEADERS.has(name) ? "in-auth-header" : "in-other-header";
@@ -345,7 +349,7 @@ function tagOf(value: string): string {
  */
 export function judgeCredential(
   credential: ClientCredential,
-  forwarded: readonly WireRequest[],
+  forwarded: readonly ExchangeRequest[],
   secrets: readonly string[],
 ): Verdict {
   const field = credentialField(credential.place, credential.name);

@@ -68,6 +68,7 @@ export function judgeTranslation(
     ...(translated.upstreamReply ? { upstreamReply: translated.upstreamReply } : {}),
     ...(translated.clientResponse ? { clientResponse: translated.clientResponse } : {}),
     secrets: [...CANARY_VALUES],
+    ...(probe.context ? { context: probe.context } : {}),
   });
   return judgeField(exchange, probe.field);
 }

@@ -5,11 +5,18 @@
  */
 import type { Verdict } from "../../probes/verdict.ts";
 import { columnsOf, matchColumns } from "../column-match.ts";
-import type { AttemptRecord, CellRecord, ExchangeTexts, JudgementRef } from "../records.ts";
+import {
+  type AttemptRecord,
+  type CellRecord,
+  cellKeyString,
+  type ExchangeTexts,
+  type JudgementRef,
+} from "../records.ts";
 import { loadReportFacts } from "../report-facts.ts";
 import { loadRunDiff } from "../run-diff-io.ts";
 import { loadRunView, type RunView } from "../run-view.ts";
 import type { ResultsStore } from "../store.ts";
+import { storedExchange } from "../stored-exchange.ts";
 import { parseVerdictList } from "../verdict-lists.ts";
 import { cellId, type HistoryPoint, historyKey, type ReportInputs } from "./report-model.ts";
 
@@ -102,10 +109,10 @@ function parsedAttempt(
     attemptNo: ref.attemptNo,
     status: texts.status,
     timings: parseJson(texts.timings),
-    clientRequest: parseJson(texts.clientRequest),
-    forwarded: parseJson(texts.forwarded),
-    upstreamReply: parseJson(texts.upstreamReply),
-    clientResponse: parseJson(texts.clientResponse),
+    exchange: storedExchange(
+      texts.exchange,
+      () => `${ref.phase} attempt ${ref.attemptNo} of ${cellKeyString(ref)} in run ${runId}`,
+    ),
     verdicts,
     ...(texts.clientSdk === "null" ? {} : { clientSdk: parseJson(texts.clientSdk) }),
   };

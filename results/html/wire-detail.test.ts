@@ -1,38 +1,49 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { bytesOf, textBytes } from "../../dialects/wire/bytes.ts";
+import type { WireExchange } from "../../dialects/wire/exchange.ts";
+import type { WireRequest } from "../../dialects/wire/messages.ts";
 import { decodeBody, highlightTerms, truncate, wirePanes } from "./wire-detail.ts";
+
+const request: WireRequest = {
+  method: "POST",
+  path: "/v1/messages",
+  headers: [],
+  body: textBytes("{}"),
+};
+
+function exchange(more: Partial<WireExchange>): WireExchange {
+  return {
+    route: { client: "anthropic-messages", backend: "openai-chat" },
+    mode: "non-stream",
+    clientRequest: request,
+    forwarded: [],
+    ...more,
+  };
+}
 
 describe("wire panes", () => {
   it("say plainly when nothing was forwarded or the response never came", () => {
-    const panes = wirePanes({
-      clientRequest: { method: "POST", path: "/v1/messages", headers: [], body: {} },
-      forwarded: [],
-      clientResponse: { status: 0, headers: [], bodyBase64: "", transportError: "ECONNRESET" },
-    });
+    const panes = wirePanes({ exchange: exchange({ clientError: "ECONNRESET" }) });
     expect(panes.forwarded).toMatch(/recorded no request/);
     expect(panes.upstreamReply).toMatch(/no upstream reply/);
     expect(panes.clientResponse).toBe("(no response: ECONNRESET)");
   });
 
   it("show every forwarded request of a retry and the last reply", () => {
-    const rec = (status: number) => ({
-      method: "POST",
-      path: "/v1/chat/completions",
-      query: "",
-      headers: [],
-      rawBody: "{}",
-      bodyEncoding: "utf8",
-      reply: { status, body: `{"n":${status}}` },
-    });
+    const forward = { ...request, path: "/v1/chat/completions" };
     const panes = wirePanes({
-      clientRequest: null,
-      forwarded: [rec(503), rec(200)],
-      clientResponse: {},
+      exchange: {
+        route: { backend: "openai-chat" },
+        mode: "non-stream",
+        forwarded: [forward, forward],
+        upstreamReply: { status: 200, headers: [], body: textBytes('{"n":200}') },
+      },
     });
     expect(panes.forwarded).toContain("--- forwarded request 2 of 2 ---");
     expect(panes.upstreamReply).toMatch(/^HTTP 200/);
-    expect(panes.clientRequest).toMatch(/^\(unreadable client request/);
-    expect(panes.clientResponse).toMatch(/^\(unreadable client response/);
+    expect(panes.clientRequest).toBe("(the client side was not recorded)");
+    expect(panes.clientResponse).toBe("(no response: not recorded)");
   });
 
   it("decode base64 bodies and gzip only when it really is gzip", () => {
@@ -40,20 +51,17 @@ describe("wire panes", () => {
     expect(decodeBody(gz, [["Content-Encoding", "gzip"]])).toMatch(/shown decompressed\)\nhello$/);
     expect(decodeBody(Buffer.from("plain"), [["content-encoding", "gzip"]])).toBe("plain");
     const panes = wirePanes({
-      clientRequest: null,
-      forwarded: [
-        {
-          method: "POST",
-          path: "/x",
-          query: "a=1",
-          headers: [],
-          rawBody: Buffer.from('{"a":1}').toString("base64"),
-          bodyEncoding: "base64",
+      exchange: exchange({
+        forwarded: [{ ...request, path: "/x?a=1", body: textBytes('{"a":1}') }],
+        clientResponse: {
+          status: 200,
+          headers: [["content-encoding", "gzip"]],
+          body: bytesOf(gzipSync('{"b":2}')),
         },
-      ],
-      clientResponse: null,
+      }),
     });
     expect(panes.forwarded).toBe('POST /x?a=1\n\n{\n  "a": 1\n}');
+    expect(panes.clientResponse).toMatch(/shown decompressed\)\n\{"b":2\}$/);
   });
 
   it("cut long bodies with a note of the full size", () => {
@@ -81,9 +89,9 @@ describe("wire panes", () => {
 describe("the official SDK's reading under the client response", () => {
   it("says what the SDK made of it, its findings and where it disagrees with the lens", () => {
     const panes = wirePanes({
-      clientRequest: { method: "POST", path: "/v1/chat/completions", headers: [], body: {} },
-      forwarded: [],
-      clientResponse: { status: 200, headers: [], bodyBase64: "" },
+      exchange: exchange({
+        clientResponse: { status: 200, headers: [], body: textBytes("") },
+      }),
       clientSdk: {
         view: { accepted: false, error: "stream ended early" },
         findings: ["sdk-rejected-success: stream ended early"],

@@ -1,11 +1,14 @@
 /**
  * The bytes behind one cell, as the detail panel shows them: the client request, what the
- * mock received (the forwarded request), what the mock answered (the upstream reply) and
- * what the client got back. Stored attempts are read through lenient zod schemas: a record
- * of an unexpected shape shows what is there and says what was missing, never throws.
+ * mock received (the forwarded requests), what the mock answered (the upstream reply) and
+ * what the client got back. The attempt's exchange was checked against the wire vocabulary's
+ * schema when it was read (results/stored-exchange.ts), so each pane only lays it out.
  */
 import { gunzipSync } from "node:zlib";
 import { z } from "zod";
+import { type Bytes, bytesBuffer } from "../../dialects/wire/bytes.ts";
+import type { WireExchange } from "../../dialects/wire/exchange.ts";
+import type { WireReply, WireRequest } from "../../dialects/wire/messages.ts";
 import { clientSdkSchema } from "../client-sdk-section.ts";
 
 /** Bodies longer than this are cut in the page, with a note giving the full size. */
@@ -18,43 +21,8 @@ export interface WirePanes {
   clientResponse: string;
 }
 
-const headerPairs = z.array(z.tuple([z.string(), z.string()])).catch([]);
-
-const clientRequestSchema = z.looseObject({
-  method: z.string().catch("POST"),
-  path: z.string().catch("?"),
-  headers: headerPairs,
-  body: z.unknown(),
-});
-
-const replySchema = z.looseObject({
-  status: z.number(),
-  headers: headerPairs.optional(),
-  body: z.string().optional(),
-  bodyEncoding: z.enum(["utf8", "base64"]).optional(),
-});
-
-const forwardedSchema = z.looseObject({
-  method: z.string().catch("POST"),
-  path: z.string().catch("?"),
-  query: z.string().catch(""),
-  headers: headerPairs,
-  rawBody: z.string().catch(""),
-  bodyEncoding: z.enum(["utf8", "base64"]).catch("utf8"),
-  reply: replySchema.optional(),
-});
-
-const clientResponseSchema = z.looseObject({
-  status: z.number(),
-  headers: headerPairs,
-  bodyBase64: z.string().catch(""),
-  transportError: z.string().optional(),
-});
-
 export interface AttemptWire {
-  clientRequest: unknown;
-  forwarded: unknown;
-  clientResponse: unknown;
+  exchange: WireExchange;
   /** What the client dialect's official SDK made of the response (sweep/client-sdk). */
   clientSdk?: unknown;
 }
@@ -75,78 +43,59 @@ function sdkNote(value: unknown): string {
   return lines.join("\n");
 }
 
-/** Built once: building a zod schema cost more than the parse it runs (~60 µs a cell, cold). */
-const forwardedListSchema = z.array(z.unknown()).catch([]);
-
 export function wirePanes(attempt: AttemptWire): WirePanes {
-  const forwarded = forwardedListSchema.parse(attempt.forwarded);
-  const records = forwarded.map((r) => forwardedSchema.safeParse(r));
-  const parsed = records.flatMap((r) => (r.success ? [r.data] : []));
-  const answered = [...parsed].reverse().find((r) => r.reply !== undefined);
+  const { exchange } = attempt;
+  const forwarded = exchange.forwarded;
   return {
-    clientRequest: clientRequestPane(attempt.clientRequest),
+    clientRequest: exchange.clientRequest
+      ? requestPane(exchange.clientRequest)
+      : "(the client side was not recorded)",
     forwarded:
-      forwarded.length === 0
-        ? "(the mock recorded no request carrying this attempt's nonce: nothing was forwarded)"
-        : records
-            .map((r, i) => {
-              const head =
-                forwarded.length > 1
-                  ? `--- forwarded request ${i + 1} of ${forwarded.length} ---\n`
-                  : "";
-              return (
-                head +
-                (r.success
-                  ? forwardedPane(r.data)
-                  : `(unreadable record: ${r.error.issues[0]?.message ?? "bad shape"})`)
-              );
-            })
-            .join("\n\n"),
-    upstreamReply: answered?.reply
-      ? replyPane(answered.reply)
+      forwarded === undefined
+        ? "(not recorded)"
+        : forwarded.length === 0
+          ? "(the mock recorded no request carrying this attempt's nonce: nothing was forwarded)"
+          : forwarded
+              .map((r, i) => {
+                const head =
+                  forwarded.length > 1
+                    ? `--- forwarded request ${i + 1} of ${forwarded.length} ---\n`
+                    : "";
+                return head + requestPane(r);
+              })
+              .join("\n\n"),
+    upstreamReply: exchange.upstreamReply
+      ? replyPane(exchange.upstreamReply)
       : "(no upstream reply recorded: the mock answered nothing for this nonce)",
-    clientResponse: clientResponsePane(attempt.clientResponse) + sdkNote(attempt.clientSdk),
+    clientResponse: clientResponsePane(exchange) + sdkNote(attempt.clientSdk),
   };
 }
 
-function clientRequestPane(value: unknown): string {
-  const r = clientRequestSchema.safeParse(value);
-  if (!r.success)
-    return `(unreadable client request: ${r.error.issues[0]?.message ?? "bad shape"})`;
-  const body = typeof r.data.body === "string" ? r.data.body : JSON.stringify(r.data.body, null, 2);
-  return message(`${r.data.method} ${r.data.path}`, r.data.headers, prettyBody(body ?? ""));
+/** A body's text for reading: UTF-8 as it is, other bytes as a client library would read them. */
+function bodyText(body: Bytes, headers: readonly [string, string][]): string {
+  return body.encoding === "utf8" ? body.data : decodeBody(bytesBuffer(body), headers);
 }
 
-function forwardedPane(r: z.infer<typeof forwardedSchema>): string {
-  const raw =
-    r.bodyEncoding === "base64" ? Buffer.from(r.rawBody, "base64").toString("utf8") : r.rawBody;
+function requestPane(r: WireRequest): string {
+  return message(`${r.method} ${r.path}`, r.headers, prettyBody(bodyText(r.body, r.headers)));
+}
+
+function replyPane(reply: WireReply): string {
   return message(
-    `${r.method} ${r.path}${r.query ? `?${r.query}` : ""}`,
-    r.headers,
-    prettyBody(raw),
+    `HTTP ${reply.status}`,
+    reply.headers,
+    prettyBody(bodyText(reply.body, reply.headers)),
   );
 }
 
-function replyPane(reply: z.infer<typeof replySchema>): string {
-  const headers = reply.headers ?? [];
-  const bytes = Buffer.from(reply.body ?? "", reply.bodyEncoding === "base64" ? "base64" : "utf8");
-  return message(`HTTP ${reply.status}`, headers, prettyBody(decodeBody(bytes, headers)));
-}
-
-function clientResponsePane(value: unknown): string {
-  const r = clientResponseSchema.safeParse(value);
-  if (!r.success)
-    return `(unreadable client response: ${r.error.issues[0]?.message ?? "bad shape"})`;
-  if (r.data.status === 0) return `(no response: ${r.data.transportError ?? "transport failure"})`;
-  const bytes = Buffer.from(r.data.bodyBase64, "base64");
-  const tail = r.data.transportError
-    ? `\n\n(transport error after headers: ${r.data.transportError})`
-    : "";
-  return message(
-    `HTTP ${r.data.status}`,
-    r.data.headers,
-    prettyBody(decodeBody(bytes, r.data.headers)) + tail,
-  );
+function clientResponsePane(exchange: WireExchange): string {
+  const response = exchange.clientResponse;
+  if (!response) return `(no response: ${exchange.clientError ?? "not recorded"})`;
+  const tail =
+    exchange.clientError !== undefined
+      ? `\n\n(transport error after headers: ${exchange.clientError})`
+      : "";
+  return replyPane(response) + tail;
 }
 
 function message(startLine: string, headers: readonly [string, string][], body: string): string {

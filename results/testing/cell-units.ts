@@ -3,6 +3,9 @@
  * verdict lists with side verdicts, client statuses, forwarded replies, SDK views. One
  * gateway column, one route; every probe is an openai-chat probe.
  */
+import { textBytes } from "../../dialects/wire/bytes.ts";
+import type { WireExchange } from "../../dialects/wire/exchange.ts";
+import type { WireRequest } from "../../dialects/wire/messages.ts";
 import { subjectOf } from "../../probes/subject.ts";
 import type { Verdict, VerdictKind } from "../../probes/verdict.ts";
 import type { AttemptRecord, CellRecord, CellWrite, ProbeRecord } from "../records.ts";
@@ -49,6 +52,26 @@ export interface AttemptSides {
   clientSdk?: unknown;
 }
 
+const REQUEST: WireRequest = {
+  method: "POST",
+  path: "/v1/chat/completions",
+  headers: [],
+  body: textBytes("{}"),
+};
+
+/** The stored exchange of one attempt: a forward per upstream status, the client's status. */
+function exchangeOf(side: AttemptSides, mode: "stream" | "non-stream"): WireExchange {
+  const statuses = side.upstreamStatuses ?? [];
+  return {
+    route: { client: "openai-chat", backend: "anthropic-messages" },
+    mode,
+    clientRequest: REQUEST,
+    forwarded: statuses.map(() => ({ ...REQUEST, path: "/v1/messages" })),
+    clientResponse: { status: side.clientStatus ?? 200, headers: [], body: textBytes("") },
+    timing: { forwarded: statuses.map((status, i) => ({ atMs: i, status })) },
+  };
+}
+
 /** A cell of `probe` whose attempts are `sides` (the first the main one). */
 export function cellUnit(
   runId: string,
@@ -79,10 +102,7 @@ export function cellUnit(
     phase: i === 0 ? "main" : "repeat",
     status: "ok",
     timings: {},
-    clientRequest: {},
-    forwarded: (side.upstreamStatuses ?? []).map((status) => ({ reply: { status } })),
-    upstreamReply: null,
-    clientResponse: { status: side.clientStatus ?? 200 },
+    exchange: exchangeOf(side, mode),
     verdicts: side.verdicts,
     ...(side.clientSdk === undefined ? {} : { clientSdk: side.clientSdk }),
   }));

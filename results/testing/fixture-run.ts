@@ -4,7 +4,9 @@
  * controls, known issues that reproduced and one that did not, budget-cut cells.
  * `overrides` lets a test change single cells to build a second run for `diff`.
  */
+
 import type { ClientDialect, Dialect, Mode } from "../../dialects/dialect.ts";
+import { textBytes } from "../../dialects/wire/bytes.ts";
 import type { Cause } from "../../probes/causes.ts";
 import { subjectOf } from "../../probes/subject.ts";
 import type { Verdict, VerdictKind } from "../../probes/verdict.ts";
@@ -277,10 +279,25 @@ function attemptsOf(cell: CellRecord, field: string, side: Verdict[]): AttemptRe
       attemptNo,
       status: verdict === "error" ? "transport-error" : "ok",
       timings: { sendMs: 0, firstByteMs: 3.2, totalMs: 7.9 },
-      clientRequest: { method: "POST", path: "/v1/messages", body: `{"${field}":"PROBE"}` },
-      forwarded: [{ method: "POST", path: "/v1/chat/completions", rawBody: "{}", json: {} }],
-      upstreamReply: { status: 200, body: "{}" },
-      clientResponse: { status: verdict === "rejected" ? 400 : 200, body: "{}" },
+      exchange: {
+        route: { client: "anthropic-messages", backend: "openai-chat" },
+        mode: cell.mode,
+        clientRequest: {
+          method: "POST",
+          path: "/v1/messages",
+          headers: [],
+          body: textBytes(`{"${field}":"PROBE"}`),
+        },
+        forwarded: [
+          { method: "POST", path: "/v1/chat/completions", headers: [], body: textBytes("{}") },
+        ],
+        upstreamReply: { status: 200, headers: [], body: textBytes("{}") },
+        clientResponse: {
+          status: verdict === "rejected" ? 400 : 200,
+          headers: [],
+          body: textBytes("{}"),
+        },
+      },
       verdicts: [
         { subject: subjectOf(cell.clientDialect, field), field, verdict, reason: cell.reason },
         ...(phase === "control" ? [] : side),

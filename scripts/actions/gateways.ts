@@ -153,9 +153,11 @@ async function checkStarted(
     if (!stop.gone) failed = `${label}: process group ${started.gateway.pid} survived stop`;
   }
   for (const c of checks) printCheck(c);
-  const background = mock.records().filter((r) => !/GCDOC-/.test(r.rawBody));
+  const background = mock.records().filter((r) => !/GCDOC-/.test(r.request.body.data));
   if (background.length) {
-    const paths = [...new Set(background.map((r) => `${r.method} ${r.path}`))].join(", ");
+    const paths = [
+      ...new Set(background.map((r) => `${r.request.method} ${r.request.path.split("?")[0]}`)),
+    ].join(", ");
     process.stdout.write(
       `  background traffic (not probes): ${background.length} request(s): ${paths}\n`,
     );
@@ -190,8 +192,8 @@ export async function doctor(text: string, options: DoctorOptions): Promise<void
     pathsContaining: async (needle) =>
       mock
         .records()
-        .filter((r) => r.rawBody.includes(needle))
-        .map((r) => (r.query ? `${r.path}?${r.query}` : r.path)),
+        .filter((r) => r.request.body.data.includes(needle))
+        .map((r) => r.request.path),
   };
   let failed: string | undefined;
   try {

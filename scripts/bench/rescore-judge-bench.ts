@@ -50,8 +50,8 @@ if (only !== undefined && !(MODES as readonly string[]).includes(only)) {
 }
 
 /** One stored attempt with its cell's route and its probe's field, in write order. */
-const ATTEMPTS_SQL = `SELECT a.probe_id, a.mode, a.phase, a.attempt_no, a.client_request,
-       a.forwarded, a.client_response, a.timings, c.client_dialect, c.backend_dialect, p.field
+const ATTEMPTS_SQL = `SELECT a.probe_id, a.mode, a.phase, a.attempt_no, a.exchange,
+       c.client_dialect, c.backend_dialect, p.field
   FROM attempts a
   JOIN cells c ON c.run_id = a.run_id AND c."column" = a."column" AND c.route_id = a.route_id
               AND c.probe_id = a.probe_id AND c.mode = a.mode
@@ -63,29 +63,17 @@ type AttemptRow = [
   mode: Mode,
   phase: AttemptPhase,
   attemptNo: number,
-  clientRequest: string,
-  forwarded: string,
-  clientResponse: string,
-  timings: string,
+  exchange: string,
   client: ClientDialect,
   backend: Dialect,
   field: string | null,
 ];
 
-/** The client's total wait from the stored timings, as results/rescore-io.ts reads it. */
-function totalMs(text: string): { timings?: { totalMs: number } } {
-  try {
-    const timings = JSON.parse(text) as { totalMs?: unknown } | null;
-    return typeof timings?.totalMs === "number" ? { timings: { totalMs: timings.totalMs } } : {};
-  } catch {
-    return {};
-  }
-}
-
 /**
  * The jobs of a run, built as sweep/rescore.ts builds them, split by mode. The database is
- * read through plain SQL on `attempts` (a table in schema 2, a view since 3), opened
- * read-only, so any schema version with that shape can be measured and none is migrated.
+ * read through plain SQL on the `attempts` view (schema version 5 and later: the stored
+ * `exchange`), opened read-only, so it is never migrated; open an older database once with a
+ * writer (any `gatecheck` command that writes, or `rescore`) to measure it.
  */
 function loadJobs(
   dbPath: string,
@@ -104,18 +92,15 @@ function loadJobs(
     if (rows.length === 0) throw new Error(`${dbPath}: run ${run} has no attempts in a cell`);
     const jobs: Record<Mode, RescoreJob[]> = { stream: [], "non-stream": [] };
     for (const row of rows) {
-      const [probeId, mode, phase, attemptNo, clientRequest, forwarded, clientResponse] = row;
+      const [probeId, mode, phase, attemptNo, exchange] = row;
       jobs[mode].push({
         ref: `attempt (${probeId} ${mode} ${phase} #${attemptNo}) of run ${run}`,
-        client: row[8],
-        backend: row[9],
+        client: row[5],
+        backend: row[6],
         mode,
         phase,
-        field: row[10] ?? "",
-        clientRequest,
-        forwarded,
-        clientResponse,
-        ...totalMs(row[7]),
+        field: row[7] ?? "",
+        exchange,
       });
     }
     return { run, jobs };
@@ -124,9 +109,9 @@ function loadJobs(
   }
 }
 
-/** The baseline: what parsing the stored columns alone costs. */
+/** The baseline: what parsing the stored exchange's JSON alone costs. */
 function parseColumns(job: RescoreJob): unknown {
-  return [JSON.parse(job.clientRequest), JSON.parse(job.forwarded), JSON.parse(job.clientResponse)];
+  return JSON.parse(job.exchange);
 }
 
 interface Pass {

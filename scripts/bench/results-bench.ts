@@ -6,9 +6,11 @@
  *
  *   npx tsx scripts/bench/results-bench.ts [--attempts 100000]
  */
+
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { textBytes } from "../../dialects/wire/bytes.ts";
 import type { AttemptRecord, CellRecord } from "../../results/records.ts";
 import { attemptToRow } from "../../results/row-mapping.ts";
 import { openStore } from "../../results/store.ts";
@@ -46,33 +48,41 @@ function attempt(cell: CellRecord, n: number): AttemptRecord {
     attemptNo: n === 1 ? 1 : n - 1,
     status: "ok",
     timings: { sendMs: 0.1, firstByteMs: 3.4, totalMs: 8.2 },
-    clientRequest: {
-      method: "POST",
-      path: "/v1/chat/completions",
-      headers: [
-        ["content-type", "application/json"],
-        ["authorization", "Bearer [REDACTED:0a1b2c3d]"],
-      ],
-      body,
-    },
-    forwarded: [
-      {
+    exchange: {
+      route: { client: "openai-chat", backend: "anthropic-messages" },
+      mode: cell.mode,
+      clientRequest: {
         method: "POST",
-        path: "/v1/messages",
-        query: "",
-        headers: [["x-api-key", "[REDACTED:0a1b2c3d]"]],
-        body,
-        arrivedAtMs: 4.1,
+        path: "/v1/chat/completions",
+        headers: [
+          ["content-type", "application/json"],
+          ["authorization", "Bearer [REDACTED:0a1b2c3d]"],
+        ],
+        body: textBytes(JSON.stringify(body)),
       },
-    ],
-    upstreamReply: {
-      status: 200,
-      body: '{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":{"input_tokens":12,"output_tokens":3}}',
-    },
-    clientResponse: {
-      status: 200,
-      headers: [["content-type", "application/json"]],
-      body: '{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":3}}',
+      forwarded: [
+        {
+          method: "POST",
+          path: "/v1/messages",
+          headers: [["x-api-key", "[REDACTED:0a1b2c3d]"]],
+          body: textBytes(JSON.stringify(body)),
+        },
+      ],
+      upstreamReply: {
+        status: 200,
+        headers: [],
+        body: textBytes(
+          '{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":{"input_tokens":12,"output_tokens":3}}',
+        ),
+      },
+      clientResponse: {
+        status: 200,
+        headers: [["content-type", "application/json"]],
+        body: textBytes(
+          '{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":3}}',
+        ),
+      },
+      timing: { forwarded: [{ atMs: 0, status: 200 }], clientTotalMs: 8 },
     },
     verdicts: [
       {
@@ -106,14 +116,7 @@ function cellOf(i: number): CellRecord {
   };
 }
 
-const JSON_KEYS = [
-  "timings",
-  "client_request",
-  "forwarded",
-  "upstream_reply",
-  "client_response",
-  "verdicts",
-];
+const JSON_KEYS = ["timings", "exchange", "verdicts"];
 
 interface Measured {
   label: string;

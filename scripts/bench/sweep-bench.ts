@@ -18,10 +18,13 @@
  *   npx tsx scripts/bench/sweep-bench.ts [--attempts 100000] [--concurrency 8]
  *     [--rescore both|thread|workers] [--workers N]
  */
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { bytesBuffer } from "../../dialects/wire/bytes.ts";
+import type { WireRequest } from "../../dialects/wire/messages.ts";
 import { direct } from "../../gateways/adapters/direct.ts";
 import { startMock } from "../../mock-upstream/index.ts";
 import { CORPUS } from "../../probes/corpus/index.ts";
@@ -59,19 +62,17 @@ interface Sent {
 /** The sweep's client requests as it sent them (credential values are stored redacted). */
 function sentRequests(store: ResultsStore, runId: string): Sent[] {
   const rows = store.db
-    .prepare("SELECT client_request FROM attempts WHERE run_id = ? ORDER BY attempt_id")
+    .prepare(
+      "SELECT json_extract(exchange, '$.clientRequest') FROM attempts WHERE run_id = ? ORDER BY attempt_id",
+    )
     .pluck()
     .all(runId) as string[];
   return rows.map((text) => {
-    const request = JSON.parse(text) as {
-      path: string;
-      headers: [string, string][];
-      body: unknown;
-    };
+    const request = JSON.parse(text) as WireRequest;
     return {
       path: request.path,
       headers: Object.fromEntries(request.headers),
-      body: JSON.stringify(request.body),
+      body: bytesBuffer(request.body).toString("utf8"),
     };
   });
 }
@@ -168,10 +169,9 @@ try {
   // Each copy gets its own exchange rows, as a sweep of that size would have stored.
   const mains = `SELECT exchange_id FROM judgements WHERE run_id = ? AND phase = 'main'`;
   const growExchanges = store.db.prepare(
-    `INSERT INTO exchanges (id, status, timings, client_request, forwarded, upstream_reply,
-       client_response, client_sdk)
-     SELECT id + ?, status, timings, client_request, forwarded, upstream_reply, client_response,
-       client_sdk FROM exchanges WHERE id IN (${mains}) ORDER BY id`,
+    `INSERT INTO exchanges (id, status, timings, exchange, client_sdk)
+     SELECT id + ?, status, timings, exchange, client_sdk
+     FROM exchanges WHERE id IN (${mains}) ORDER BY id`,
   );
   const growJudgements = store.db.prepare(
     `INSERT INTO judgements (run_id, "column", route_id, probe_id, mode, phase, attempt_no,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Command } from "commander";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { parseExchangeText } from "../../probes/exchange.ts";
+import { exchangeJson, parseWireExchange } from "../../probes/exchange.ts";
 import { CELL, FIXTURE, RUN, storeAttempt } from "../../sweep/testing-stored-attempt.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 import { registerCheck } from "./check.ts";
@@ -12,7 +12,7 @@ import { registerExport } from "./export.ts";
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-export-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const db = join(dir, "one.db");
-storeAttempt(db, parseExchangeText(readFileSync(FIXTURE, "utf8"), FIXTURE));
+storeAttempt(db, parseWireExchange(exchangeJson(readFileSync(FIXTURE, "utf8")), FIXTURE));
 
 async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
   const program = new Command().exitOverride();

@@ -164,7 +164,7 @@ export const failureTemplates: ProbeTemplate[] = [
     slug: "failure-deadline-slow-upstream",
     axis: "failure",
     field: "failure.deadline",
-    headers: { "x-gatecheck-deadline-ms": "8000" },
+    context: { deadlineMs: 8000 },
     upstream: {
       reply: reply({ parts: [{ type: "text", text: "FAILSLOW late answer" }], stopReason: "stop" }),
       wire: { headersDelayMs: 1500 },

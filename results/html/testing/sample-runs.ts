@@ -3,7 +3,9 @@
  * two runs of three gateway columns (direct clean, lossy dropping `stop` in the second run,
  * a third that never ran). One recorded body carries `</script>` to prove escaping.
  */
+
 import { gzipSync } from "node:zlib";
+import { bytesOf, textBytes } from "../../../dialects/wire/bytes.ts";
 import type { VerdictKind } from "../../../probes/verdict.ts";
 import type { AttemptRecord, CellRecord, ProbeRecord } from "../../records.ts";
 import { openStore } from "../../store.ts";
@@ -80,31 +82,36 @@ function attempt(c: CellRecord, body: Record<string, unknown>): AttemptRecord {
     attemptNo: 1,
     status: "ok",
     timings: { totalMs: 5 },
-    clientRequest: {
-      method: "POST",
-      path: "/v1/chat/completions",
-      headers: [["content-type", "application/json"]],
-      body: { model: "m", stop: "STOPPROBE", temperature: 0.3 },
-    },
-    forwarded: [
-      {
+    exchange: {
+      route: { client: "openai-chat", backend: "openai-chat" },
+      mode: c.mode,
+      clientRequest: {
         method: "POST",
         path: "/v1/chat/completions",
-        query: "",
         headers: [["content-type", "application/json"]],
-        rawBody: JSON.stringify(body),
-        bodyEncoding: "utf8",
-        reply: { status: 200, headers: [["content-type", "application/json"]], body: reply },
+        body: textBytes(JSON.stringify({ model: "m", stop: "STOPPROBE", temperature: 0.3 })),
       },
-    ],
-    upstreamReply: null,
-    clientResponse: {
-      status: 200,
-      headers: [
-        ["content-type", "application/json"],
-        ["content-encoding", "gzip"],
+      forwarded: [
+        {
+          method: "POST",
+          path: "/v1/chat/completions",
+          headers: [["content-type", "application/json"]],
+          body: textBytes(JSON.stringify(body)),
+        },
       ],
-      bodyBase64: gzipSync(reply).toString("base64"),
+      upstreamReply: {
+        status: 200,
+        headers: [["content-type", "application/json"]],
+        body: textBytes(reply),
+      },
+      clientResponse: {
+        status: 200,
+        headers: [
+          ["content-type", "application/json"],
+          ["content-encoding", "gzip"],
+        ],
+        body: bytesOf(gzipSync(reply)),
+      },
     },
     verdicts: [
       {
