@@ -84,7 +84,7 @@ export function clientSdkStatsOf(store: ResultsStore, runId: string): ClientSdkS
   const rows = store.db
     .prepare(
       `SELECT j."column", j.probe_id, j.mode, e.client_sdk,
-              coalesce(json_extract(e.client_response, '$.status'), 0) AS status
+              coalesce(json_extract(e.exchange, '$.clientResponse.status'), 0) AS status
        FROM judgements j JOIN exchanges e ON e.id = j.exchange_id
        WHERE j.run_id = ? AND j.phase = 'main' AND e.client_sdk IS NOT NULL
        ORDER BY j."column", j.probe_id, j.mode, j.route_id`,

@@ -68,12 +68,13 @@ function failedDeliveries(store: ResultsStore, runId: string): FailedDelivery[] 
   const rows = store.db
     .prepare(
       `SELECT j."column", j.route_id, j.probe_id, j.mode,
-              coalesce(json_extract(e.client_response, '$.status'), 0) AS client_status,
-              (SELECT max(json_extract(f.value, '$.reply.status')) FROM json_each(e.forwarded) f)
+              coalesce(json_extract(e.exchange, '$.clientResponse.status'), 0) AS client_status,
+              (SELECT max(json_extract(f.value, '$.status'))
+                 FROM json_each(e.exchange, '$.timing.forwarded') f)
                 AS upstream_status
        FROM judgements j JOIN exchanges e ON e.id = j.exchange_id
        WHERE j.run_id = ? AND j.phase = 'main'
-         AND coalesce(json_extract(e.client_response, '$.status'), 0) NOT BETWEEN 1 AND 499`,
+         AND coalesce(json_extract(e.exchange, '$.clientResponse.status'), 0) NOT BETWEEN 1 AND 499`,
     )
     .all(runId) as {
     column: string;
