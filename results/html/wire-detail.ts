@@ -5,7 +5,6 @@
  * schema when it was read (results/stored-exchange.ts), so each pane only lays it out.
  */
 import { gunzipSync } from "node:zlib";
-import { z } from "zod";
 import { type Bytes, bytesBuffer } from "../../dialects/wire/bytes.ts";
 import type { WireExchange } from "../../dialects/wire/exchange.ts";
 import type { WireReply, WireRequest } from "../../dialects/wire/messages.ts";
