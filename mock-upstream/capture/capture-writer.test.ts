@@ -10,20 +10,24 @@ const dir = mkdtempSync(join(tmpdir(), "gatecheck-writer-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const exchange = (id: string, size: number): Exchange => ({
-  format: "gatecheck-exchange/1",
+  format: "gatecheck-capture/2",
   id,
   startedAt: "2026-11-30T02:00:00.000Z",
   upstream: "http://127.0.0.1:1/",
   request: {
     method: "POST",
     path: "/v1/messages",
-    query: "",
     headers: [],
     body: { data: "{}", encoding: "utf8" },
   },
-  response: { status: 200, headers: [], at: 1 },
-  frames: [{ at: 2, data: "x".repeat(size), encoding: "utf8" }],
-  end: { kind: "complete", at: 2 },
+  reply: {
+    status: 200,
+    headers: [],
+    body: { data: "x".repeat(size), encoding: "utf8" },
+    headersAtMs: 1,
+    frames: [{ atMs: 2, bytes: size }],
+  },
+  end: { kind: "complete", atMs: 2 },
 });
 
 describe("capture writer", () => {

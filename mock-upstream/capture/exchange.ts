@@ -1,60 +1,45 @@
 /**
  * The capture file format: JSONL, one exchange per line, written when the exchange ends.
- * An exchange is one request forwarded to a live upstream and the response as it arrived:
- * status, headers, and every frame (one read from the upstream socket) with its arrival time
- * in milliseconds since the request started. Frames keep the exact bytes (UTF-8 text when the
- * frame is valid UTF-8 on its own, base64 otherwise, e.g. a character split across frames or
- * a gzip body), so a replay can put the same bytes on the wire with the same boundaries.
+ * An exchange is one request forwarded to a live upstream and the reply as it arrived, both in
+ * the wire vocabulary (dialects/wire/messages.ts): the request `{method, path with its query,
+ * headers, body}` and the reply `{status, headers, body, headersAtMs, frames}`, where `body`
+ * is every byte of the reply (frames joined; a gzip body stays gzip) and `frames` says when
+ * each read from the upstream socket arrived and how many bytes it carried, so a replay puts
+ * the same bytes on the wire with the same boundaries and gaps. Times are milliseconds since
+ * the request started.
  *
  * The request side is redacted (credential headers, query keys, body secrets), like the mock's
- * records. The response side is kept byte-exact; only credential-named response headers are
- * redacted.
+ * records. The reply is kept byte-exact; only credential-named reply headers are redacted.
+ * Files in the format before the wire vocabulary (`gatecheck-exchange/1`) are read through
+ * legacy-capture.ts.
  */
-import { isUtf8 } from "node:buffer";
 import { z } from "zod";
 import { DIALECTS } from "../../dialects/dialect.ts";
+import { bytesBuffer } from "../../dialects/wire/bytes.ts";
+import {
+  checkFrames,
+  type WireRequest,
+  wireFrameSchema,
+  wireReplyShape,
+  wireRequestSchema,
+} from "../../dialects/wire/messages.ts";
 
-export const EXCHANGE_FORMAT = "gatecheck-exchange/1";
+export const CAPTURE_FORMAT = "gatecheck-capture/2";
 
-const Encoding = z.enum(["utf8", "base64"]);
-const HeaderPairs = z.array(z.tuple([z.string(), z.string()]));
 const Millis = z.number().finite().nonnegative();
 
-export const EncodedBytes = z.strictObject({ data: z.string(), encoding: Encoding });
-export type EncodedBytes = z.infer<typeof EncodedBytes>;
-
-export const Frame = EncodedBytes.extend({
-  /** Milliseconds since the request started when this read arrived. */
-  at: Millis,
-});
-export type Frame = z.infer<typeof Frame>;
-
-export const CapturedRequest = z.strictObject({
-  method: z.string().min(1),
-  path: z.string().startsWith("/"),
-  /** Without `?`, credential parameters redacted. */
-  query: z.string(),
-  /** As received (order and case kept), credential values redacted. */
-  headers: HeaderPairs,
-  body: EncodedBytes,
-  /** Found in the raw body before redaction: replay matches on these. */
-  nonce: z.string().optional(),
-  model: z.string().optional(),
-  dialect: z.enum(DIALECTS).optional(),
-});
-export type CapturedRequest = z.infer<typeof CapturedRequest>;
-
-export const CapturedResponse = z.strictObject({
-  status: z.number().int().min(100).max(599),
-  statusText: z.string().optional(),
-  /** As the upstream sent them (raw order and case), hop-by-hop ones included. */
-  headers: HeaderPairs,
-  /** Milliseconds since the request started when the status line and headers arrived. */
-  at: Millis,
-  /** True when no upstream answered and this is the 502 the recorder gave the client. */
-  synthesized: z.boolean().optional(),
-});
-export type CapturedResponse = z.infer<typeof CapturedResponse>;
+/** The reply as captured: the wire reply, its clock facts required, and the status text. */
+export const CapturedReply = z
+  .strictObject({
+    ...wireReplyShape,
+    headersAtMs: Millis,
+    frames: z.array(wireFrameSchema),
+    statusText: z.string().optional(),
+    /** True when no upstream answered and this is the 502 (or 499) the recorder gave the client. */
+    synthesized: z.boolean().optional(),
+  })
+  .superRefine(checkFrames);
+export type CapturedReply = z.infer<typeof CapturedReply>;
 
 export const END_KINDS = [
   /** The upstream finished the body. */
@@ -70,45 +55,40 @@ export type EndKind = (typeof END_KINDS)[number];
 
 export const ExchangeEnd = z.strictObject({
   kind: z.enum(END_KINDS),
-  at: Millis,
+  atMs: Millis,
   error: z.string().optional(),
 });
 
-export const Exchange = z
-  .strictObject({
-    format: z.literal(EXCHANGE_FORMAT),
-    id: z.string().min(1),
-    /** ISO time the request arrived. */
-    startedAt: z.iso.datetime(),
-    /** The upstream base URL the request was forwarded to. */
-    upstream: z.url(),
-    request: CapturedRequest,
-    response: CapturedResponse,
-    frames: z.array(Frame),
-    end: ExchangeEnd,
-  })
-  .superRefine((exchange, ctx) => {
-    let previous = exchange.response.at;
-    exchange.frames.forEach((frame, index) => {
-      if (frame.at < previous) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["frames", index, "at"],
-          message: `expected frame times not to go back (${frame.at} < ${previous})`,
-        });
-      }
-      previous = frame.at;
-    });
-  });
+export const Exchange = z.strictObject({
+  format: z.literal(CAPTURE_FORMAT),
+  id: z.string().min(1),
+  /** ISO time the request arrived. */
+  startedAt: z.iso.datetime(),
+  /** The upstream base URL the request was forwarded to. */
+  upstream: z.url(),
+  request: wireRequestSchema,
+  /** Found in the raw body before redaction: replay matches on these. */
+  nonce: z.string().optional(),
+  model: z.string().optional(),
+  dialect: z.enum(DIALECTS).optional(),
+  reply: CapturedReply,
+  end: ExchangeEnd,
+});
 export type Exchange = z.infer<typeof Exchange>;
 
-export function encodeBytes(bytes: Uint8Array): EncodedBytes {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return isUtf8(buffer)
-    ? { data: buffer.toString("utf8"), encoding: "utf8" }
-    : { data: buffer.toString("base64"), encoding: "base64" };
+/** The path without its query (what replay matches on). */
+export function pathOnly(request: Pick<WireRequest, "path">): string {
+  const at = request.path.indexOf("?");
+  return at === -1 ? request.path : request.path.slice(0, at);
 }
 
-export function decodeBytes(encoded: EncodedBytes): Buffer {
-  return Buffer.from(encoded.data, encoded.encoding);
+/** The reply's reads, each with its own bytes, in order. */
+export function replyFrames(reply: CapturedReply): { atMs: number; bytes: Buffer }[] {
+  const body = bytesBuffer(reply.body);
+  let offset = 0;
+  return reply.frames.map((frame) => {
+    const bytes = body.subarray(offset, offset + frame.bytes);
+    offset += frame.bytes;
+    return { atMs: frame.atMs, bytes };
+  });
 }

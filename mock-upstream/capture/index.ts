@@ -1,15 +1,10 @@
 /** Capture and replay of live traffic: the functions the mock app and the CLI call. */
 export { CaptureError, type CaptureErrorCode } from "./capture-error.ts";
 export { CaptureWriter } from "./capture-writer.ts";
-export {
-  decodeBytes,
-  EXCHANGE_FORMAT,
-  Exchange,
-  encodeBytes,
-  type Frame,
-} from "./exchange.ts";
+export { CAPTURE_FORMAT, CapturedReply, Exchange, pathOnly, replyFrames } from "./exchange.ts";
 export { endToEndHeaders, HOP_BY_HOP } from "./hop-by-hop.ts";
 export { type IncomingRequestInfo, incomingFromNode, incomingFromRequest } from "./incoming.ts";
+export { fromLegacyCapture, LEGACY_CAPTURE_FORMAT } from "./legacy-capture.ts";
 export { installReplay, recordThroughRoute } from "./mock-wiring.ts";
 export { sendToNode } from "./node-writer.ts";
 export {

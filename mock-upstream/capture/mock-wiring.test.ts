@@ -87,7 +87,7 @@ describe("startMock options", () => {
     expect(live.complete).toBe(true);
     expect(provider.records()[0]?.nonce).toBe("gc-00000000000000e1");
     const [exchange] = await loadCaptureFile(captureFile);
-    expect(exchange?.request.nonce).toBe("gc-00000000000000e1");
+    expect(exchange?.nonce).toBe("gc-00000000000000e1");
 
     const replay = await startMock({ replay: captureFile, replayTimeScale: 0 });
     cleanups.push(() => replay.close());

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CaptureError } from "./capture-error.ts";
-import { decodeBytes, Exchange } from "./exchange.ts";
+import { Exchange, replyFrames } from "./exchange.ts";
 import { createRecordThrough, type RecordThroughHandler } from "./record-through.ts";
 import {
   delay,
@@ -107,16 +107,21 @@ describe("record-through: JSON", () => {
     expect(seen?.headers).toContainEqual(["Host", `127.0.0.1:${upstream.port}`]);
 
     const [exchange] = readCapture(file);
-    expect(exchange?.request.nonce).toBe("gc-0123456789abcdef");
-    expect(exchange?.request.model).toBe("gpt-4o");
-    expect(exchange?.request.dialect).toBe("openai-chat");
+    expect(exchange?.nonce).toBe("gc-0123456789abcdef");
+    expect(exchange?.model).toBe("gpt-4o");
+    expect(exchange?.dialect).toBe("openai-chat");
+    // The wire vocabulary's request: the path with its query (credentials redacted), names in
+    // lower case.
+    expect(exchange?.request.path).toMatch(
+      /^\/v1\/chat\/completions\?api-version=1&key=\[REDACTED:[0-9a-f]{8}\]$/,
+    );
     const captured = JSON.stringify(exchange);
     expect(captured).not.toContain(SECRET);
     expect(captured).not.toContain("AIzaSyA-secret");
-    expect(exchange?.request.headers).toContainEqual(["X-Trace-Id", "t-1"]);
-    expect(exchange?.response.status).toBe(200);
-    expect(exchange?.response.headers).toContainEqual(["X-Request-Id", "req_42"]);
-    expect(Buffer.concat(exchange?.frames.map(decodeBytes) ?? []).toString()).toBe(reply);
+    expect(exchange?.request.headers).toContainEqual(["x-trace-id", "t-1"]);
+    expect(exchange?.reply.status).toBe(200);
+    expect(exchange?.reply.headers).toContainEqual(["x-request-id", "req_42"]);
+    expect(exchange?.reply.body).toEqual({ data: reply, encoding: "utf8" });
     expect(exchange?.end.kind).toBe("complete");
   });
 
@@ -143,8 +148,8 @@ describe("record-through: JSON", () => {
     expect(client.body.equals(gz)).toBe(true);
     expect(gunzipSync(client.body).toString()).toBe(json);
     const [exchange] = readCapture(file);
-    expect(exchange?.frames.every((f) => f.encoding === "base64")).toBe(true);
-    expect(Buffer.concat(exchange?.frames.map(decodeBytes) ?? []).equals(gz)).toBe(true);
+    expect(exchange?.reply.body.encoding).toBe("base64");
+    expect(Buffer.from(exchange?.reply.body.data ?? "", "base64").equals(gz)).toBe(true);
   });
 });
 
@@ -197,12 +202,13 @@ describe.each(WRITERS)("record-through: streams (written by %s)", (writer) => {
     expect(last - first).toBeGreaterThan(GAP_MS * (SSE_FRAMES.length - 1) * 0.7);
 
     const [exchange] = readCapture(file);
-    expect(exchange?.frames.map((f) => decodeBytes(f).toString("hex"))).toEqual(
+    // Every byte once, and each read's size: a frame ending inside é splits where it did.
+    const frames = exchange ? replyFrames(exchange.reply) : [];
+    expect(frames.map((f) => f.bytes.toString("hex"))).toEqual(
       SSE_FRAMES.map((f) => f.toString("hex")),
     );
-    // A frame ending inside é is not UTF-8 on its own: base64 keeps it exact.
-    expect(exchange?.frames.map((f) => f.encoding)).toEqual(["base64", "base64", "utf8", "utf8"]);
-    const times = exchange?.frames.map((f) => f.at) ?? [];
+    expect(exchange?.reply.body.encoding).toBe("utf8");
+    const times = frames.map((f) => f.atMs);
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect((times.at(-1) ?? 0) - (times[0] ?? 0)).toBeGreaterThan(GAP_MS * 3 * 0.7);
     expect(exchange?.end.kind).toBe("complete");
@@ -231,7 +237,7 @@ describe.each(WRITERS)("record-through: streams (written by %s)", (writer) => {
     if (writer === "node") expect(client.socketError).toBe("ECONNRESET");
     const [exchange] = readCapture(file);
     expect(exchange?.end.kind).toBe("reset");
-    expect(exchange?.frames).toHaveLength(2);
+    expect(exchange?.reply.frames).toHaveLength(2);
   });
 
   it("a client that goes away mid-stream aborts the upstream request and is recorded", async () => {
@@ -254,7 +260,7 @@ describe.each(WRITERS)("record-through: streams (written by %s)", (writer) => {
     for (let i = 0; i < 50 && (!upstreamClosed || exchanges.length === 0); i++) await delay(20);
     expect(upstreamClosed).toBe(true);
     expect(exchanges[0]?.end.kind).toBe("client-cancelled");
-    expect(exchanges[0]?.frames.length).toBeLessThan(50);
+    expect(exchanges[0]?.reply.frames.length).toBeLessThan(50);
   });
 
   it("an unreachable upstream gives the client a 502 and records why", async () => {
@@ -272,7 +278,8 @@ describe.each(WRITERS)("record-through: streams (written by %s)", (writer) => {
     expect(client.status).toBe(502);
     expect(JSON.parse(client.body.toString()).error.type).toBe("gatecheck_upstream_unreachable");
     expect(exchanges[0]?.end.kind).toBe("upstream-unreachable");
-    expect(exchanges[0]?.response.synthesized).toBe(true);
+    expect(exchanges[0]?.reply.synthesized).toBe(true);
+    expect(Exchange.safeParse(exchanges[0]).success).toBe(true);
   });
 });
 

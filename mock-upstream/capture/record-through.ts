@@ -25,18 +25,12 @@ import {
 } from "../../dialects/credentials.ts";
 import { asRecord, asString, tryParseJson } from "../../dialects/json.ts";
 import { dialectOfPath } from "../../dialects/routes.ts";
+import { bytesOf } from "../../dialects/wire/bytes.ts";
+import { lowerCasePairs } from "../../dialects/wire/headers.ts";
 import { findNonce } from "../nonce.ts";
 import { CaptureError } from "./capture-error.ts";
 import { CaptureWriter } from "./capture-writer.ts";
-import {
-  type CapturedRequest,
-  type CapturedResponse,
-  type EndKind,
-  EXCHANGE_FORMAT,
-  type Exchange,
-  encodeBytes,
-  type Frame,
-} from "./exchange.ts";
+import { CAPTURE_FORMAT, type CapturedReply, type EndKind, type Exchange } from "./exchange.ts";
 import { endToEndHeaders } from "./hop-by-hop.ts";
 import type { IncomingRequestInfo } from "./incoming.ts";
 
@@ -96,11 +90,11 @@ export function createRecordThrough(options: RecordThroughOptions): RecordThroug
     const t0 = performance.now();
     const elapsed = () => Math.round((performance.now() - t0) * 1000) / 1000;
     const base = {
-      format: EXCHANGE_FORMAT,
+      format: CAPTURE_FORMAT,
       id: randomUUID(),
       startedAt: new Date().toISOString(),
       upstream: upstream.href,
-      request: capturedRequest(incoming),
+      ...capturedRequest(incoming),
     } as const;
     const target = new URL(upstream.href);
     target.pathname = `${basePath}${incoming.path}`;
@@ -132,11 +126,11 @@ export function createRecordThrough(options: RecordThroughOptions): RecordThroug
               });
         const at = elapsed();
         const headers: [string, string][] = [["content-type", "application/json"]];
+        const frames = body ? [{ at, bytes: Buffer.from(body) }] : [];
         save({
           ...base,
-          response: { status, headers, at, synthesized: true },
-          frames: body ? [{ at, ...encodeBytes(Buffer.from(body)) }] : [],
-          end: { kind, at, error },
+          reply: { ...replyOf(status, headers, at, frames), synthesized: true },
+          end: { kind, atMs: at, error },
         });
         resolve(new Response(body || null, { status, headers }));
       };
@@ -157,7 +151,7 @@ export function createRecordThrough(options: RecordThroughOptions): RecordThroug
           synthesize("upstream-unreachable", `upstream answered with status ${status}`);
           return;
         }
-        const response = capturedResponse(res, elapsed());
+        const response = { status, statusText: res.statusMessage || undefined, at: elapsed() };
         // Raw reads on the hot path; encoded once, when the exchange is saved.
         const frames: RawFrame[] = [];
         let ended = false;
@@ -165,12 +159,9 @@ export function createRecordThrough(options: RecordThroughOptions): RecordThroug
           if (ended) return;
           ended = true;
           incoming.signal?.removeEventListener("abort", onAbort);
-          save({
-            ...base,
-            response,
-            frames: frames.map(encodeFrame),
-            end: { kind, at: elapsed(), error },
-          });
+          const reply = replyOf(status, capturedHeaders(res), response.at, frames);
+          if (response.statusText) reply.statusText = response.statusText;
+          save({ ...base, reply, end: { kind, atMs: elapsed(), error } });
         };
         const headers = clientHeaders(res);
         if (NULL_BODY_STATUSES.has(response.status) || incoming.method === "HEAD") {
@@ -211,8 +202,20 @@ interface RawFrame {
   bytes: Buffer;
 }
 
-function encodeFrame(frame: RawFrame): Frame {
-  return { at: frame.at, ...encodeBytes(frame.bytes) };
+/** The reply as the capture holds it: every byte joined, and each read's time and size. */
+function replyOf(
+  status: number,
+  headers: [string, string][],
+  headersAtMs: number,
+  frames: readonly RawFrame[],
+): CapturedReply {
+  return {
+    status,
+    headers,
+    body: bytesOf(Buffer.concat(frames.map((f) => f.bytes))),
+    headersAtMs,
+    frames: frames.map((f) => ({ atMs: f.at, bytes: f.bytes.length })),
+  };
 }
 
 /** The upstream response as a stream of its socket reads, recorded as they pass. */
@@ -289,17 +292,15 @@ function rawPairs(raw: readonly string[]): [string, string][] {
   return pairs;
 }
 
-function capturedResponse(res: IncomingMessage, at: number): CapturedResponse {
-  return {
-    status: res.statusCode ?? 502,
-    statusText: res.statusMessage || undefined,
-    headers: redactHeaderPairs(rawPairs(res.rawHeaders)),
-    at,
-  };
+/** The upstream's headers in wire order, lower-case names, credential values redacted. */
+function capturedHeaders(res: IncomingMessage): [string, string][] {
+  return lowerCasePairs(redactHeaderPairs(rawPairs(res.rawHeaders)));
 }
 
 /** The request side, redacted; nonce and model are read before redaction. */
-function capturedRequest(incoming: IncomingRequestInfo): CapturedRequest {
+function capturedRequest(
+  incoming: IncomingRequestInfo,
+): Pick<Exchange, "request" | "nonce" | "model" | "dialect"> {
   const bytes = Buffer.from(incoming.body);
   const headerSecrets = incoming.headers
     .filter(([name]) => isCredentialHeader(name))
@@ -318,12 +319,14 @@ function capturedRequest(incoming: IncomingRequestInfo): CapturedRequest {
           encoding: "base64" as const,
         }
       : { data: redactBody(text, secrets), encoding: "utf8" as const };
+  const query = redactQuery(incoming.query, secrets);
   return {
-    method: incoming.method,
-    path: incoming.path,
-    query: redactQuery(incoming.query, secrets),
-    headers: redactHeaderPairs(incoming.headers, secrets),
-    body,
+    request: {
+      method: incoming.method,
+      path: query === "" ? incoming.path : `${incoming.path}?${query}`,
+      headers: lowerCasePairs(redactHeaderPairs(incoming.headers, secrets)),
+      body,
+    },
     nonce: findNonce(text ?? bytes.toString("latin1")),
     model: route?.model ?? asString(asRecord(json)?.model),
     dialect: route?.dialect,

@@ -1,11 +1,20 @@
 /**
  * Reading a capture file: JSONL, one exchange per line, blank lines allowed. Every line is
  * validated; an error names the file, the line, the path inside the exchange and what was
- * expected, and nothing of a bad file is used.
+ * expected, and nothing of a bad file is used. A line in the format before the wire
+ * vocabulary (`"format":"gatecheck-exchange/1"`) is read through legacy-capture.ts.
  */
 import { readFile } from "node:fs/promises";
 import { CaptureError } from "./capture-error.ts";
 import { Exchange } from "./exchange.ts";
+import { fromLegacyCapture, LEGACY_CAPTURE_FORMAT, LegacyExchange } from "./legacy-capture.ts";
+
+function readLine(value: unknown) {
+  const legacy = (value as { format?: unknown } | null)?.format === LEGACY_CAPTURE_FORMAT;
+  if (!legacy) return Exchange.safeParse(value);
+  const old = LegacyExchange.safeParse(value);
+  return old.success ? { success: true as const, data: fromLegacyCapture(old.data) } : old;
+}
 
 export function parseCapture(text: string, file: string): Exchange[] {
   const exchanges: Exchange[] = [];
@@ -25,7 +34,7 @@ export function parseCapture(text: string, file: string): Exchange[] {
         lineNo,
       );
     }
-    const parsed = Exchange.safeParse(value);
+    const parsed = readLine(value);
     if (!parsed.success) {
       const problems = parsed.error.issues.map(
         (issue) => `${issue.path.length ? issue.path.join(".") : "(exchange)"}: ${issue.message}`,

@@ -13,7 +13,7 @@ import { isUtf8 } from "node:buffer";
 import { asRecord, asString, tryParseJson } from "../../dialects/json.ts";
 import { dialectOfPath } from "../../dialects/routes.ts";
 import { findNonce } from "../nonce.ts";
-import type { Exchange } from "./exchange.ts";
+import { type Exchange, pathOnly } from "./exchange.ts";
 import type { IncomingRequestInfo } from "./incoming.ts";
 
 export const MATCH_STRATEGIES = ["auto", "nonce", "model", "path", "order"] as const;
@@ -59,13 +59,13 @@ export class ReplayMatcher {
   private pick(strategy: "nonce" | "model" | "path", keys: RequestKeys): Exchange | undefined {
     const candidates: number[] = [];
     this.exchanges.forEach((exchange, index) => {
-      const r = exchange.request;
+      const path = pathOnly(exchange.request);
       const hit =
         strategy === "nonce"
-          ? keys.nonce !== undefined && r.nonce === keys.nonce
+          ? keys.nonce !== undefined && exchange.nonce === keys.nonce
           : strategy === "model"
-            ? keys.model !== undefined && r.model === keys.model && r.path === keys.path
-            : r.method === keys.method && r.path === keys.path;
+            ? keys.model !== undefined && exchange.model === keys.model && path === keys.path
+            : exchange.request.method === keys.method && path === keys.path;
       if (hit) candidates.push(index);
     });
     const index = candidates.find((i) => !this.served.has(i)) ?? candidates.at(-1);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -196,20 +196,24 @@ describe("matching", () => {
 describe("capture file errors name the file and line", () => {
   const file = "captures/run.jsonl";
   const good = `${JSON.stringify({
-    format: "gatecheck-exchange/1",
+    format: "gatecheck-capture/2",
     id: "x",
     startedAt: "2026-11-30T02:00:00.000Z",
     upstream: "http://127.0.0.1:1/",
     request: {
       method: "GET",
       path: "/v1/models",
-      query: "",
       headers: [],
       body: { data: "", encoding: "utf8" },
     },
-    response: { status: 200, headers: [], at: 1 },
-    frames: [{ at: 2, data: "{}", encoding: "utf8" }],
-    end: { kind: "complete", at: 2 },
+    reply: {
+      status: 200,
+      headers: [],
+      body: { data: "{}", encoding: "utf8" },
+      headersAtMs: 1,
+      frames: [{ atMs: 2, bytes: 2 }],
+    },
+    end: { kind: "complete", atMs: 2 },
   })}`;
 
   it("accepts a valid line", () => {
@@ -232,15 +236,29 @@ describe("capture file errors name the file and line", () => {
       expect((error as CaptureError).code).toBe("invalid-exchange");
       expect((error as CaptureError).line).toBe(2);
       expect((error as Error).message).toMatch(
-        /^captures\/run\.jsonl:2: .*response\.status: .*expected number/,
+        /^captures\/run\.jsonl:2: .*reply\.status: .*expected number/,
       );
     }
   });
 
   it("rejects frames that go back in time", () => {
-    const bad = good.replace('"frames":[{"at":2', '"frames":[{"at":0.5');
+    const bad = good.replace('"frames":[{"atMs":2', '"frames":[{"atMs":0.5');
     expect(() => parseCapture(bad, file)).toThrow(
-      /frames\.0\.at: expected frame times not to go back/,
+      /reply\.frames\.0\.atMs: expected frame times not to go back/,
+    );
+    const short = good.replace('"bytes":2', '"bytes":1');
+    expect(() => parseCapture(short, file)).toThrow(
+      /reply\.frames: expected the frames to add up to the body's 2 bytes, got 1/,
+    );
+  });
+
+  it("reads a capture written before the wire vocabulary into the same exchange", async () => {
+    const [legacy] = await loadCaptureFile(join(FIXTURES, "legacy-anthropic-stream-reset.jsonl"));
+    const [today] = await loadCaptureFile(join(FIXTURES, "anthropic-stream-reset.jsonl"));
+    expect(legacy).toEqual(today);
+    const old = readFileSync(join(FIXTURES, "legacy-anthropic-stream-reset.jsonl"), "utf8");
+    expect(() => parseCapture(old.replace('"at": 140', '"at": 1'), file)).toThrow(
+      /frames\.1\.at: expected frame times not to go back/,
     );
   });
 

@@ -11,7 +11,7 @@
  *   dropped connection.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { decodeBytes, type Exchange } from "./exchange.ts";
+import { type Exchange, replyFrames } from "./exchange.ts";
 import { endToEndHeaders } from "./hop-by-hop.ts";
 import type { IncomingRequestInfo } from "./incoming.ts";
 import { loadCaptureFile } from "./replay-file.ts";
@@ -43,15 +43,15 @@ export interface ReplayPlan {
 
 export function replayPlan(exchange: Exchange, options: ReplayOptions = {}): ReplayPlan {
   const scale = timeScaleOf(options);
-  const { response } = exchange;
-  let previous = response.at;
-  const frames = exchange.frames.map((frame) => {
-    const delayMs = Math.max(0, frame.at - previous) * scale;
-    previous = frame.at;
-    return { bytes: decodeBytes(frame), delayMs };
+  const { reply } = exchange;
+  let previous = reply.headersAtMs;
+  const frames = replyFrames(reply).map((frame) => {
+    const delayMs = Math.max(0, frame.atMs - previous) * scale;
+    previous = frame.atMs;
+    return { bytes: frame.bytes, delayMs };
   });
-  const headers = endToEndHeaders(response.headers);
-  const hasLength = headers.some(([name]) => name.toLowerCase() === "content-length");
+  const headers = endToEndHeaders(reply.headers);
+  const hasLength = headers.some(([name]) => name === "content-length");
   const ending =
     exchange.end.kind === "reset"
       ? "reset"
@@ -59,12 +59,12 @@ export function replayPlan(exchange: Exchange, options: ReplayOptions = {}): Rep
         ? "close"
         : "complete";
   return {
-    status: response.status,
+    status: reply.status,
     headers,
     frames,
-    headersDelayMs: response.at * scale,
+    headersDelayMs: reply.headersAtMs * scale,
     ending,
-    endDelayMs: Math.max(0, exchange.end.at - previous) * scale,
+    endDelayMs: Math.max(0, exchange.end.atMs - previous) * scale,
     transfer: hasLength ? "content-length" : "chunked",
   };
 }

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startMock } from "../index.ts";
 import { ReplySpec, StagedReplySpec } from "../staged-reply-spec.ts";
-import { decodeBytes } from "./exchange.ts";
+import { replyFrames } from "./exchange.ts";
 import { loadCaptureFile } from "./replay-file.ts";
 import { exchangeToReplySpec, replayStages } from "./staged-reply.ts";
 import { rawRequest } from "./test-support.ts";
@@ -17,13 +17,13 @@ describe("a recording as a staged reply", () => {
     const parsed = ReplySpec.safeParse(spec);
     expect(parsed.success, parsed.error?.message).toBe(true);
     expect(spec.body.frames.map((f) => Buffer.from(f.data, "base64").toString())).toEqual(
-      exchange.frames.map((f) => decodeBytes(f).toString()),
+      replyFrames(exchange.reply).map((f) => f.bytes.toString()),
     );
     expect(spec.body.frames.map((f) => f.delayMs)).toEqual([3.75, 60]);
     expect(spec.wire).toEqual({
       headersDelayMs: 6.25,
       end: "reset",
-      endAfterBytes: exchange.frames.reduce((n, f) => n + decodeBytes(f).length, 0),
+      endAfterBytes: exchange.reply.frames.reduce((n, f) => n + f.bytes, 0),
       transfer: "chunked",
     });
   });
@@ -45,7 +45,7 @@ describe("a recording as a staged reply", () => {
       });
       expect(client.status).toBe(200);
       expect(client.chunks.map((c) => c.payload.toString())).toEqual(
-        exchange.frames.map((f) => decodeBytes(f).toString()),
+        replyFrames(exchange.reply).map((f) => f.bytes.toString()),
       );
       expect(client.complete).toBe(false);
     } finally {

@@ -4,7 +4,7 @@
  * headers, and its ending. Staged this way a recording answers whatever the stage matches
  * (a nonce, a model, a path), like any other staged reply.
  */
-import type { Exchange } from "./exchange.ts";
+import { type Exchange, pathOnly } from "./exchange.ts";
 import { type ReplayOptions, replayPlan } from "./replay.ts";
 
 export interface RecordedReplySpec {
@@ -63,7 +63,8 @@ export function replayStages(
 ): RecordedStage[] {
   const stages = new Map<string, RecordedStage>();
   for (const exchange of exchanges) {
-    const { nonce, model, path } = exchange.request;
+    const { nonce, model } = exchange;
+    const path = pathOnly(exchange.request);
     const match = nonce ? { nonce } : model ? { model, path } : { path };
     const key = JSON.stringify(match);
     const stage = stages.get(key) ?? { match, times: "always" as const, sequence: [] };
