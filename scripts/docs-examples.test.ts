@@ -1,8 +1,10 @@
 /**
- * Every `npx gatecheck ...` example in README.md and docs/results.md, run as a user would run
- * it (the bin, `sh -c`, in one folder, in the order the docs give them) against a database
- * made for it by a small real sweep: `direct` and the sweep tests' lossy gateway, two runs.
- * The SQL of docs/results.md's questions is run by results/docs-queries.test.ts.
+ * Every `npx gatecheck ...` example in README.md, docs/results.md and docs/lens.md, run as a
+ * user would run it (the bin, `sh -c`, in one folder, in the order the docs give them) against
+ * a database made for it by a small real sweep: `direct` and the sweep tests' lossy gateway,
+ * two runs; `check`'s files are lens fixtures (`EXCHANGE.json`, `traces/`) and a record file
+ * the mock wrote (`run.jsonl`, also in `traces/`). The SQL of docs/results.md's questions is
+ * run by results/docs-queries.test.ts.
  *
  * What the test changes in an example, all listed in EDITS: optional `[...]` parts are left
  * out, `...` placeholders get a value, the names of one cell the docs point at (a Portkey
@@ -10,10 +12,10 @@
  * ports), and each sweep is narrowed to this database's columns and a few probes. Servers
  * (`mock`) are started, sent one request, and stopped with SIGTERM, which must end them with
  * exit 0. Every example must exit 0, or 1 where the docs say a failed check exits 1 (`diff`,
- * `report --junit`); never 2, never a stack trace.
+ * `report --junit`, `check --fail-on`); never 2, never a stack trace.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -41,7 +43,13 @@ const EDITS: [RegExp, string, string][] = [
 ];
 
 /** Commands whose exit 1 the docs give as a failed check, not an error. */
-const MAY_EXIT_1 = [/^npx gatecheck diff\b/, /^npx gatecheck report\b.*--junit/];
+const MAY_EXIT_1 = [
+  /^npx gatecheck diff\b/,
+  /^npx gatecheck report\b.*--junit/,
+  /^npx gatecheck check\b.*--fail-on/,
+];
+
+const LENS_FIXTURES = join(ROOT, "probes", "lens", "fixtures");
 
 /** The shell code blocks of a Markdown file: fenced with no language, `sh` or `bash`. */
 function shellBlocks(markdown: string): string[][] {
@@ -155,10 +163,20 @@ beforeAll(async () => {
     expect(run.status, run.stderr).toBe(0);
   }
   copyFileSync(join(dir, "results", "gatecheck.db"), join(dir, "gatecheck.db"));
+  // docs/lens.md's files: an exchange, a folder of traces, and what `mock --record` wrote.
+  const lensFixture = (name: string) =>
+    join(LENS_FIXTURES, `anthropic-to-chat-non-stream-${name}.json`);
+  copyFileSync(lensFixture("lossy"), join(dir, "EXCHANGE.json"));
+  mkdirSync(join(dir, "traces"));
+  copyFileSync(lensFixture("faithful"), join(dir, "traces", "a-faithful.json"));
+  copyFileSync(lensFixture("lossy"), join(dir, "traces", "b-lossy.json"));
+  const recorded = await serverExample("npx gatecheck mock --port 0 --record run.jsonl", {});
+  expect(recorded.code).toBe(0);
+  copyFileSync(join(dir, "run.jsonl"), join(dir, "traces", "c-run.jsonl"));
 }, 180_000);
 
 describe("the documented examples", { timeout: 300_000 }, () => {
-  const files = ["README.md", join("docs", "results.md")];
+  const files = ["README.md", join("docs", "results.md"), join("docs", "lens.md")];
   const all = files.flatMap((file) =>
     documentedCommands(readFileSync(join(ROOT, file), "utf8")).map((c) => [file, c] as const),
   );

@@ -1,15 +1,15 @@
 /**
- * `gatecheck check EXCHANGE.json|DIR... [--json] [--fail-on VERDICTS]`: judge recorded
- * exchanges, so anyone can paste in traffic from their own gateway. Exit 0 when it judged
- * (whatever it found), 1 when `--fail-on` names a verdict that was found, 2 when a file
- * cannot be used, with the path inside the file that is wrong.
+ * `gatecheck check FILE|DIR... [--json] [--fail-on VERDICTS]`: judge recorded traffic, so
+ * anyone can bring it from their own gateway: exchange files, the mock's record files as they
+ * are (one exchange per nonce), or folders of them. Exit 0 when it judged (whatever it found),
+ * 1 when `--fail-on` names a verdict that was found, 2 when a file (or a line of a record
+ * file) cannot be used, with the path inside it that is wrong.
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { ExchangeError, parseExchangeText } from "../../probes/exchange.ts";
-import { judgeExchange } from "../../probes/lens/judge-exchange.ts";
 import { isSilentDefect, VERDICTS, type Verdict, type VerdictKind } from "../../probes/verdict.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
+import { type Judged, judgeFile } from "./check-file.ts";
 
 export interface CheckOptions {
   json?: boolean;
@@ -37,9 +37,12 @@ export function failOnVerdicts(text: string): Set<VerdictKind> {
   return chosen;
 }
 
+/** What a folder stands for: its exchange files and its mock record files. */
+const FOLDER_FILES = [".json", ".jsonl"];
+
 /**
- * The files to judge: each argument that is a file, and the `*.json` files of each folder
- * (sorted, not descending into subfolders). A folder with none is unusable input.
+ * The files to judge: each argument that is a file, and the `*.json` and `*.jsonl` files of
+ * each folder (sorted, not descending into subfolders). A folder with none is unusable input.
  */
 async function filesOf(paths: readonly string[]): Promise<string[]> {
   const files: string[] = [];
@@ -49,8 +52,11 @@ async function filesOf(paths: readonly string[]): Promise<string[]> {
       files.push(path); // a missing file is reported by judgeFile with the rest
       continue;
     }
-    const names = (await readdir(path)).filter((name) => name.endsWith(".json")).sort();
-    if (names.length === 0) throw new CliError(`${path}: a folder with no *.json exchange files`);
+    const names = (await readdir(path))
+      .filter((name) => FOLDER_FILES.some((ending) => name.endsWith(ending)))
+      .sort();
+    if (names.length === 0)
+      throw new CliError(`${path}: a folder with no *.json exchange or *.jsonl record files`);
     files.push(...names.map((name) => join(path, name)));
   }
   return files;
@@ -86,22 +92,11 @@ export function renderVerdicts(verdicts: readonly Verdict[]): string {
   return `${out.join("\n")}\n`;
 }
 
-/** One file's outcome: its verdicts, or why the file could not be used. */
-type Judged = { file: string; verdicts: Verdict[] } | { file: string; error: string };
-
-async function judgeFile(file: string): Promise<Judged> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    return { file, error: `${file}: ${(error as Error).message}` };
-  }
-  try {
-    return { file, verdicts: judgeExchange(parseExchangeText(text, file)) };
-  } catch (error) {
-    if (error instanceof ExchangeError) return { file, error: error.message };
-    throw error;
-  }
+/** The heading of one outcome: the file, and for a record file's exchange its nonce and records. */
+function heading(judged: Judged): string {
+  if (!("seqs" in judged)) return judged.file;
+  const nonce = judged.nonce === undefined ? "no nonce" : `nonce ${judged.nonce}`;
+  return `${judged.file} (${nonce}, record${judged.seqs.length === 1 ? "" : "s"} ${judged.seqs.join(", ")})`;
 }
 
 /** Judges the files and folders; `--fail-on` then decides between exit 0 and 1. */
@@ -118,11 +113,12 @@ export async function check(paths: string[], options: CheckOptions): Promise<voi
 }
 
 /**
- * One file: its table or its verdicts as JSON, exit 2 when unusable. Several files (a folder
- * of recorded traffic, judged in one start-up): each file's table under its name as it is
- * judged, or one JSON array of `{file, verdicts}` / `{file, error}`; an unusable file is
- * named on stderr and the rest are still judged, then the exit is 2.
- * Returns each usable file's verdicts.
+ * One exchange file named as a file: its table or its verdicts as JSON, exit 2 when unusable.
+ * Otherwise (several files, a folder, a mock record file with one exchange per nonce): each
+ * exchange's table under its heading as it is judged, or one JSON array of `{file, verdicts}`,
+ * `{file, nonce?, seqs, verdicts}`, `{file, nonce?, seqs, skipped}` and `{file, error}`; an
+ * unusable file is named on stderr and the rest are still judged, then the exit is 2.
+ * Returns the verdicts of every exchange judged.
  */
 async function judgeAndPrint(
   files: readonly string[],
@@ -130,28 +126,43 @@ async function judgeAndPrint(
   options: CheckOptions,
 ): Promise<Verdict[][]> {
   const [first] = files;
-  // One file named as a file: its table or its verdicts array, as before folders existed.
-  if (files.length === 1 && first !== undefined && paths[0] === first) {
-    const only = await judgeFile(first);
-    if ("error" in only) throw new CliError(only.error, EXIT.usage);
-    process.stdout.write(
-      options.json ? `${JSON.stringify(only.verdicts, null, 2)}\n` : renderVerdicts(only.verdicts),
-    );
-    return [only.verdicts];
-  }
+  const oneNamed = files.length === 1 && first !== undefined && paths[0] === first;
   const results: Judged[] = [];
   const judgedVerdicts: Verdict[][] = [];
   let unusable = 0;
   for (const file of files) {
-    const judged = await judgeFile(file);
-    if (!("error" in judged)) judgedVerdicts.push(judged.verdicts);
-    if ("error" in judged) {
-      unusable++;
-      process.stderr.write(`gatecheck: ${judged.error}\n`);
-    } else if (!options.json) {
-      process.stdout.write(`== ${judged.file}\n${renderVerdicts(judged.verdicts)}\n`);
+    const { record, judged, unjudged } = await judgeFile(file);
+    const [one] = judged;
+    if (oneNamed && !record && one) {
+      // As before folders and record files: the table, or the verdicts array.
+      if ("error" in one) throw new CliError(one.error, EXIT.usage);
+      if ("verdicts" in one) {
+        process.stdout.write(
+          options.json
+            ? `${JSON.stringify(one.verdicts, null, 2)}\n`
+            : renderVerdicts(one.verdicts),
+        );
+        return [one.verdicts];
+      }
     }
-    if (options.json) results.push(judged);
+    for (const outcome of judged) {
+      if ("verdicts" in outcome) judgedVerdicts.push(outcome.verdicts);
+      if ("error" in outcome) {
+        unusable++;
+        process.stderr.write(`gatecheck: ${outcome.error}\n`);
+      } else if (!options.json) {
+        const body =
+          "skipped" in outcome
+            ? `left out: ${outcome.skipped}\n`
+            : renderVerdicts(outcome.verdicts);
+        process.stdout.write(`== ${heading(outcome)}\n${body}\n`);
+      }
+      if (options.json) results.push(outcome);
+    }
+    if (unjudged > 0 && !options.json)
+      process.stdout.write(
+        `${file}: ${unjudged} record${unjudged === 1 ? "" : "s"} in no exchange (model lists, requests without a nonce that are not generate requests)\n\n`,
+      );
   }
   if (options.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   if (unusable > 0) {

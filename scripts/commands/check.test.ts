@@ -1,8 +1,9 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Command } from "commander";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { newNonce, startMock } from "../../mock-upstream/index.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 import { registerCheck } from "./check.ts";
 
@@ -129,7 +130,9 @@ describe("gatecheck check", () => {
     const empty = join(dir, "empty-folder");
     mkdirSync(empty);
     expect(await cli(empty)).toMatchObject({ code: EXIT.usage });
-    expect((await cli(empty)).err).toContain("a folder with no *.json exchange files");
+    expect((await cli(empty)).err).toContain(
+      "a folder with no *.json exchange or *.jsonl record files",
+    );
   });
 
   it("--fail-on exits 1 when a listed verdict is found, 0 when none is", async () => {
@@ -150,5 +153,82 @@ describe("gatecheck check", () => {
     expect((await cli(faithful, "--fail-on", absent.join(","))).code).toBe(EXIT.ok);
     expect(await cli(lossy, "--fail-on", "droped")).toMatchObject({ code: EXIT.usage });
     expect((await cli(lossy, "--fail-on", "droped")).err).toContain('unknown verdict "droped"');
+  });
+
+  it("judges a mock record file as the mock wrote it: one exchange per nonce, by its backend side", async () => {
+    const file = join(dir, "records.jsonl");
+    const mock = await startMock({ recordFile: file });
+    const [chat, lost] = [newNonce(), newNonce()];
+    const body = (nonce: string) => ({
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: `${nonce} hi` }],
+    });
+    const post = (path: string, nonce: string) =>
+      fetch(`${mock.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body(nonce)),
+      }).then((r) => r.text());
+    await fetch(`${mock.url}/v1/models`).then((r) => r.text());
+    await post("/v1/chat/completions", chat);
+    await post("/v1/chat/completions", chat);
+    await post("/v1/v1/chat/completions", lost);
+    await mock.close();
+
+    const table = await cli(file);
+    expect(table.code).toBe(EXIT.ok);
+    expect(table.out).toContain(
+      `== ${file} (nonce ${chat}, records 2, 3)\nRequest (client → backend)\n`,
+    );
+    expect(table.out).toMatch(
+      /\npath +preserved +client's not recorded → "\/v1\/chat\/completions"/,
+    );
+    expect(table.out).toContain(
+      `== ${file} (nonce ${lost}, record 4)\nleft out: /v1/v1/chat/completions`,
+    );
+    expect(table.out).toContain(`${file}: 1 record in no exchange`);
+
+    const json = await cli(file, "--json");
+    expect(JSON.parse(json.out)).toEqual([
+      {
+        file,
+        nonce: chat,
+        seqs: [2, 3],
+        verdicts: [expect.objectContaining({ subject: "path", verdict: "preserved" })],
+      },
+      { file, nonce: lost, seqs: [4], skipped: expect.stringContaining("404") },
+    ]);
+
+    // Told by its first line when the name does not say JSONL; with exchange files alike.
+    const named = join(dir, "records.log");
+    copyFileSync(file, named);
+    const both = await cli(named, lossy, "--json");
+    expect(both.code).toBe(EXIT.ok);
+    expect((JSON.parse(both.out) as { file: string }[]).map((x) => x.file)).toEqual([
+      named,
+      named,
+      lossy,
+    ]);
+
+    // A folder holds record files beside exchange files; --fail-on reads their verdicts too.
+    const folder = join(dir, "recorded");
+    mkdirSync(folder);
+    copyFileSync(file, join(folder, "b-records.jsonl"));
+    copyFileSync(lossy, join(folder, "a-lossy.json"));
+    const inFolder = await cli(folder, "--json");
+    expect(inFolder.code).toBe(EXIT.ok);
+    expect((JSON.parse(inFolder.out) as { file: string }[]).map((x) => x.file)).toEqual([
+      join(folder, "a-lossy.json"),
+      join(folder, "b-records.jsonl"),
+      join(folder, "b-records.jsonl"),
+    ]);
+    expect((await cli(file, "--fail-on", "preserved")).code).toBe(EXIT.failed);
+    expect((await cli(file, "--fail-on", "silent")).code).toBe(EXIT.ok);
+
+    const torn = join(dir, "torn.jsonl");
+    writeFileSync(torn, `${readFileSync(file, "utf8")}{"seq":5,`);
+    const bad = await cli(torn);
+    expect(bad.code).toBe(EXIT.usage);
+    expect(bad.err).toContain(`${torn} line 5 is not JSON`);
   });
 });

@@ -7,8 +7,8 @@ export const registerCheck: RegisterCommand = (program: Command) => {
     .command("check")
     .description("judge recorded exchanges field by field (see docs/lens.md for the format)")
     .argument(
-      "<exchange...>",
-      "exchange JSON file(s), or folders of them (their *.json files); all judged in one start-up",
+      "<file...>",
+      "exchange JSON file(s), mock record files (JSONL, `mock --record`), or folders of them (their *.json and *.jsonl files); all judged in one start-up",
     )
     .option("--json", "print the verdicts as JSON")
     .option(

@@ -1,0 +1,86 @@
+/**
+ * One file given to `gatecheck check`, judged: an exchange file (one exchange), or a mock
+ * record file (JSONL, `gatecheck mock --record`), whose records are read into exchanges by
+ * nonce (mock-upstream/record-exchanges.ts) and each judged by what its backend side shows.
+ */
+import { readFile } from "node:fs/promises";
+import { recordFileExchanges } from "../../mock-upstream/record-exchanges.ts";
+import { parseRecordLines, RecordFileError } from "../../mock-upstream/record-schema.ts";
+import { ExchangeError, exchangeOfWire, parseExchangeText } from "../../probes/exchange.ts";
+import { judgeExchange } from "../../probes/lens/judge-exchange.ts";
+import type { Verdict } from "../../probes/verdict.ts";
+
+/**
+ * One outcome: an exchange file's verdicts; one exchange of a record file (its nonce and the
+ * records' `seq`s) with its verdicts, or why it was left out; or why a file cannot be used.
+ */
+export type Judged =
+  | { file: string; verdicts: Verdict[] }
+  | { file: string; nonce?: string; seqs: number[]; verdicts: Verdict[] }
+  | { file: string; nonce?: string; seqs: number[]; skipped: string }
+  | { file: string; error: string };
+
+/** A record file's outcomes and how many of its records belong to no exchange. */
+export interface RecordFileJudged {
+  judged: Judged[];
+  /** Model-list polls and other requests without a nonce that are not generate requests. */
+  unjudged: number;
+}
+
+/**
+ * A mock record file: named `.jsonl`, or its first line is a record (an object with `seq`,
+ * `listener` and `request`). Anything else is read as one exchange.
+ */
+export function isRecordFile(file: string, text: string): boolean {
+  if (file.endsWith(".jsonl")) return true;
+  const first = text.trimStart().split("\n", 1)[0] ?? "";
+  if (!first.startsWith("{")) return false;
+  try {
+    const value = JSON.parse(first) as Record<string, unknown>;
+    return "seq" in value && "listener" in value && "request" in value;
+  } catch {
+    return false;
+  }
+}
+
+export function judgeRecordText(text: string, file: string): RecordFileJudged {
+  const read = recordFileExchanges(parseRecordLines(text, file));
+  const judged: Judged[] = read.exchanges.map(({ nonce, seqs, exchange }) => ({
+    file,
+    ...(nonce === undefined ? {} : { nonce }),
+    seqs,
+    verdicts: judgeExchange(exchangeOfWire(exchange)),
+  }));
+  for (const { nonce, seqs, reason } of read.unknown)
+    judged.push({ file, ...(nonce === undefined ? {} : { nonce }), seqs, skipped: reason });
+  return { judged, unjudged: read.skipped };
+}
+
+/** Every outcome of one file, and for a record file how many records were in no exchange. */
+export async function judgeFile(
+  file: string,
+): Promise<{ record: boolean; judged: Judged[]; unjudged: number }> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    return {
+      record: false,
+      judged: [{ file, error: `${file}: ${(error as Error).message}` }],
+      unjudged: 0,
+    };
+  }
+  const record = isRecordFile(file, text);
+  try {
+    if (record) return { record, ...judgeRecordText(text, file) };
+    return {
+      record,
+      judged: [{ file, verdicts: judgeExchange(parseExchangeText(text, file)) }],
+      unjudged: 0,
+    };
+  } catch (error) {
+    if (error instanceof ExchangeError || error instanceof RecordFileError)
+      return { record, judged: [{ file, error: error.message }], unjudged: 0 };
+    throw error;
+  }
+}
