@@ -34,27 +34,44 @@ export class RecordFileError extends Error {
   override name = "RecordFileError";
 }
 
-/** The records of a record file's text (JSONL); `source` names it in errors. */
-export function parseRecordLines(text: string, source: string): MockRecord[] {
+/**
+ * The records of a record file's text (JSONL), and every line that is not one, each as an
+ * error naming the line (`source` names the file). A mock killed mid-write leaves such a line
+ * (docs/mock.md, durability): the records around it are still whole.
+ */
+export function readRecordLines(
+  text: string,
+  source: string,
+): { records: MockRecord[]; bad: RecordFileError[] } {
   const records: MockRecord[] = [];
-  const lines = text.split("\n");
-  lines.forEach((line, index) => {
+  const bad: RecordFileError[] = [];
+  text.split("\n").forEach((line, index) => {
     if (line.trim() === "") return;
     const where = `${source} line ${index + 1}`;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw new RecordFileError(`${where} is not JSON: ${(error as Error).message}`, {
-        cause: error,
-      });
+      bad.push(
+        new RecordFileError(`${where} is not JSON: ${(error as Error).message}`, { cause: error }),
+      );
+      return;
     }
     const parsed = mockRecordSchema.safeParse(value);
-    if (!parsed.success)
-      throw new RecordFileError(describeIssues(parsed.error, `${where} is not a mock record`), {
-        cause: parsed.error,
-      });
-    records.push(parsed.data as MockRecord);
+    if (parsed.success) records.push(parsed.data as MockRecord);
+    else
+      bad.push(
+        new RecordFileError(describeIssues(parsed.error, `${where} is not a mock record`), {
+          cause: parsed.error,
+        }),
+      );
   });
+  return { records, bad };
+}
+
+/** The records of a record file's text; throws the first line that is not a record. */
+export function parseRecordLines(text: string, source: string): MockRecord[] {
+  const { records, bad } = readRecordLines(text, source);
+  if (bad[0]) throw bad[0];
   return records;
 }

@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { recordFileExchanges } from "../../mock-upstream/record-exchanges.ts";
-import { parseRecordLines, RecordFileError } from "../../mock-upstream/record-schema.ts";
+import { readRecordLines } from "../../mock-upstream/record-schema.ts";
 import { ExchangeError, exchangeOfWire, parseExchangeText } from "../../probes/exchange.ts";
 import { judgeExchange } from "../../probes/lens/judge-exchange.ts";
 import type { Verdict } from "../../probes/verdict.ts";
@@ -43,14 +43,21 @@ export function isRecordFile(file: string, text: string): boolean {
   }
 }
 
+/**
+ * Every exchange of a record file judged; a line that is not a record (a torn line a killed
+ * mock left) is an error of its own, and the records around it are still judged.
+ */
 export function judgeRecordText(text: string, file: string): RecordFileJudged {
-  const read = recordFileExchanges(parseRecordLines(text, file));
-  const judged: Judged[] = read.exchanges.map(({ nonce, seqs, exchange }) => ({
-    file,
-    ...(nonce === undefined ? {} : { nonce }),
-    seqs,
-    verdicts: judgeExchange(exchangeOfWire(exchange)),
-  }));
+  const lines = readRecordLines(text, file);
+  const read = recordFileExchanges(lines.records);
+  const judged: Judged[] = lines.bad.map((error) => ({ file, error: error.message }));
+  for (const { nonce, seqs, exchange } of read.exchanges)
+    judged.push({
+      file,
+      ...(nonce === undefined ? {} : { nonce }),
+      seqs,
+      verdicts: judgeExchange(exchangeOfWire(exchange)),
+    });
   for (const { nonce, seqs, reason } of read.unknown)
     judged.push({ file, ...(nonce === undefined ? {} : { nonce }), seqs, skipped: reason });
   return { judged, unjudged: read.skipped };
@@ -79,7 +86,7 @@ export async function judgeFile(
       unjudged: 0,
     };
   } catch (error) {
-    if (error instanceof ExchangeError || error instanceof RecordFileError)
+    if (error instanceof ExchangeError)
       return { record, judged: [{ file, error: error.message }], unjudged: 0 };
     throw error;
   }

@@ -117,8 +117,8 @@ export async function check(paths: string[], options: CheckOptions): Promise<voi
  * Otherwise (several files, a folder, a mock record file with one exchange per nonce): each
  * exchange's table under its heading as it is judged, or one JSON array of `{file, verdicts}`,
  * `{file, nonce?, seqs, verdicts}`, `{file, nonce?, seqs, skipped}` and `{file, error}`; an
- * unusable file is named on stderr and the rest are still judged, then the exit is 2.
- * Returns the verdicts of every exchange judged.
+ * unusable file, or a line of a record file that is not a record, is named on stderr and the
+ * rest are still judged, then the exit is 2. Returns the verdicts of every exchange judged.
  */
 async function judgeAndPrint(
   files: readonly string[],
@@ -129,7 +129,7 @@ async function judgeAndPrint(
   const oneNamed = files.length === 1 && first !== undefined && paths[0] === first;
   const results: Judged[] = [];
   const judgedVerdicts: Verdict[][] = [];
-  let unusable = 0;
+  const unusable = new Set<string>();
   for (const file of files) {
     const { record, judged, unjudged } = await judgeFile(file);
     const [one] = judged;
@@ -148,7 +148,7 @@ async function judgeAndPrint(
     for (const outcome of judged) {
       if ("verdicts" in outcome) judgedVerdicts.push(outcome.verdicts);
       if ("error" in outcome) {
-        unusable++;
+        unusable.add(file);
         process.stderr.write(`gatecheck: ${outcome.error}\n`);
       } else if (!options.json) {
         const body =
@@ -165,8 +165,11 @@ async function judgeAndPrint(
       );
   }
   if (options.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
-  if (unusable > 0) {
-    throw new CliError(`${unusable} of ${files.length} files could not be judged`, EXIT.usage);
+  if (unusable.size > 0) {
+    throw new CliError(
+      `${unusable.size} of ${files.length} files could not be judged (wholly or in part)`,
+      EXIT.usage,
+    );
   }
   return judgedVerdicts;
 }

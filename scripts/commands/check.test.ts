@@ -227,8 +227,11 @@ describe("gatecheck check", () => {
 
     const torn = join(dir, "torn.jsonl");
     writeFileSync(torn, `${readFileSync(file, "utf8")}{"seq":5,`);
+    // A torn last line (a killed mock's) is named; the records before it are still judged.
     const bad = await cli(torn);
     expect(bad.code).toBe(EXIT.usage);
-    expect(bad.err).toContain(`${torn} line 5 is not JSON`);
+    expect(bad.err).toContain(`gatecheck: ${torn} line 5 is not JSON`);
+    expect(bad.err).toContain("1 of 1 files could not be judged (wholly or in part)");
+    expect(bad.out).toContain(`== ${torn} (nonce ${chat}, records 2, 3)\n`);
   });
 });
