@@ -10,6 +10,7 @@ import { afterAll, expect, it } from "vitest";
 import { z } from "zod";
 import { wireReplySchema, wireRequestSchema } from "../dialects/wire/messages.ts";
 import { direct } from "../gateways/adapters/direct.ts";
+import { mockRecordSchema } from "../mock-upstream/record-schema.ts";
 import { CORPUS } from "../probes/corpus/index.ts";
 import { reportSections } from "../results/html/report-sections.ts";
 import { loopsOfRun } from "../results/loop-records.ts";
@@ -26,7 +27,10 @@ const dir = mkdtempSync(join(tmpdir(), "gatecheck-loops-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const probes = CORPUS.filter((p) => p.id === "oc-temperature");
 
-/** A loop's evidence in the wire vocabulary: each turn an exchange's client side. */
+/**
+ * A loop's evidence in the wire vocabulary: each turn an exchange's client side, and the
+ * mock's records as a record file holds them (so `gatecheck check` reads them too).
+ */
 const evidenceSchema = z.strictObject({
   turns: z.array(
     z.strictObject({
@@ -35,7 +39,7 @@ const evidenceSchema = z.strictObject({
       totalMs: z.number().int().nonnegative(),
     }),
   ),
-  forwarded: z.array(z.looseObject({ request: wireRequestSchema })),
+  forwarded: z.array(mockRecordSchema),
 });
 
 it("runs every variant on every loop route of every running column, and stores the evidence", async () => {
