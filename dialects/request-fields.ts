@@ -94,7 +94,7 @@ export class FieldReader {
   }
 
   private extra(key: string, value: unknown): void {
-    if (this.extras === undefined) this.extras = {};
+    if (this.extras === undefined) this.extras = keyedRecord();
     this.extras[key] = value;
   }
 
@@ -155,12 +155,21 @@ export class FieldReader {
     const taken = this.taken;
     for (const key in this.record) {
       if (taken === undefined || !taken.includes(key)) {
-        if (out === undefined) out = {};
+        if (out === undefined) out = keyedRecord();
         out[key] = this.record[key];
       }
     }
     return out;
   }
+}
+
+/**
+ * A record for keys that come from traffic: no prototype, so a key named `__proto__` is kept
+ * as a key (on `{}` assigning it sets the prototype and the key is lost) and `toString` or
+ * `constructor` are never found on a record that lacks them.
+ */
+export function keyedRecord(): JsonRecord {
+  return Object.create(null) as JsonRecord;
 }
 
 /** Reads a nested object: the parsed value, plus its unread keys as a partial object (or undefined). */
@@ -196,7 +205,7 @@ export function otherKeys(record: JsonRecord, known: readonly string[]): JsonRec
   let out: JsonRecord | undefined;
   for (const key in record) {
     if (known.includes(key)) continue;
-    if (out === undefined) out = {};
+    if (out === undefined) out = keyedRecord();
     out[key] = record[key];
   }
   return out;
@@ -266,7 +275,7 @@ export function camelKeys(record: JsonRecord): JsonRecord {
   }
   // Most bodies are already camelCase: hand back the same object, never a mutated one.
   if (!snake) return record;
-  const out: JsonRecord = {};
+  const out: JsonRecord = keyedRecord();
   for (const [key, value] of Object.entries(record)) {
     const camel = key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
     if (camel !== key && !Object.hasOwn(record, camel) && !Object.hasOwn(out, camel))

@@ -32,11 +32,25 @@ const headersSchema = z
 
 const textSchema = z.string().transform(textBytes);
 
+/**
+ * A JSON object body, taken as it is: a record schema would copy it key by key onto `{}`,
+ * where a `__proto__` key sets the prototype and is lost, so a client key of that name would
+ * never be judged (issue 20: such keys are judged like any other).
+ */
+const jsonObjectBody = z.custom<Record<string, unknown>>(
+  (value) =>
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.getOwnPropertySymbols(value).length === 0,
+  { message: "Invalid input: expected a JSON object" },
+);
+
 const requestBodySchema = z.union([
   bytesSchema,
   textSchema,
   z
-    .union([z.record(z.string(), z.unknown()), z.array(z.unknown())])
+    .union([jsonObjectBody, z.array(z.unknown())])
     .transform((json) => textBytes(JSON.stringify(json))),
 ]);
 

@@ -215,4 +215,15 @@ describe("every file the lens reads, and broken variants of a few", () => {
     }
     expect(refused).toBeGreaterThan(300);
   });
+
+  it("keeps a body key named __proto__ (issue 20: judged like any other)", () => {
+    const body = JSON.parse('{"model":"m","__proto__":{"x":1}}');
+    const exchange = parseExchange({ ...minimal, clientRequest: { path: "/v1/messages", body } });
+    expect(exchange.clientRequest?.rawBody).toContain('"__proto__":{"x":1}');
+    expect(Object.hasOwn(exchange.clientRequest?.body as object, "__proto__")).toBe(true);
+    const symbolic = { model: "m", [Symbol("s")]: 1 };
+    expect(() =>
+      parseExchange({ ...minimal, clientRequest: { path: "/v1/messages", body: symbolic } }),
+    ).toThrow(ExchangeError);
+  });
 });

@@ -328,7 +328,8 @@ function finish(
 /** Unknown client keys (kept raw by the reader) must arrive with the same value. */
 export function judgeUnknownKey(pair: RequestPair, key: string): Verdict {
   const sent = pair.client.extras[key];
-  const got = pair.forwarded.extras[key];
+  // An own key only: `toString` or `constructor` absent downstream is absent, not a function.
+  const got = Object.hasOwn(pair.forwarded.extras, key) ? pair.forwarded.extras[key] : undefined;
   const kind = got === undefined ? "dropped" : sameValue(sent, got) ? "preserved" : "mangled";
   const detail = showChange(sent, got);
   return verdict({
