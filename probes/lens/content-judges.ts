@@ -61,11 +61,55 @@ function conversationTexts(req: CanonicalRequest): string[] {
   return out;
 }
 
-/** Every client text must arrive as conversation text; merging adjacent texts is fine. */
+/** Whether `text` is a client system or developer turn's, inside the conversation. */
+function isSystemTurnText(client: CanonicalRequest, text: string): boolean {
+  for (const m of conversation(client)) {
+    if (m.role !== "system" && m.role !== "developer") continue;
+    for (const p of m.parts) if (p.type === "text" && p.text === text) return true;
+  }
+  return false;
+}
+
+/** Whether `text` arrived in the forwarded request's system prompt. */
+function inSystemPrompt(forwarded: CanonicalRequest, text: string): boolean {
+  const wanted = normalizeText(text);
+  for (const p of systemParts(forwarded)) {
+    if (p.type === "text" && normalizeText(p.text).includes(wanted)) return true;
+  }
+  return false;
+}
+
+/**
+ * Every client text must arrive as conversation text; merging adjacent texts is fine. A
+ * system turn inside the conversation (a note between two user turns) has no place in a
+ * backend whose system prompt is one top-level field (Anthropic `system`, Gemini
+ * `systemInstruction`): its text carried there is the best that backend can do, so the lost
+ * position is `no-equivalent` (cause `moved`), the same answer as `messages`' (which counts
+ * the text as carried).
+ */
 export function judgeText(client: CanonicalRequest, forwarded: CanonicalRequest): Judgement {
   const sent = conversationTexts(client);
   const joined = normalizeText(conversationTexts(forwarded).join("\n"));
-  const missing = sent.find((t) => !joined.includes(normalizeText(t)));
+  let missing: string | undefined;
+  let lifted: string | undefined;
+  const topLevel = dialectModule(forwarded.dialect).traits.systemPrompt === "top-level";
+  for (const t of sent) {
+    if (joined.includes(normalizeText(t))) continue;
+    if (topLevel && isSystemTurnText(client, t) && inSystemPrompt(forwarded, t)) {
+      lifted ??= t;
+      continue;
+    }
+    missing = t;
+    break;
+  }
+  if (missing === undefined && lifted !== undefined) {
+    const why = `${forwarded.dialect} has no system turn inside a conversation`;
+    return {
+      kind: "no-equivalent",
+      detail: `${show(lifted)} → carried in the system prompt (${why})`,
+      cause: "moved",
+    };
+  }
   if (missing === undefined) {
     return { kind: "preserved", detail: `${sent.length} text part(s) → all carried` };
   }
