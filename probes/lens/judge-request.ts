@@ -1,13 +1,13 @@
 /**
  * The request direction: for every attribute the client request carries, what became of it
  * in the forwarded request. One verdict per attribute, named in the client's spelling, plus
- * one per unknown client key and one per invented item.
+ * one per unknown client key; what the gateway added is request-additions.ts's, the plans
+ * (each attribute's spelling and rule) request-plan.ts's.
  */
-import type { CanonicalRequest, ToolChoice } from "../../dialects/canonical.ts";
-import { CLIENT_DIALECTS, type ClientDialect, type Dialect } from "../../dialects/dialect.ts";
+import type { CanonicalRequest } from "../../dialects/canonical.ts";
+import type { Dialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
 import { dialectModule } from "../../dialects/registry.ts";
-import { toolChoiceMeaning } from "../../dialects/tool-choice.ts";
 import { extrasSubject } from "../subject.ts";
 import type { Verdict } from "../verdict.ts";
 import { malformedValue } from "./backend-keys.ts";
@@ -20,7 +20,7 @@ import {
   judgeText,
 } from "./content-judges.ts";
 import { sameRendering, sameValue, show, showChange, verdict } from "./describe.ts";
-import { REQUEST_ATTRIBUTES, REQUEST_FIELD_NAMES, type RequestAttribute } from "./field-names.ts";
+import type { RequestAttribute } from "./field-names.ts";
 import { isAbsent, type Judgement } from "./judgement.ts";
 import {
   expressibleValue,
@@ -29,91 +29,19 @@ import {
   requestNoEquivalent,
   valueSubject,
 } from "./no-equivalent.ts";
-import { findInventions, type Invention, judgeOrder } from "./ordering.ts";
-import { ATTRIBUTE_RULES, type AttributeRule, type ValueRule } from "./request-rules.ts";
+import { judgeOrder } from "./ordering.ts";
+import { additionsInto } from "./request-additions.ts";
+import {
+  type AttributePlan,
+  PLANS,
+  planFor,
+  plannedSpelling,
+  type RequestPair,
+} from "./request-plan.ts";
+import { ATTRIBUTE_RULES, type ValueRule } from "./request-rules.ts";
 import { judgeCallIds, judgeResultIds, judgeToolResults, judgeToolSchemas } from "./tool-judges.ts";
 
-export interface RequestPair {
-  clientDialect: ClientDialect;
-  backend: Dialect;
-  client: CanonicalRequest;
-  forwarded: CanonicalRequest;
-  /** The client body as sent, to name a field by the alias the client used. */
-  clientBody?: unknown;
-}
-
-const PLAIN_KEY = /^[a-z_]+$/;
-
-function plain(name: string): boolean {
-  return PLAIN_KEY.test(name);
-}
-
-/**
- * One attribute as a client dialect spells it, with its rule, worked out once per dialect:
- * judging walks every attribute for every exchange, and two keyed lookups per attribute (the
- * spelling table, the rule table) plus a regex on the spelling cost more than most judgements.
- */
-interface AttributePlan {
-  attribute: RequestAttribute;
-  rule: AttributeRule;
-  field: string;
-  /** Top-level aliases a body may use in the field's place (only when the field is a plain key). */
-  plainAliases: readonly string[];
-  /** Whether the field is a plain key (a gateway may pass it on as an unknown key). */
-  plainField: boolean;
-  /** The value brought to one form before comparing, where spellings of a meaning differ. */
-  meaning?: (value: unknown) => unknown;
-}
-
-/** Spellings of one meaning brought to one form before comparing (dialects/tool-choice.ts). */
-const MEANING: Partial<Record<RequestAttribute, (value: unknown) => unknown>> = {
-  "tool-choice": (v) => toolChoiceMeaning(v as ToolChoice),
-};
-
-function planOf(dialect: ClientDialect): AttributePlan[] {
-  const out: AttributePlan[] = [];
-  for (const attribute of REQUEST_ATTRIBUTES) {
-    const row = REQUEST_FIELD_NAMES[dialect][attribute];
-    if (!row) continue;
-    const plainAliases = row.aliases && plain(row.field) ? row.aliases.filter(plain) : [];
-    const meaning = MEANING[attribute];
-    out.push({
-      attribute,
-      rule: ATTRIBUTE_RULES[attribute],
-      field: row.field,
-      plainAliases,
-      plainField: plain(row.field),
-      ...(meaning ? { meaning } : {}),
-    });
-  }
-  return out;
-}
-
-const PLANS = Object.fromEntries(CLIENT_DIALECTS.map((d) => [d, planOf(d)])) as Record<
-  ClientDialect,
-  AttributePlan[]
->;
-
-const PLAN_BY_ATTRIBUTE = Object.fromEntries(
-  CLIENT_DIALECTS.map((d) => [d, new Map(PLANS[d].map((p) => [p.attribute, p]))]),
-) as Record<ClientDialect, Map<RequestAttribute, AttributePlan>>;
-
-/** The field a planned attribute is named by: a top-level alias when the body used it. */
-function plannedSpelling(plan: AttributePlan, clientBody: unknown): string {
-  if (plan.plainAliases.length === 0 || !isRecord(clientBody) || plan.field in clientBody) {
-    return plan.field;
-  }
-  return plan.plainAliases.find((a) => a in clientBody) ?? plan.field;
-}
-
-/** The client's spelling of an attribute: an alias when the body used it at top level. */
-export function spelling(
-  pair: Pick<RequestPair, "clientDialect" | "clientBody">,
-  attribute: RequestAttribute,
-): string | undefined {
-  const plan = PLAN_BY_ATTRIBUTE[pair.clientDialect].get(attribute);
-  return plan ? plannedSpelling(plan, pair.clientBody) : undefined;
-}
+export { type RequestPair, spelling } from "./request-plan.ts";
 
 function customJudgement(attribute: RequestAttribute, pair: RequestPair): Judgement {
   const { client, forwarded, backend } = pair;
@@ -282,7 +210,7 @@ export function judgeAttribute(
   pair: RequestPair,
   attribute: RequestAttribute,
 ): Verdict | undefined {
-  const plan = PLAN_BY_ATTRIBUTE[pair.clientDialect].get(attribute);
+  const plan = planFor(pair.clientDialect, attribute);
   return plan ? judgePlanned(pair, plan) : undefined;
 }
 
@@ -343,78 +271,7 @@ export function judgeUnknownKey(pair: RequestPair, key: string): Verdict {
   });
 }
 
-/** Names for invented content a client dialect has no spelling for (Chat has no cache marker). */
-const INVENTION_FALLBACK = {
-  messages: "messages",
-  "messages.text": "messages[].content",
-  "messages.cache": "cache_control",
-  tools: "tools",
-} as const;
-
-function inventionVerdict(pair: RequestPair, inv: Invention): Verdict {
-  const field = spelling(pair, inv.attribute) ?? INVENTION_FALLBACK[inv.attribute];
-  return verdict({
-    direction: "request",
-    subject: inv.attribute,
-    field,
-    kind: "invented",
-    detail: inv.detail,
-    cause: inv.cause,
-  });
-}
-
-export function judgeInventions(pair: RequestPair): Verdict[] {
-  const out = findInventions(pair.client, pair.forwarded, pair.backend).map((inv) =>
-    inventionVerdict(pair, inv),
-  );
-  addedValuesInto(pair, out);
-  return out;
-}
-
-/**
- * Request values a gateway may add on its own: the sampling values and the service tier. A
- * reasoning budget or level is left out (a gateway writes one to carry the other: `as-budget`,
- * `as-effort`), and so are structures judged elsewhere (tools, tool choice, messages).
- */
-const ADDABLE: readonly RequestAttribute[] = [
-  ...REQUEST_ATTRIBUTES.filter((attribute) => attribute.startsWith("sampling.")),
-  "service-tier",
-];
-
-/** Whether the backend's field table marks the attribute's field as required in every request. */
-function requiredBy(backend: Dialect, attribute: RequestAttribute): boolean {
-  for (const row of dialectModule(backend).fields.rows) {
-    if (row.attribute === attribute && row.required) return true;
-  }
-  return false;
-}
-
-/**
- * A value downstream the client did not send (issue 20, additions): `invented` (cause
- * `value-added`), unless the target requires the field and the request does not determine
- * it (Anthropic `max_tokens` from a Chat client that set none): a required fill, `preserved`
- * with cause `required-fill` and the value shown. An explicit default (`n: 1`) says nothing
- * new and is left alone.
- */
-function addedValuesInto(pair: RequestPair, out: Verdict[]): void {
-  for (const attribute of ADDABLE) {
-    const rule = ATTRIBUTE_RULES[attribute];
-    if (rule.kind !== "value" || rule.read(pair.client) !== undefined) continue;
-    const got = rule.read(pair.forwarded);
-    if (got === undefined || rule.isDefault?.(got)) continue;
-    const field = spelling(pair, attribute) ?? attribute;
-    const base = { direction: "request", subject: attribute, field, got } as const;
-    if (requiredBy(pair.backend, attribute)) {
-      const detail = `absent → ${show(got)} (${pair.backend} requires it)`;
-      out.push(verdict({ ...base, kind: "preserved", detail, cause: "required-fill" }));
-    } else {
-      const detail = `absent → ${show(got)}`;
-      out.push(verdict({ ...base, kind: "invented", detail, cause: "value-added" }));
-    }
-  }
-}
-
-/** Every request verdict for a read pair: attributes, unknown keys, inventions. */
+/** Every request verdict for a read pair: attributes, unknown keys, additions. */
 export function judgeRequest(pair: RequestPair): Verdict[] {
   const out: Verdict[] = [];
   judgeRequestInto(pair, out);
@@ -428,8 +285,5 @@ export function judgeRequestInto(pair: RequestPair, out: Verdict[]): void {
     if (v) out.push(v);
   }
   for (const key in pair.client.extras) out.push(judgeUnknownKey(pair, key));
-  for (const inv of findInventions(pair.client, pair.forwarded, pair.backend)) {
-    out.push(inventionVerdict(pair, inv));
-  }
-  addedValuesInto(pair, out);
+  additionsInto(pair, out);
 }
