@@ -83,6 +83,26 @@ export function withAttached(
   return out;
 }
 
+/**
+ * One column per `name@version[+variant]`: a sweep that named one twice would store two
+ * columns' cells under one label, so it is refused before anything is written.
+ */
+export function refuseDuplicateColumns<T extends { spec: GatewaySpec }>(
+  columns: readonly T[],
+): T[] {
+  const seen = new Set<string>();
+  for (const { spec } of columns) {
+    const label = gatewayLabel(spec);
+    if (seen.has(label)) {
+      throw new SelectionError(
+        `--gateways names ${label} twice; give each NAME@VERSION[+VARIANT] once (a version or variant apart is a column of its own)`,
+      );
+    }
+    seen.add(label);
+  }
+  return [...columns];
+}
+
 /** The port `gatecheck mock` listens on by default: an attached gateway's mock listens there. */
 export const DEFAULT_ATTACHED_MOCK_PORT = 9990;
 

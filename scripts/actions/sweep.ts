@@ -10,6 +10,7 @@ import {
   defaultColumns,
   MODES,
   parseList,
+  refuseDuplicateColumns,
   SelectionError,
   selectProbes,
   withAttached,
@@ -75,7 +76,7 @@ async function columnsFrom(flag: string | undefined): Promise<SweepColumn[]> {
     .filter(Boolean)) {
     columns.push(await resolveGateway(text));
   }
-  return columns;
+  return refuseDuplicateColumns(columns);
 }
 
 export async function sweepAction(flags: SweepFlags, command: Command): Promise<void> {

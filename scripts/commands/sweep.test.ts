@@ -133,6 +133,13 @@ describe("gatecheck sweep refuses before it starts", { timeout: 300_000 }, () =>
     );
   });
 
+  it("a column named twice (a version or variant apart is a column of its own)", () => {
+    expectRefused(
+      ["--db", "x.db", "--gateways", "portkey@1.15.2,direct,portkey"],
+      /--gateways names portkey@1\.15\.2 twice/,
+    );
+  });
+
   it("a user probe that fails the self-check, as `probes check` would find it", () => {
     expectRefused(
       ["--db", "x.db", "--probes-dir", "probes", "--probes", "oc-no-such-field"],
