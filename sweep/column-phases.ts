@@ -1,0 +1,168 @@
+/**
+ * The phases of one gateway column's cells (column-run.ts starts and stops the column around
+ * them): (1) every cell once; (2) non-clean cells repeated to N attempts, folded to k of N;
+ * (3) the control leg for silent defects over the gateway's native route for that backend.
+ * Each cell is written as soon as a phase finishes it, so an interrupted run keeps what it
+ * did and `--resume` continues without duplicates.
+ */
+import type { GatewayRoute } from "../gateways/adapter.ts";
+import { isClean, isSilentDefect, type Verdict } from "../probes/verdict.ts";
+import { type AttemptPlan, mainLeg } from "./attempt.ts";
+import { attemptRecord, cellRecord, unattemptedCell } from "./cell-record.ts";
+import type { PlannedCell } from "./cells.ts";
+import type { ColumnDeps, ColumnSettings } from "./column-run.ts";
+import { controlLeg, nativeRouteFor } from "./control-leg.ts";
+import { type GatewaySession, NOT_WANTED } from "./gateway-session.ts";
+import { forEachLimited } from "./pool.ts";
+
+/**
+ * Cells in progress per request slot: a cell waiting on its judgement (in the judging
+ * worker, judge-thread.ts) holds no slot, so more cells than slots keep the gateway busy.
+ * Measured through `direct` (docs/sweep.md, Performance): 4 × 8 cells over 8 slots gave
+ * 5–10% more cells/s than 8 cells holding their slot to the end (ahead in 27 of 38 runs).
+ */
+export const CELLS_PER_SLOT = 4;
+
+/** Whether another attempt may start: not after Ctrl-C, nor once the work budget is spent. */
+function wantedWhileTimeLeft(settings: ColumnSettings): () => boolean {
+  return () => !settings.signal.aborted && !settings.deadline.workExpired();
+}
+
+export interface CellState {
+  cell: PlannedCell;
+  verdicts: Verdict[];
+  knownIssue?: string;
+}
+
+export async function mainPhase(
+  planned: readonly PlannedCell[],
+  session: GatewaySession,
+  settings: ColumnSettings,
+  deps: ColumnDeps,
+  label: string,
+  issueOf: (cell: PlannedCell) => string | undefined,
+): Promise<CellState[]> {
+  const states: CellState[] = [];
+  const { runId } = settings;
+  const stillWanted = wantedWhileTimeLeft(settings);
+  await forEachLimited(planned, settings.concurrency * CELLS_PER_SLOT, async (cell) => {
+    const knownIssue = issueOf(cell);
+    const outcome = stillWanted()
+      ? await session.attempt(cell.route, mainLeg(cell.probe, cell.key.mode), stillWanted)
+      : NOT_WANTED;
+    if (outcome === NOT_WANTED) {
+      if (settings.signal.aborted) return; // left unwritten: --resume runs it
+      deps.writer.add({
+        cell: unattemptedCell(
+          runId,
+          cell,
+          "not-run",
+          "budget: the sweep's time ran out",
+          knownIssue,
+        ),
+        attempts: [],
+      });
+      deps.progress.cell(label, "not-run");
+      return;
+    }
+    if (!outcome) {
+      deps.writer.add({
+        cell: unattemptedCell(runId, cell, "error", `gateway ${session.deadReason}`, knownIssue),
+        attempts: [],
+      });
+      deps.progress.cell(label, "error");
+      return;
+    }
+    const state: CellState = {
+      cell,
+      verdicts: [outcome.verdict],
+      ...(knownIssue ? { knownIssue } : {}),
+    };
+    states.push(state);
+    deps.writer.add({
+      cell: cellRecord({ runId, ...state }),
+      attempts: [attemptRecord(runId, cell.key, "main", 1, outcome)],
+    });
+    deps.progress.cell(label, outcome.verdict.verdict);
+  });
+  return states;
+}
+
+export async function repeatPhase(
+  states: readonly CellState[],
+  session: GatewaySession,
+  settings: ColumnSettings,
+  deps: ColumnDeps,
+  label: string,
+): Promise<void> {
+  if (settings.repeats <= 1) return;
+  const nonClean = states.filter((s) => !isClean(s.verdicts[0]?.verdict ?? "error"));
+  const stillWanted = wantedWhileTimeLeft(settings);
+  if (nonClean.length > 0 && stillWanted()) {
+    deps.progress.note(
+      label,
+      `repeating ${nonClean.length} non-clean cells to ${settings.repeats} attempts`,
+    );
+  }
+  await forEachLimited(nonClean, settings.concurrency * CELLS_PER_SLOT, async (state) => {
+    const attempts = [];
+    for (let n = 2; n <= settings.repeats; n++) {
+      if (!stillWanted()) break;
+      const outcome = await session.attempt(
+        state.cell.route,
+        mainLeg(state.cell.probe, state.cell.key.mode),
+        stillWanted,
+      );
+      if (!outcome || outcome === NOT_WANTED) break;
+      state.verdicts.push(outcome.verdict);
+      attempts.push(attemptRecord(settings.runId, state.cell.key, "repeat", n, outcome));
+    }
+    if (attempts.length > 0) {
+      deps.writer.add({ cell: cellRecord({ runId: settings.runId, ...state }), attempts });
+    }
+  });
+}
+
+/** The control leg a silent defect of this cell gets: its native route and plan, if any. */
+export function controlPlanOf(
+  cell: PlannedCell,
+  routes: readonly GatewayRoute[],
+): { native: GatewayRoute; plan: AttemptPlan } | undefined {
+  const native = nativeRouteFor(routes, cell.route.backend);
+  if (!native || native.id === cell.route.id) return undefined;
+  const plan = controlLeg(cell.probe, cell.key.mode, native);
+  return plan ? { native, plan } : undefined;
+}
+
+export async function controlPhase(
+  states: readonly CellState[],
+  routes: readonly GatewayRoute[],
+  session: GatewaySession,
+  settings: ColumnSettings,
+  deps: ColumnDeps,
+  label: string,
+): Promise<void> {
+  const candidates = states.flatMap((state) => {
+    if (!isSilentDefect(cellRecord({ runId: settings.runId, ...state }).verdict)) return [];
+    const control = controlPlanOf(state.cell, routes);
+    return control ? [{ state, ...control }] : [];
+  });
+  const stillWanted = wantedWhileTimeLeft(settings);
+  if (candidates.length > 0 && stillWanted()) {
+    deps.progress.note(label, `control legs for ${candidates.length} silent defects`);
+  }
+  await forEachLimited(candidates, settings.concurrency * CELLS_PER_SLOT, async (candidate) => {
+    const { state, native, plan } = candidate;
+    if (!stillWanted()) return;
+    const outcome = await session.attempt(native, plan, stillWanted);
+    if (!outcome || outcome === NOT_WANTED) return;
+    deps.writer.add({
+      cell: cellRecord({
+        runId: settings.runId,
+        ...state,
+        controlVerdict: outcome.verdict.verdict,
+      }),
+      attempts: [attemptRecord(settings.runId, state.cell.key, "control", 1, outcome)],
+    });
+  });
+}
