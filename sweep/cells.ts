@@ -104,6 +104,15 @@ export function stagedWaitMs(probe: Probe): number {
 }
 
 /**
+ * Whether a probe's request mostly waits on a timer (the mock's delay, or a gateway sleeping
+ * out a `Retry-After`) rather than on the gateway's work: such requests get request slots and
+ * lanes of their own (gateway-session.ts, column-phases.ts).
+ */
+export function waitsOnTimer(probe: Probe): boolean {
+  return stagedWaitMs(probe) > 0;
+}
+
+/**
  * Cells with staged waits first, longest first (stable otherwise): a 1.5 s slow upstream
  * started last holds the whole column open after every other cell is done; started first, it
  * waits while the rest run. Order changes no verdict: each cell has its own nonce.

@@ -3,17 +3,18 @@
  * them): (1) every cell once; (2) non-clean cells repeated to N attempts, folded to k of N;
  * (3) the control leg for silent defects over the gateway's native route for that backend.
  * Each cell is written as soon as a phase finishes it, so an interrupted run keeps what it
- * did and `--resume` continues without duplicates.
+ * did and `--resume` continues without duplicates. In every phase the cells whose probe waits
+ * on a timer run in lanes of their own (cells.ts `waitsOnTimer`), beside the others.
  */
 import type { GatewayRoute } from "../gateways/adapter.ts";
 import { isClean, isSilentDefect, type Verdict } from "../probes/verdict.ts";
 import { type AttemptPlan, mainLeg } from "./attempt.ts";
 import { attemptRecord, cellRecord, unattemptedCell } from "./cell-record.ts";
-import type { PlannedCell } from "./cells.ts";
+import { type PlannedCell, waitsOnTimer } from "./cells.ts";
 import type { ColumnDeps, ColumnSettings } from "./column-run.ts";
 import { controlLeg, nativeRouteFor } from "./control-leg.ts";
-import { type GatewaySession, NOT_WANTED } from "./gateway-session.ts";
-import { forEachLimited } from "./pool.ts";
+import { type GatewaySession, NOT_WANTED, WAITING_SLOTS_PER_SLOT } from "./gateway-session.ts";
+import { forEachLimitedApart } from "./pool.ts";
 
 /**
  * Cells in progress per request slot: a cell waiting on its judgement (in the judging
@@ -34,6 +35,28 @@ export interface CellState {
   knownIssue?: string;
 }
 
+/**
+ * Run `work` over a phase's items: the cells that wait on a timer in lanes of their own, as
+ * many as their request slots, so they never hold the lanes of the cells that keep the
+ * gateway busy.
+ */
+function forEachCell<T>(
+  items: readonly T[],
+  cellOf: (item: T) => PlannedCell,
+  settings: ColumnSettings,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  return forEachLimitedApart(
+    items,
+    (item) => waitsOnTimer(cellOf(item).probe),
+    {
+      rest: settings.concurrency * CELLS_PER_SLOT,
+      apart: settings.concurrency * WAITING_SLOTS_PER_SLOT,
+    },
+    work,
+  );
+}
+
 export async function mainPhase(
   planned: readonly PlannedCell[],
   session: GatewaySession,
@@ -45,46 +68,51 @@ export async function mainPhase(
   const states: CellState[] = [];
   const { runId } = settings;
   const stillWanted = wantedWhileTimeLeft(settings);
-  await forEachLimited(planned, settings.concurrency * CELLS_PER_SLOT, async (cell) => {
-    const knownIssue = issueOf(cell);
-    const outcome = stillWanted()
-      ? await session.attempt(cell.route, mainLeg(cell.probe, cell.key.mode), stillWanted)
-      : NOT_WANTED;
-    if (outcome === NOT_WANTED) {
-      if (settings.signal.aborted) return; // left unwritten: --resume runs it
+  await forEachCell(
+    planned,
+    (cell) => cell,
+    settings,
+    async (cell) => {
+      const knownIssue = issueOf(cell);
+      const outcome = stillWanted()
+        ? await session.attempt(cell.route, mainLeg(cell.probe, cell.key.mode), stillWanted)
+        : NOT_WANTED;
+      if (outcome === NOT_WANTED) {
+        if (settings.signal.aborted) return; // left unwritten: --resume runs it
+        deps.writer.add({
+          cell: unattemptedCell(
+            runId,
+            cell,
+            "not-run",
+            "budget: the sweep's time ran out",
+            knownIssue,
+          ),
+          attempts: [],
+        });
+        deps.progress.cell(label, "not-run");
+        return;
+      }
+      if (!outcome) {
+        deps.writer.add({
+          cell: unattemptedCell(runId, cell, "error", `gateway ${session.deadReason}`, knownIssue),
+          attempts: [],
+        });
+        deps.progress.cell(label, "error");
+        return;
+      }
+      const state: CellState = {
+        cell,
+        verdicts: [outcome.verdict],
+        ...(knownIssue ? { knownIssue } : {}),
+      };
+      states.push(state);
       deps.writer.add({
-        cell: unattemptedCell(
-          runId,
-          cell,
-          "not-run",
-          "budget: the sweep's time ran out",
-          knownIssue,
-        ),
-        attempts: [],
+        cell: cellRecord({ runId, ...state }),
+        attempts: [attemptRecord(runId, cell.key, "main", 1, outcome)],
       });
-      deps.progress.cell(label, "not-run");
-      return;
-    }
-    if (!outcome) {
-      deps.writer.add({
-        cell: unattemptedCell(runId, cell, "error", `gateway ${session.deadReason}`, knownIssue),
-        attempts: [],
-      });
-      deps.progress.cell(label, "error");
-      return;
-    }
-    const state: CellState = {
-      cell,
-      verdicts: [outcome.verdict],
-      ...(knownIssue ? { knownIssue } : {}),
-    };
-    states.push(state);
-    deps.writer.add({
-      cell: cellRecord({ runId, ...state }),
-      attempts: [attemptRecord(runId, cell.key, "main", 1, outcome)],
-    });
-    deps.progress.cell(label, outcome.verdict.verdict);
-  });
+      deps.progress.cell(label, outcome.verdict.verdict);
+    },
+  );
   return states;
 }
 
@@ -104,23 +132,28 @@ export async function repeatPhase(
       `repeating ${nonClean.length} non-clean cells to ${settings.repeats} attempts`,
     );
   }
-  await forEachLimited(nonClean, settings.concurrency * CELLS_PER_SLOT, async (state) => {
-    const attempts = [];
-    for (let n = 2; n <= settings.repeats; n++) {
-      if (!stillWanted()) break;
-      const outcome = await session.attempt(
-        state.cell.route,
-        mainLeg(state.cell.probe, state.cell.key.mode),
-        stillWanted,
-      );
-      if (!outcome || outcome === NOT_WANTED) break;
-      state.verdicts.push(outcome.verdict);
-      attempts.push(attemptRecord(settings.runId, state.cell.key, "repeat", n, outcome));
-    }
-    if (attempts.length > 0) {
-      deps.writer.add({ cell: cellRecord({ runId: settings.runId, ...state }), attempts });
-    }
-  });
+  await forEachCell(
+    nonClean,
+    (state) => state.cell,
+    settings,
+    async (state) => {
+      const attempts = [];
+      for (let n = 2; n <= settings.repeats; n++) {
+        if (!stillWanted()) break;
+        const outcome = await session.attempt(
+          state.cell.route,
+          mainLeg(state.cell.probe, state.cell.key.mode),
+          stillWanted,
+        );
+        if (!outcome || outcome === NOT_WANTED) break;
+        state.verdicts.push(outcome.verdict);
+        attempts.push(attemptRecord(settings.runId, state.cell.key, "repeat", n, outcome));
+      }
+      if (attempts.length > 0) {
+        deps.writer.add({ cell: cellRecord({ runId: settings.runId, ...state }), attempts });
+      }
+    },
+  );
 }
 
 /** The control leg a silent defect of this cell gets: its native route and plan, if any. */
@@ -151,18 +184,23 @@ export async function controlPhase(
   if (candidates.length > 0 && stillWanted()) {
     deps.progress.note(label, `control legs for ${candidates.length} silent defects`);
   }
-  await forEachLimited(candidates, settings.concurrency * CELLS_PER_SLOT, async (candidate) => {
-    const { state, native, plan } = candidate;
-    if (!stillWanted()) return;
-    const outcome = await session.attempt(native, plan, stillWanted);
-    if (!outcome || outcome === NOT_WANTED) return;
-    deps.writer.add({
-      cell: cellRecord({
-        runId: settings.runId,
-        ...state,
-        controlVerdict: outcome.verdict.verdict,
-      }),
-      attempts: [attemptRecord(settings.runId, state.cell.key, "control", 1, outcome)],
-    });
-  });
+  await forEachCell(
+    candidates,
+    (c) => c.state.cell,
+    settings,
+    async (candidate) => {
+      const { state, native, plan } = candidate;
+      if (!stillWanted()) return;
+      const outcome = await session.attempt(native, plan, stillWanted);
+      if (!outcome || outcome === NOT_WANTED) return;
+      deps.writer.add({
+        cell: cellRecord({
+          runId: settings.runId,
+          ...state,
+          controlVerdict: outcome.verdict.verdict,
+        }),
+        attempts: [attemptRecord(settings.runId, state.cell.key, "control", 1, outcome)],
+      });
+    },
+  );
 }

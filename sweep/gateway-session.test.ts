@@ -8,6 +8,7 @@ import { direct } from "../gateways/adapters/direct.ts";
 import { attachedGateway } from "../gateways/start.ts";
 import { type MockHandle, startMock } from "../mock-upstream/index.ts";
 import { CORPUS } from "../probes/corpus/index.ts";
+import type { Probe } from "../probes/corpus/probe.ts";
 import { mainLeg } from "./attempt.ts";
 import { GatewaySession, NOT_WANTED } from "./gateway-session.ts";
 import { judgeWire, type WireJudge } from "./judge-wire.ts";
@@ -107,4 +108,28 @@ it("sends nothing for an attempt no longer wanted once its slot comes free", asy
   );
   expect(outcome).toBe(NOT_WANTED);
   expect(mock.records().length).toBe(before);
+});
+
+it("lets an attempt that waits on a timer hold none of the slots that keep the gateway busy", async () => {
+  const corpusSlow = CORPUS.find((p) => p.id === "oc-failure-deadline-slow-upstream");
+  if (!probe || !route || !corpusSlow?.upstream || !("reply" in corpusSlow.upstream)) {
+    throw new Error("the corpus lost a probe this test uses, or its slow upstream's reply");
+  }
+  // The corpus's slow upstream, slower: the mock holds its reply for 6 s. With one slot
+  // shared by both, the quick attempt could not be sent before the slow one's record is in.
+  const slow: Probe = {
+    ...corpusSlow,
+    upstream: { ...corpusSlow.upstream, wire: { headersDelayMs: 6_000 } },
+  };
+  const one = session(judgeWire, 1);
+  let slowDone = false;
+  const waiting = one.attempt(route, mainLeg(slow, "non-stream")).then((outcome) => {
+    slowDone = true;
+    return outcome;
+  });
+  const quick = await one.attempt(route, mainLeg(probe, "non-stream"));
+  expect(slowDone).toBe(false);
+  expect(quick && quick !== NOT_WANTED && quick.verdict.verdict).toBe("preserved");
+  const slowOutcome = await waiting;
+  expect(slowOutcome && slowOutcome !== NOT_WANTED && slowOutcome.status).toBe("ok");
 });

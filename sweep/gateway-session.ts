@@ -21,6 +21,7 @@ import {
   judgeSent,
   sendAttempt,
 } from "./attempt.ts";
+import { waitsOnTimer } from "./cells.ts";
 import type { FallbackTarget } from "./fallback-targets.ts";
 import type { WireJudge } from "./judge-wire.ts";
 import { Slots } from "./pool.ts";
@@ -35,12 +36,22 @@ export interface SessionSettings {
   judge?: WireJudge;
 }
 
+/**
+ * Request slots for attempts that wait on a timer (cells.ts `waitsOnTimer`), per slot of
+ * `--concurrency`: such a request costs the gateway almost nothing while it waits (LiteLLM
+ * and any-llm sleep out the 429 probe's `Retry-After: 30` until the client gives up at 20 s),
+ * so it holds none of the slots that keep the gateway busy (docs/sweep.md, Performance, has
+ * what those waits cost when they did).
+ */
+export const WAITING_SLOTS_PER_SLOT = 4;
+
 /** An attempt the caller no longer wanted once a request slot came free (deadline, Ctrl-C). */
 export const NOT_WANTED = "not-wanted";
 
 export class GatewaySession {
   private restarts = 0;
   private readonly slots: Slots;
+  private readonly waitingSlots: Slots;
   private restarting: Promise<boolean> | undefined;
   /** Why the gateway is given up on; set after its second crash. */
   deadReason: string | undefined;
@@ -58,6 +69,7 @@ export class GatewaySession {
     private readonly fallback?: FallbackTarget,
   ) {
     this.slots = new Slots(settings.concurrency);
+    this.waitingSlots = new Slots(settings.concurrency * WAITING_SLOTS_PER_SLOT);
   }
 
   get logPath(): string | undefined {
@@ -67,7 +79,8 @@ export class GatewaySession {
   /**
    * One attempt through the gateway: undefined once it is given up on. The request holds one
    * of `concurrency` slots until the mock's record is in; judging happens after, so the
-   * gateway gets its next request meanwhile. `wanted` is asked again once a slot is held.
+   * gateway gets its next request meanwhile. A request that waits on a timer holds a slot of
+   * its own kind instead. `wanted` is asked again once a slot is held.
    */
   async attempt(
     route: GatewayRoute,
@@ -85,8 +98,8 @@ export class GatewaySession {
       ...(this.fallback ? { fallback: this.fallback } : {}),
       ...(this.settings.judge ? { judge: this.settings.judge } : {}),
     });
-    const send = () =>
-      this.slots.run(async () => (wanted() ? sendAttempt(target(), plan) : undefined));
+    const slots = waitsOnTimer(plan.probe) ? this.waitingSlots : this.slots;
+    const send = () => slots.run(async () => (wanted() ? sendAttempt(target(), plan) : undefined));
     let sent = await send();
     if (sent?.response.transportError && this.gateway.exited()) {
       if (!(await this.restart())) return this.interrupted() ? NOT_WANTED : undefined;

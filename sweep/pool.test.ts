@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { forEachLimited, Slots } from "./pool.ts";
+import { forEachLimited, forEachLimitedApart, Slots } from "./pool.ts";
 
 it("never runs more than the limit at once and visits every item once", async () => {
   let inFlight = 0;
@@ -58,4 +58,35 @@ it("Slots: at most `size` holders, served in arrival order, a slot freed even wh
       }),
     ),
   );
+});
+
+it("forEachLimitedApart: items apart never hold the others' lanes, each group within its limit", async () => {
+  // The waits (odd numbers, listed first) end only once every other item is done: with one
+  // shared set of lanes they would hold them all and this would never resolve.
+  let release = () => {};
+  const othersDone = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const items = [1, 3, 5, 7, 9, 2, 4, 6];
+  const seen: number[] = [];
+  const inFlight = { waits: 0, others: 0 };
+  const peak = { waits: 0, others: 0 };
+  await forEachLimitedApart(
+    items,
+    (n) => n % 2 === 1,
+    { rest: 2, apart: 3 },
+    async (n) => {
+      const group = n % 2 === 1 ? "waits" : "others";
+      inFlight[group]++;
+      peak[group] = Math.max(peak[group], inFlight[group]);
+      if (group === "waits") await othersDone;
+      else await new Promise((resolve) => setTimeout(resolve, 2));
+      seen.push(n);
+      inFlight[group]--;
+      if (seen.filter((x) => x % 2 === 0).length === 3) release();
+    },
+  );
+  expect(seen.slice(0, 3)).toEqual([2, 4, 6]);
+  expect(seen.sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 9]);
+  expect(peak).toEqual({ waits: 3, others: 2 });
 });

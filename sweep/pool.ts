@@ -40,3 +40,22 @@ export class Slots {
     }
   }
 }
+
+/**
+ * `forEachLimited` over two groups at once, each with its own limit: the items `apart` says
+ * are apart never take a lane of the others, so a group of long waits cannot hold every
+ * lane while the other group's items queue behind them.
+ */
+export async function forEachLimitedApart<T>(
+  items: readonly T[],
+  apart: (item: T) => boolean,
+  limits: { rest: number; apart: number },
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  const kept = items.filter((item) => apart(item));
+  const rest = items.filter((item) => !apart(item));
+  await Promise.all([
+    forEachLimited(rest, limits.rest, (item) => work(item)),
+    forEachLimited(kept, limits.apart, (item) => work(item)),
+  ]);
+}
