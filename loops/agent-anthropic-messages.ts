@@ -7,7 +7,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import type { AgentIo, AgentRun, SeenCall } from "./agent.ts";
-import { SDK_BASE_URL, sdkErrorMessage } from "./agent.ts";
+import { sdkClientOptions, sdkErrorMessage } from "./agent.ts";
 import { LOOP_TOOL, type LoopVariant, SYSTEM_NOTE, toolResultText } from "./loop-script.ts";
 
 const TOOLS: Anthropic.Tool[] = [
@@ -24,14 +24,7 @@ export async function messagesAgent(
   variant: LoopVariant,
   task: string,
 ): Promise<AgentRun> {
-  const client = new Anthropic({
-    apiKey: io.apiKey,
-    baseURL: SDK_BASE_URL,
-    fetch: io.fetch,
-    maxRetries: 0,
-    timeout: io.timeoutMs,
-    defaultHeaders: io.headers,
-  });
+  const client = new Anthropic(sdkClientOptions(io));
   const history: Anthropic.MessageParam[] = [{ role: "user", content: task }];
   let first: Anthropic.Message;
   try {

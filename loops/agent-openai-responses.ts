@@ -7,7 +7,7 @@
 import OpenAI from "openai";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import type { AgentIo, AgentRun, SeenCall } from "./agent.ts";
-import { parsedArguments, SDK_BASE_URL, sdkErrorMessage } from "./agent.ts";
+import { parsedArguments, sdkClientOptions, sdkErrorMessage } from "./agent.ts";
 import { LOOP_TOOL, type LoopVariant, SYSTEM_NOTE, toolResultText } from "./loop-script.ts";
 
 const TOOLS: OpenAI.Responses.Tool[] = [
@@ -25,14 +25,7 @@ export async function responsesAgent(
   variant: LoopVariant,
   task: string,
 ): Promise<AgentRun> {
-  const client = new OpenAI({
-    apiKey: io.apiKey,
-    baseURL: `${SDK_BASE_URL}/v1`,
-    fetch: io.fetch,
-    maxRetries: 0,
-    timeout: io.timeoutMs,
-    defaultHeaders: io.headers,
-  });
+  const client = new OpenAI(sdkClientOptions(io, "/v1"));
   const input: ResponseInputItem[] = [{ role: "user", content: task }];
   let first: OpenAI.Responses.Response;
   try {

@@ -61,4 +61,21 @@ export function parsedArguments(text: string): unknown {
 }
 
 /** No base URL is reached: recording-fetch.ts sends every call to the route's ingress. */
-export const SDK_BASE_URL = "http://gateway.gatecheck.invalid";
+const SDK_BASE_URL = "http://gateway.gatecheck.invalid";
+
+/**
+ * The options every agent's SDK client is built with (the `openai` and `@anthropic-ai/sdk`
+ * clients take the same names): the recording fetch, the route's headers as default headers,
+ * and no retries (a retry would take the next staged answer). `basePath` is what the SDK
+ * expects after the host (`/v1` for `openai`, nothing for Anthropic's).
+ */
+export function sdkClientOptions(io: AgentIo, basePath = "") {
+  return {
+    apiKey: io.apiKey,
+    baseURL: `${SDK_BASE_URL}${basePath}`,
+    fetch: io.fetch,
+    maxRetries: 0,
+    timeout: io.timeoutMs,
+    defaultHeaders: io.headers,
+  };
+}
