@@ -21,7 +21,10 @@ import { ROUTE_API_KEY, runSweep } from "../sweep/run-sweep.ts";
 import { lossyGateway } from "../sweep/testing-columns.ts";
 import { testSweepOptions } from "../sweep/testing-sweep.ts";
 import { loopEvidencePath } from "./evidence-file.ts";
-import { LOOP_VARIANTS } from "./loop-script.ts";
+import { LOOP_VARIANTS, SECOND_CLIENT_VARIANT } from "./loop-script.ts";
+
+/** Every variant, and the two-client pair, per loop route. */
+const PER_ROUTE = [...LOOP_VARIANTS.map((v) => v.id), SECOND_CLIENT_VARIANT];
 
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-loops-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,20 +60,20 @@ it("runs every variant on every loop route of every running column, and stores t
   try {
     const loops = loopsOfRun(store.db, result.runId, true);
     const byColumn = (column: string) => loops.filter((l) => l.column === column);
-    // direct: three routes × every variant, all completed (the control loop).
-    expect(byColumn("direct@0")).toHaveLength(3 * LOOP_VARIANTS.length);
+    // direct: three routes × every variant and the pair, all completed (the control loop).
+    expect(byColumn("direct@0")).toHaveLength(3 * PER_ROUTE.length);
     expect(byColumn("direct@0").every((l) => l.status === "completed")).toBe(true);
     // The lossy gateway drops `stop` and rewrites `temperature`: neither is in a loop.
     expect(byColumn("lossy@1.0.0").map((l) => [l.routeId, l.variant, l.status])).toEqual(
-      LOOP_VARIANTS.map((v) => ["openai-chat->openai-chat", v.id, "completed"]).sort((a, b) =>
+      PER_ROUTE.map((id) => ["openai-chat->openai-chat", id, "completed"]).sort((a, b) =>
         String(a[1]).localeCompare(String(b[1])),
       ),
     );
     const matrix = readFileSync(result.matrixPath, "utf8");
     expect(matrix).toContain("## Agent loops");
-    expect(matrix).toContain("| direct@0 | anthropic-messages->anthropic-messages | 4/4 | · | · |");
+    expect(matrix).toContain("| direct@0 | anthropic-messages->anthropic-messages | 5/5 | · | · |");
     const summary = JSON.parse(readFileSync(result.summaryPath, "utf8"));
-    expect(summary.loops).toMatchObject({ run: 16, completed: 16, notRun: 0 });
+    expect(summary.loops).toMatchObject({ run: 20, completed: 20, notRun: 0 });
     // The HTML page shows the same section.
     const page = reportSections(loadReportFacts(store, loadRunView(store, result.runId)));
     expect(page.find((s) => s.id === "loops")?.title).toBe("Agent loops");
@@ -81,9 +84,13 @@ it("runs every variant on every loop route of every running column, and stores t
         loopEvidencePath(result.runId, loop.column, loop.routeId, loop.variant),
       );
       expect(readFileSync(file, "utf8")).toBe(loop.evidence);
-      const evidence = evidenceSchema.parse(JSON.parse(loop.evidence ?? "{}"));
-      expect(evidence.turns).toHaveLength(2);
-      expect(evidence.forwarded).toHaveLength(2);
+      const parsed = JSON.parse(loop.evidence ?? "{}") as Record<string, unknown>;
+      // The pair keeps client A's loop and client B's.
+      const parts = "first" in parsed ? [parsed.first, parsed.second] : [parsed];
+      for (const one of parts.map((p) => evidenceSchema.parse(p))) {
+        expect(one.turns).toHaveLength(2);
+        expect(one.forwarded).toHaveLength(2);
+      }
       expect(loop.evidence).not.toContain(ROUTE_API_KEY);
     }
   } finally {
@@ -104,7 +111,7 @@ it("a spent budget leaves every loop not-run with the reason", async () => {
   const store = openStore(result.dbPath);
   try {
     const loops = loopsOfRun(store.db, result.runId);
-    expect(loops).toHaveLength(3 * LOOP_VARIANTS.length);
+    expect(loops).toHaveLength(3 * PER_ROUTE.length);
     expect(new Set(loops.map((l) => `${l.status}: ${l.reason}`))).toEqual(
       new Set(["not-run: budget: the sweep's time ran out"]),
     );

@@ -61,6 +61,12 @@ export const LOOP_VARIANTS: readonly LoopVariant[] = [
   },
 ];
 
+/**
+ * The name the two-client pair (second-client.ts) is stored under, beside the variants' ids:
+ * client A's plain loop then client B's, B's judged for a key that is not its own.
+ */
+export const SECOND_CLIENT_VARIANT = "second-client";
+
 export const LOOP_TOOL = {
   name: "lookup_weather",
   description: "Look up the current weather for a city.",

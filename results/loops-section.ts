@@ -5,6 +5,7 @@
  * suites. A loop not run is counted apart, never as completed.
  */
 import { loopEvidencePath } from "../loops/evidence-file.ts";
+import { LOOP_VARIANTS, SECOND_CLIENT_VARIANT } from "../loops/loop-script.ts";
 import type { LoopRecord } from "./loop-records.ts";
 import { cellText } from "./markdown-text.ts";
 
@@ -88,7 +89,7 @@ export function renderLoopsSection(summary: LoopsSummary): string[] {
   const lines = [
     "## Agent loops",
     "",
-    `An official SDK client runs a scripted agent loop through each route against the mock as a deterministic model: turn 1 the task and the backend's tool calls, turn 2 the agent's echo (variants: plain, system-note, parallel, error-result), turn 3 the final answer (docs/loops.md). **${summary.completed} of ${summary.run} loops completed**${summary.notRun ? `; ${summary.notRun} not run (not counted)` : ""}.`,
+    `An official SDK client runs a scripted agent loop through each route against the mock as a deterministic model: turn 1 the task and the backend's tool calls, turn 2 the agent's echo (variants: ${LOOP_VARIANTS.map((v) => v.id).join(", ")}), turn 3 the final answer; and \`${SECOND_CLIENT_VARIANT}\`: two clients with their own keys, one after the other, where the second's requests must not reach the backend with the first's key (docs/loops.md). **${summary.completed} of ${summary.run} loops completed**${summary.notRun ? `; ${summary.notRun} not run (not counted)` : ""}.`,
     "",
     "| gateway | route | completed / run | broke (variant: turn, cause) | lost on the way, loop completed |",
     "|---|---|---|---|---|",
