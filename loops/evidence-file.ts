@@ -22,3 +22,12 @@ export function loopEvidencePath(
 ): string {
   return join("runs", runId, column.replaceAll("/", "_"), loopEvidenceFile(routeId, variant));
 }
+
+/**
+ * The run whose loop phase wrote a run's evidence files: a rescore carries its source's loops
+ * (sweep/rescore.ts) and names that run in its args as `loopsOf`; any other run wrote its own.
+ */
+export function loopEvidenceRun(run: { id: string; args: unknown }): string {
+  const args = run.args as { loopsOf?: unknown } | null | undefined;
+  return typeof args?.loopsOf === "string" ? args.loopsOf : run.id;
+}

@@ -3,6 +3,7 @@
  * column, route and loop variant. Written by the sweep's loop phase (loops/loop-phase.ts),
  * read by the views (the matrix's "agent loops" section, the JSON summary, JUnit).
  */
+import { quoted } from "./row-mapping.ts";
 import type { Db } from "./schema.ts";
 
 export interface LoopRecord {
@@ -25,6 +26,28 @@ export interface LoopRecord {
   /** The agent's exchanges and what reached the backend, redacted, as JSON text. */
   evidence?: string;
 }
+
+/** The table's columns, as `merge` and `rescore` copy them. */
+export const LOOP_COLUMNS = [
+  "run_id",
+  "column",
+  "route_id",
+  "variant",
+  "client",
+  "backend",
+  "persona",
+  "status",
+  "turn",
+  "cause",
+  "reason",
+  "losses",
+  "nonce",
+  "total_ms",
+  "evidence",
+] as const;
+
+/** The columns that name one loop (the table's primary key). */
+export const LOOP_KEY_COLUMNS = ["run_id", "column", "route_id", "variant"] as const;
 
 interface LoopRow {
   run_id: string;
@@ -109,6 +132,17 @@ export function doneLoopKeys(db: Db, runId: string): Set<string> {
     )
     .all(runId) as { column: string; route_id: string; variant: string }[];
   return new Set(rows.map((r) => loopKey(r.column, r.route_id, r.variant)));
+}
+
+/**
+ * A run's loops copied under another run id (a rescore carries its source's loops: the loop
+ * judge is not the lens, and what each SDK made of a reply is not stored to judge again).
+ */
+export function copyLoops(db: Db, fromRun: string, toRun: string): number {
+  const rest = quoted(LOOP_COLUMNS.filter((c) => c !== "run_id"));
+  return db
+    .prepare(`INSERT INTO loops (run_id, ${rest}) SELECT ?, ${rest} FROM loops WHERE run_id = ?`)
+    .run(toRun, fromRun).changes;
 }
 
 export function loopKey(column: string, routeId: string, variant: string): string {

@@ -8,6 +8,7 @@
  */
 
 import { CLIENT_DIALECTS } from "../dialects/dialect.ts";
+import { loopEvidenceRun } from "../loops/evidence-file.ts";
 import { AXES } from "../probes/corpus/probe.ts";
 import { VERDICT_CLASS, VERDICTS, type VerdictKind } from "../probes/verdict.ts";
 import { renderClientSdkSection } from "./client-sdk-section.ts";
@@ -57,7 +58,10 @@ export function markdownSections(
     section("headline", renderHeadline(heads)),
     section("preservation", preservationSection(view)),
     section("grid", renderGrid(gridOf(facts))),
-    section("loops", renderLoopsSection(summarizeLoops(view.run.id, view.loops ?? []))),
+    section(
+      "loops",
+      renderLoopsSection(summarizeLoops(loopEvidenceRun(view.run), view.loops ?? [])),
+    ),
     section("defects", renderDefectAppendix(heads), true),
     section("fields", [...legendSection(), ...matrixSection(view)], true),
     section("controls", renderControlAppendix(scope.controls), true),

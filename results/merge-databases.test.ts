@@ -2,10 +2,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loopKey, putLoop } from "./loop-records.ts";
 import { mergeDatabases, mergeShards } from "./merge-databases.ts";
 import { cellKeyString } from "./records.ts";
 import { ATTEMPT_COLUMNS, quoted } from "./row-mapping.ts";
-import { openStore, openStoreReadonly } from "./store.ts";
+import { openStore, openStoreReadonly, type ResultsStore } from "./store.ts";
 import { FIXTURE_OVERRIDES, writeFixtureRun } from "./testing/fixture-run.ts";
 
 let dir: string;
@@ -24,6 +25,39 @@ function shardOf(key: string, n: number): number {
   return h % n;
 }
 
+const LOOP_COLUMN = "direct@0.1.0";
+const LOOP_ROUTES = ["openai-chat->openai-chat", "anthropic-messages->anthropic-messages"];
+const LOOP_VARIANT_IDS = ["plain", "system-note", "parallel", "error-result", "second-client"];
+
+/** The run's agent loops (those `keep` takes), one of them broken, as the loop phase stores them. */
+function writeFixtureLoops(
+  store: ResultsStore,
+  keep: (key: string) => boolean = () => true,
+  reason = 'the backend issued call ids ["a"]; the results answer ["b"]',
+): void {
+  for (const routeId of LOOP_ROUTES) {
+    for (const variant of LOOP_VARIANT_IDS) {
+      if (!keep(loopKey(LOOP_COLUMN, routeId, variant))) continue;
+      const [client = "", backend = ""] = routeId.split("->");
+      const broke = variant === "parallel";
+      putLoop(store.db, {
+        runId: RUN,
+        column: LOOP_COLUMN,
+        routeId,
+        variant,
+        client,
+        backend,
+        status: broke ? "broke" : "completed",
+        ...(broke ? { turn: 2, cause: "id-lost", reason } : {}),
+        losses: variant === "error-result" ? ["result 1 lost its is_error flag"] : [],
+        nonce: `gc-${variant}`,
+        totalMs: 12,
+        evidence: JSON.stringify({ turns: [], forwarded: [], routeId, variant }),
+      });
+    }
+  }
+}
+
 function writeShards(n: number): string[] {
   return Array.from({ length: n }, (_, i) => {
     const path = join(dir, `shard-${i + 1}.db`);
@@ -34,6 +68,7 @@ function writeShards(n: number): string[] {
       shard: `${i + 1}/${n}`,
       keep: (cell) => shardOf(cellKeyString(cell), n) === i,
     });
+    writeFixtureLoops(store, (key) => shardOf(key, n) === i);
     store.close();
     return path;
   });
@@ -50,6 +85,7 @@ function dump(path: string): Record<string, unknown[]> {
     gateway_runs: all('SELECT * FROM gateway_runs ORDER BY run_id, "column"'),
     probes: all("SELECT * FROM probes ORDER BY probe_id, definition_hash"),
     cells: all('SELECT * FROM cells ORDER BY run_id, "column", route_id, probe_id, mode'),
+    loops: all('SELECT * FROM loops ORDER BY run_id, "column", route_id, variant'),
     // Every attempt column, not the storage ids (attempt_id, exchange_id) a merge renumbers.
     attempts: all(
       `SELECT ${quoted(ATTEMPT_COLUMNS)} FROM attempts
@@ -60,11 +96,29 @@ function dump(path: string): Record<string, unknown[]> {
   return out;
 }
 
+/**
+ * OUT holds one whole-run shard, merged; `other.db` holds what `write` puts in it. Returns
+ * OUT's bytes before any other merge, to show a failed one left it as it was.
+ */
+function mergedThenOther(write: (store: ResultsStore) => void) {
+  const out = join(dir, "out.db");
+  const [base] = writeShards(1);
+  if (!base) throw new Error("no shard");
+  mergeDatabases(out, [base]);
+  const before = readFileSync(out);
+  const other = join(dir, "other.db");
+  const store = openStore(other);
+  write(store);
+  store.close();
+  return { out, base, before, other };
+}
+
 describe("mergeDatabases", () => {
   it("three shards of one run merge into exactly the single-run database", () => {
     const single = join(dir, "single.db");
     const store = openStore(single);
     writeFixtureRun(store, { runId: RUN, startedAt: STARTED });
+    writeFixtureLoops(store);
     store.close();
     const shards = writeShards(3);
     // Every shard got some cells, none got all.
@@ -79,7 +133,12 @@ describe("mergeDatabases", () => {
       runs: [RUN],
       cellsAdded: 50,
       cellsAlreadyPresent: 0,
+      loopsAdded: LOOP_ROUTES.length * LOOP_VARIANT_IDS.length,
     });
+    // The agent loops too: every shard had some, the merge has each once.
+    expect(dump(join(dir, "merged.db")).loops).toHaveLength(
+      LOOP_ROUTES.length * LOOP_VARIANT_IDS.length,
+    );
     expect(dump(join(dir, "merged.db"))).toEqual(dump(single));
   });
 
@@ -138,7 +197,12 @@ describe("mergeDatabases", () => {
     const out = join(dir, "out.db");
     mergeDatabases(out, [one!]);
     const again = mergeDatabases(out, [one!]);
-    expect(again).toMatchObject({ cellsAdded: 0, cellsAlreadyPresent: 50, attemptsAdded: 0 });
+    expect(again).toMatchObject({
+      cellsAdded: 0,
+      cellsAlreadyPresent: 50,
+      attemptsAdded: 0,
+      loopsAdded: 0,
+    });
   });
 
   it("more inputs than SQLite can attach at once still merge, all or nothing", () => {
@@ -178,30 +242,36 @@ describe("mergeDatabases", () => {
   });
 
   it("a conflicting duplicate cell is an error naming it, and OUT stays as it was", () => {
-    const out = join(dir, "out.db");
-    const [base] = writeShards(1);
-    mergeDatabases(out, [base!]);
-    const before = readFileSync(out);
-    const other = join(dir, "other.db");
-    const store = openStore(other);
-    writeFixtureRun(store, {
-      runId: RUN,
-      startedAt: STARTED,
-      overrides: {
-        ...FIXTURE_OVERRIDES,
-        "litellm@1.74.0|oc-tools-strict|openai-chat->anthropic-messages|stream": {
-          verdict: "dropped",
-          reason: "absent",
+    const { out, base, before, other } = mergedThenOther((store) =>
+      writeFixtureRun(store, {
+        runId: RUN,
+        startedAt: STARTED,
+        overrides: {
+          ...FIXTURE_OVERRIDES,
+          "litellm@1.74.0|oc-tools-strict|openai-chat->anthropic-messages|stream": {
+            verdict: "dropped",
+            reason: "absent",
+          },
         },
-      },
-    });
-    store.close();
+      }),
+    );
     const fresh = join(dir, "fresh.db");
-    expect(() => mergeDatabases(fresh, [base!, other])).toThrow(
+    expect(() => mergeDatabases(fresh, [base, other])).toThrow(
       /other\.db: 1 conflicting duplicate cell\(s\); nothing was merged:\n {2}run 2026-11-30T02-10-00Z-ab12: litellm@1\.74\.0 \| openai-chat->anthropic-messages \| oc-tools-strict \| stream: preserved here, dropped in .*other\.db \(differs in verdict, reason, counts\)/,
     );
     expect(dump(fresh).cells).toHaveLength(0);
     expect(() => mergeDatabases(out, [other])).toThrow(/conflicting duplicate cell/);
+    expect(readFileSync(out).equals(before)).toBe(true);
+  });
+
+  it("a conflicting duplicate agent loop is an error naming it, and OUT stays as it was", () => {
+    const { out, before, other } = mergedThenOther((store) => {
+      writeFixtureRun(store, { runId: RUN, startedAt: STARTED });
+      writeFixtureLoops(store, undefined, "another reason");
+    });
+    expect(() => mergeDatabases(out, [other])).toThrow(
+      /other\.db: 2 conflicting duplicate loop\(s\); nothing was merged:\n {2}run 2026-11-30T02-10-00Z-ab12: direct@0\.1\.0 \| anthropic-messages->anthropic-messages \| parallel \| loop: broke here, broke in .*other\.db/,
+    );
     expect(readFileSync(out).equals(before)).toBe(true);
   });
 

@@ -2,11 +2,12 @@
  * `gatecheck merge OUT.db IN.db...`: shards of one sweep, or several machines' runs, into one
  * database. A run id found in several inputs becomes one run (earliest start, latest finish,
  * shards joined; all n shards of n make a whole run with no shard). A cell found twice must
- * be identical, with identical attempts; otherwise the merge stops, names the cells, and OUT
- * is left exactly as it was (one transaction).
+ * be identical, with identical attempts, and so must an agent loop; otherwise the merge
+ * stops, names them, and OUT is left exactly as it was (one transaction).
  */
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
+import { LOOP_COLUMNS, LOOP_KEY_COLUMNS } from "./loop-records.ts";
 import { ResultsError } from "./results-error.ts";
 import {
   ATTEMPT_COLUMNS,
@@ -27,6 +28,8 @@ export interface MergeReport {
   cellsAdded: number;
   cellsAlreadyPresent: number;
   attemptsAdded: number;
+  /** Agent loops (the `loops` table) added; one already present is skipped. */
+  loopsAdded: number;
 }
 
 const MAX_NAMED = 10;
@@ -51,6 +54,7 @@ export function mergeDatabases(outPath: string, inPaths: readonly string[]): Mer
     cellsAdded: 0,
     cellsAlreadyPresent: 0,
     attemptsAdded: 0,
+    loopsAdded: 0,
   };
   try {
     for (let i = 0; i < inPaths.length; i += MAX_ATTACHED) {
@@ -60,6 +64,7 @@ export function mergeDatabases(outPath: string, inPaths: readonly string[]): Mer
       total.cellsAdded += part.cellsAdded;
       total.cellsAlreadyPresent += part.cellsAlreadyPresent;
       total.attemptsAdded += part.attemptsAdded;
+      total.loopsAdded += part.loopsAdded;
     }
     renameSync(staging, outPath);
   } finally {
@@ -89,6 +94,7 @@ function mergeInOneTransaction(
     cellsAdded: 0,
     cellsAlreadyPresent: 0,
     attemptsAdded: 0,
+    loopsAdded: 0,
   };
   const runs = new Set<string>();
   try {
@@ -202,6 +208,28 @@ function mergeOne(db: Db, src: string, path: string, report: MergeReport, runs: 
     )
     .run(offset);
   report.attemptsAdded += attempts.changes;
+  report.loopsAdded += mergeLoops(db, src, path);
+}
+
+/** The input's agent loops: one found twice must be identical, as a cell must. */
+function mergeLoops(db: Db, src: string, path: string): number {
+  const key: readonly string[] = LOOP_KEY_COLUMNS;
+  const match = key.map((c) => `m."${c}" = s."${c}"`).join(" AND ");
+  const differs = LOOP_COLUMNS.filter((c) => !key.includes(c))
+    .map((c) => `m."${c}" IS NOT s."${c}"`)
+    .join(" OR ");
+  const conflicts = db
+    .prepare(`SELECT s.run_id, s."column", s.route_id, s.variant AS probe_id, 'loop' AS mode,
+      m.status AS a, s.status AS b, '' AS differing
+      FROM ${src}.loops s JOIN main.loops m ON ${match} WHERE ${differs}
+      ORDER BY s.run_id, s."column", s.route_id, s.variant`)
+    .all() as Row[];
+  if (conflicts.length > 0) throw conflictError(path, "loop", conflicts);
+  return db
+    .prepare(
+      `INSERT OR IGNORE INTO main.loops (${quoted(LOOP_COLUMNS)}) SELECT ${quoted(LOOP_COLUMNS)} FROM ${src}.loops`,
+    )
+    .run().changes;
 }
 
 function conflictError(path: string, what: string, rows: Row[]): ResultsError {
@@ -209,7 +237,9 @@ function conflictError(path: string, what: string, rows: Row[]): ResultsError {
     const detail =
       what === "cell"
         ? `${r.a} here, ${r.b} in ${path} (differs in ${String(r.differing).split(" ").join(", ")})`
-        : `${r.a} differs`;
+        : what === "loop"
+          ? `${r.a} here, ${r.b} in ${path}`
+          : `${r.a} differs`;
     return `  run ${r.run_id}: ${r.column} | ${r.route_id} | ${r.probe_id} | ${r.mode}: ${detail}`;
   });
   const more = rows.length > MAX_NAMED ? [`  ... and ${rows.length - MAX_NAMED} more`] : [];

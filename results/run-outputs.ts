@@ -5,6 +5,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { loopEvidenceRun } from "../loops/evidence-file.ts";
 import { htmlReportOf } from "./html/build-html-report.ts";
 import { type LoopsSummary, summarizeLoops } from "./loops-section.ts";
 import { renderMarkdownReport } from "./markdown-report.ts";
@@ -30,7 +31,9 @@ export function markdownOf(store: ResultsStore, view: RunView): string {
 export function runSummaryOf(view: RunView): RunSummary & { loops?: LoopsSummary } {
   const summary = summarizeRun(view.run, view.gatewayRuns, view.cells);
   const loops = view.loops ?? [];
-  return loops.length > 0 ? { ...summary, loops: summarizeLoops(view.run.id, loops) } : summary;
+  return loops.length > 0
+    ? { ...summary, loops: summarizeLoops(loopEvidenceRun(view.run), loops) }
+    : summary;
 }
 
 export function summaryJson(view: RunView): string {

@@ -4,12 +4,16 @@
  * main thread stores, in the same order; a corrupt attempt is an error naming it, and the
  * half-made run is removed.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { direct } from "../gateways/adapters/direct.ts";
+import { loopEvidencePath } from "../loops/evidence-file.ts";
 import { CORPUS } from "../probes/corpus/index.ts";
+import { loopsOfRun } from "../results/loop-records.ts";
+import { renderMarkdownReport } from "../results/markdown-report.ts";
+import { loadRunView } from "../results/run-view.ts";
 import { openStore, type ResultsStore } from "../results/store.ts";
 import { verdictsDigest } from "../results/verdict-lists.ts";
 import { defaultRescoreWorkers, rescoreRun, rescoreRunParallel } from "./rescore.ts";
@@ -113,6 +117,36 @@ describe("rescore", () => {
       args: { rescoreOf: runId },
     });
     expect(store.gatewayRuns(rescored.runId).map((g) => g.column)).toEqual(["direct@0"]);
+  });
+
+  it("carries the run's agent loops, their evidence still linked where the sweep wrote it", () => {
+    const copy = copyOfStore("loops.db");
+    try {
+      const [first] = loopsOfRun(copy.db, runId);
+      if (!first) throw new Error("the sweep ran no loop");
+      // One loop broken, so the matrix links its bytes.
+      copy.db
+        .prepare(
+          `UPDATE loops SET status = 'broke', turn = 2, cause = 'id-lost', reason = 'x'
+           WHERE run_id = ? AND "column" = ? AND route_id = ? AND variant = ?`,
+        )
+        .run(runId, first.column, first.routeId, first.variant);
+      const loops = (id: string) =>
+        loopsOfRun(copy.db, id, true).map(({ runId: _run, ...loop }) => loop);
+      const once = rescoreRun(copy, runId);
+      const twice = rescoreRun(copy, once.runId);
+      const file = loopEvidencePath(runId, first.column, first.routeId, first.variant);
+      expect(existsSync(join(dir, file))).toBe(true);
+      for (const rescored of [once, twice]) {
+        expect(loops(rescored.runId)).toEqual(loops(runId));
+        // A rescore of a rescore still names the run whose loop phase wrote the files.
+        expect(copy.getRun(rescored.runId)?.args).toMatchObject({ loopsOf: runId });
+        const matrix = renderMarkdownReport(loadRunView(copy, rescored.runId));
+        expect(matrix).toContain(`([bytes](${file}))`);
+      }
+    } finally {
+      copy.close();
+    }
   });
 
   it("stores the same rows in the same order with worker threads", async () => {

@@ -9,6 +9,9 @@
  * worker threads while this thread reads the next pages and stores judgements. Both
  * read in rowid order and consume judgements in that order, so they store the same rows.
  *
+ * The run's agent loops (loops/) are copied to the new run as they were judged: the loop judge
+ * is not the lens, and what each SDK made of a reply is not stored to be judged again.
+ *
  * A new judgement points at its source attempt's exchange: the recorded bytes are stored
  * once, whatever the number of rescores (schema version 3, results/rescore-io.ts).
  * Judgements are committed every `commitEvery` attempts (one transaction holding a large
@@ -16,7 +19,9 @@
  * the new run; until the end the new run's status is `running`.
  */
 import { availableParallelism } from "node:os";
+import { loopEvidenceRun } from "../loops/evidence-file.ts";
 import type { Verdict, VerdictKind } from "../probes/verdict.ts";
+import { copyLoops, loopsOfRun } from "../results/loop-records.ts";
 import { type CellRecord, cellKeyString } from "../results/records.ts";
 import {
   attemptPageReader,
@@ -111,6 +116,10 @@ class Rescore {
     this.fields = new Map(
       store.probesOfRun(fromRun).map((p) => [`${p.probeId}|${p.definitionHash}`, p.field]),
     );
+    // The run's agent loops are carried as they were judged (the loop judge is not the lens),
+    // and their evidence files stay in the folder of the run whose loop phase wrote them.
+    const carriesLoops = loopsOfRun(store.db, fromRun).length > 0;
+    const loopsOf = carriesLoops ? { loopsOf: loopEvidenceRun(source) } : {};
     this.restoreSettings = bulkWriteSettings(store);
     store.db.exec("BEGIN");
     try {
@@ -119,10 +128,11 @@ class Rescore {
         startedAt: now.toISOString(),
         gatecheckVersion: source.gatecheckVersion,
         ...(source.gitSha ? { gitSha: source.gitSha } : {}),
-        args: { rescoreOf: fromRun },
+        args: { rescoreOf: fromRun, ...loopsOf },
         ...(source.shard ? { shard: source.shard } : {}),
       });
       copyGatewayRuns(store, fromRun, this.runId);
+      copyLoops(store.db, fromRun, this.runId);
       this.writer = judgementWriter(store, fromRun, this.runId);
     } catch (error) {
       store.db.exec("ROLLBACK");
