@@ -2,13 +2,14 @@
  * The judge can tell a broken loop from a completed one: a test double stands where a
  * gateway would, between the agent and the mock, and loses one thing each time.
  */
-import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import type { GatewayRoute } from "../gateways/adapter.ts";
 import { direct } from "../gateways/adapters/direct.ts";
 import { type MockHandle, startMock } from "../mock-upstream/index.ts";
 import { BACKEND_MODEL, ROUTE_API_KEY } from "../sweep/run-sweep.ts";
 import { LOOP_VARIANTS, type LoopVariantId } from "./loop-script.ts";
 import { type LoopRun, runLoop } from "./run-loop.ts";
+import { type Double, startDouble } from "./testing-double.ts";
 
 type Json = Record<string, unknown>;
 interface Tamper {
@@ -16,19 +17,19 @@ interface Tamper {
   reply?: (body: Json) => Json;
   /** Answer the echo itself with this status, forwarding nothing. */
   refuseEcho?: number;
+  /** Forward to another path on the mock (a gateway that calls another endpoint). */
+  path?: (url: string) => string;
 }
 
 let mock: MockHandle;
 let tamper: Tamper = {};
-let proxy: Server;
+let proxy: Double;
 let proxyUrl = "";
 
 beforeAll(async () => {
   mock = await startMock({ name: "loops-judge" });
-  proxy = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    let body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Json;
+  proxy = await startDouble(async (req, res, bytes) => {
+    let body = JSON.parse(bytes.toString("utf8")) as Json;
     const isEcho =
       JSON.stringify(body).includes('lookup_weather",') &&
       /tool_call_id|tool_result|function_call_output/.test(JSON.stringify(body));
@@ -40,7 +41,8 @@ beforeAll(async () => {
       return;
     }
     if (tamper.request) body = tamper.request(body);
-    const upstream = await fetch(mock.url + (req.url ?? ""), {
+    const path = tamper.path ? tamper.path(req.url ?? "") : (req.url ?? "");
+    const upstream = await fetch(mock.url + path, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -55,12 +57,10 @@ beforeAll(async () => {
     res.writeHead(upstream.status, { "content-type": "application/json" });
     res.end(JSON.stringify(reply));
   });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  const address = proxy.address();
-  proxyUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  proxyUrl = proxy.url;
 });
 afterAll(async () => {
-  await new Promise((resolve) => proxy.close(resolve));
+  await proxy.close();
   await mock.close();
 });
 
@@ -71,12 +71,16 @@ const route = (id: string) => {
 };
 const variant = (id: LoopVariantId) => LOOP_VARIANTS.find((v) => v.id === id)!;
 
-async function loop(routeId: string, variantId: LoopVariantId, with_: Tamper): Promise<LoopRun> {
+async function loop(
+  routeId: string | GatewayRoute,
+  variantId: LoopVariantId,
+  with_: Tamper,
+): Promise<LoopRun> {
   tamper = with_;
   const run = await runLoop(
     {
       baseUrl: proxyUrl,
-      route: route(routeId),
+      route: typeof routeId === "string" ? route(routeId) : routeId,
       mock,
       apiKey: ROUTE_API_KEY,
       backendModel: BACKEND_MODEL,
@@ -188,4 +192,47 @@ it("a tool call whose arguments the gateway changed breaks at turn 1", async () 
     },
   });
   expect(run.outcome).toMatchObject({ status: "broke", turn: 1, cause: "tool-call-mangled" });
+});
+
+it("calls lost at turn 1 say what the bytes show: the task forwarded without its tools, the calls dropped from the reply", async () => {
+  const run = await loop("openai-chat->openai-chat", "plain", {
+    request: (body) => {
+      delete body.tools;
+      return body;
+    },
+    reply: (body) => {
+      const message = chatChoice(body);
+      delete message.tool_calls;
+      return body;
+    },
+  });
+  expect(run.outcome).toMatchObject({ status: "broke", turn: 1, cause: "tool-call-mangled" });
+  if (run.outcome.status === "broke") {
+    expect(run.outcome.reason).toContain("the agent got []");
+    expect(run.outcome.reason).toContain("the gateway forwarded the task without its tools");
+    expect(run.outcome.reason).toContain("the backend's reply carried 1 call(s)");
+    expect(run.outcome.reason).toContain('(object "chat.completion")');
+  }
+});
+
+it("a Responses task passed untranslated to a Chat backend, and its Chat reply passed back, is named so", async () => {
+  const responses = route("openai-responses->openai-responses");
+  const untranslated: GatewayRoute = {
+    ...responses,
+    id: "openai-responses->openai-chat",
+    backend: "openai-chat",
+  };
+  const run = await loop(untranslated, "plain", {
+    path: (url) => url.replace("/responses", "/chat/completions"),
+  });
+  expect(run.outcome).toMatchObject({ status: "broke", turn: 1, cause: "tool-call-mangled" });
+  if (run.outcome.status === "broke") {
+    expect(run.outcome.reason).toContain(
+      "with no openai-chat messages: the gateway forwarded it untranslated (top-level keys model, input, tools)",
+    );
+    expect(run.outcome.reason).toContain("the backend's reply carried 1 call(s)");
+    expect(run.outcome.reason).toContain(
+      "the gateway answered the agent 200 with top-level keys id, object, created, model, choices",
+    );
+  }
 });

@@ -75,6 +75,8 @@ export interface LoopEvidence {
   agent: AgentRun;
   /** The mock's records for the loop's nonce, in arrival order. */
   forwarded: readonly MockRecord[];
+  /** What the gateway answered the agent's task (its body as text), to say why calls were lost. */
+  firstReply?: { status: number; body: string };
 }
 
 const parts = (messages: readonly Message[]): Part[] => messages.flatMap((m) => m.parts);
@@ -141,6 +143,54 @@ function failure(
   );
 }
 
+/** The top-level keys of a JSON text, and its `object` or `type` where it names itself. */
+function shapeOf(text: string): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const record = body as Record<string, unknown>;
+  const named = ["object", "type"].find((k) => typeof record[k] === "string");
+  return `top-level keys ${Object.keys(record).join(", ")}${named ? ` (${named} ${JSON.stringify(record[named])})` : ""}`;
+}
+
+/**
+ * Where the task's tool calls went missing, from the bytes: whether the task reached the
+ * backend in the backend's dialect and with its tools, whether the backend's reply carried the
+ * calls, and what the gateway answered the agent. The mock answers its staged calls whatever
+ * the request holds, so a request a real provider could not have answered with a call is said.
+ */
+function whereCallsWentMissing(
+  backend: Dialect,
+  turnOne: MockRecord | undefined,
+  firstReply: LoopEvidence["firstReply"],
+): string[] {
+  const found: string[] = [];
+  const request = turnOne ? requestOf(backend, turnOne) : undefined;
+  if (turnOne && request?.messages.length === 0) {
+    const { body, path } = turnOne.request;
+    const shape = body.encoding === "utf8" ? shapeOf(body.data) : undefined;
+    found.push(
+      `the task reached the backend (${path}) with no ${backend} messages: the gateway forwarded it untranslated${shape ? ` (${shape})` : ""}, which a real provider refuses`,
+    );
+  } else if (turnOne && request && request.tools.length === 0) {
+    found.push(
+      "the gateway forwarded the task without its tools, so a real provider would have had no tool to call (the mock answers its staged calls whatever the request holds)",
+    );
+  }
+  const issued = turnOne ? (replyOf(backend, turnOne)?.parts ?? []) : [];
+  const calls = issued.filter((p) => p.type === "tool-call").length;
+  if (calls > 0) found.push(`the backend's reply carried ${calls} call(s)`);
+  const shape = firstReply ? shapeOf(firstReply.body) : undefined;
+  if (firstReply && shape) {
+    found.push(`the gateway answered the agent ${firstReply.status} with ${shape}`);
+  }
+  return found;
+}
+
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -159,10 +209,11 @@ export function judgeLoop(evidence: LoopEvidence): LoopOutcome {
   }));
   const seenShape = seen.map((c) => ({ name: c.name, arguments: c.arguments }));
   if (!sameJson(seenShape, wanted)) {
+    const found = whereCallsWentMissing(backend, turnOne, evidence.firstReply);
     return broke(
       1,
       "tool-call-mangled",
-      `the backend made ${wanted.length} call(s) ${JSON.stringify(wanted)}; the agent got ${JSON.stringify(seenShape)}`,
+      `the backend made ${wanted.length} call(s) ${JSON.stringify(wanted)}; the agent got ${JSON.stringify(seenShape)}${found.length > 0 ? `. ${found.join("; ")}` : ""}`,
     );
   }
   const echoStatus = turnTwo?.reply?.status ?? 0;

@@ -89,7 +89,18 @@ export async function runLoop(target: LoopTarget, variant: LoopVariant): Promise
     loopTask(nonce),
   );
   const forwarded = await collectRecords([mock], nonce, 50);
-  const outcome = judgeLoop({ variant, backend: route.backend, agent, forwarded });
+  const [first] = exchanges;
+  const outcome = judgeLoop({
+    variant,
+    backend: route.backend,
+    agent,
+    forwarded,
+    ...(first
+      ? {
+          firstReply: { status: first.response.status, body: first.response.body.toString("utf8") },
+        }
+      : {}),
+  });
   return {
     variant: variant.id,
     nonce,
