@@ -5,9 +5,18 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { GatewayRoute } from "../gateways/adapter.ts";
 import { direct } from "../gateways/adapters/direct.ts";
+import type { MockRecord } from "../mock-upstream/index.ts";
 import { type MockHandle, startMock } from "../mock-upstream/index.ts";
 import { BACKEND_MODEL, ROUTE_API_KEY } from "../sweep/run-sweep.ts";
-import { LOOP_VARIANTS, type LoopVariantId } from "./loop-script.ts";
+import { judgeLoop } from "./judge-loop.ts";
+import {
+  FINAL_TEXT,
+  LOOP_TOOL,
+  LOOP_VARIANTS,
+  type LoopVariantId,
+  toolCallId,
+  toolResultText,
+} from "./loop-script.ts";
 import { type LoopRun, runLoop } from "./run-loop.ts";
 import { type Double, startDouble } from "./testing-double.ts";
 
@@ -19,6 +28,8 @@ interface Tamper {
   refuseEcho?: number;
   /** Forward to another path on the mock (a gateway that calls another endpoint). */
   path?: (url: string) => string;
+  /** Answer the agent's task with this status and no body, whatever the backend said. */
+  failTask?: number;
 }
 
 let mock: MockHandle;
@@ -52,6 +63,11 @@ beforeAll(async () => {
       },
       body: JSON.stringify(body),
     });
+    if (tamper.failTask && !isEcho) {
+      res.writeHead(tamper.failTask);
+      res.end();
+      return;
+    }
     let reply = (await upstream.json()) as Json;
     if (tamper.reply && upstream.ok) reply = tamper.reply(reply);
     res.writeHead(upstream.status, { "content-type": "application/json" });
@@ -233,6 +249,175 @@ it("a Responses task passed untranslated to a Chat backend, and its Chat reply p
     expect(run.outcome.reason).toContain("the backend's reply carried 1 call(s)");
     expect(run.outcome.reason).toContain(
       "the gateway answered the agent 200 with top-level keys id, object, created, model, choices",
+    );
+  }
+});
+
+it("an echo whose calls and results reach the backend as plain text breaks at turn 2: result-lost", async () => {
+  const run = await loop("openai-chat->openai-chat", "plain", {
+    request: (body) => {
+      const messages = body.messages as Json[];
+      body.messages = messages.map((m) =>
+        m.role === "tool"
+          ? { role: "user", content: JSON.stringify(m.content) }
+          : m.role === "assistant"
+            ? { role: "assistant", content: JSON.stringify(m.tool_calls) }
+            : m,
+      );
+      return body;
+    },
+  });
+  expect(run.outcome).toMatchObject({ status: "broke", turn: 2, cause: "result-lost" });
+  if (run.outcome.status === "broke") {
+    expect(run.outcome.reason).toContain('its messages are ["user","assistant","user"]');
+  }
+});
+
+it("a gateway that fails on the backend's 200 breaks with its own error, not the SDK's", async () => {
+  const run = await loop("openai-chat->openai-chat", "plain", { failTask: 500 });
+  expect(run.outcome).toMatchObject({ status: "broke", turn: 1, cause: "gateway-error" });
+  if (run.outcome.status === "broke") {
+    expect(run.outcome.reason).toContain(
+      "the backend answered 200 to the task; the gateway answered the agent 500",
+    );
+  }
+});
+
+/** One forwarded record as the mock keeps it (what the judge reads), for the pure cases. */
+function record(path: string, json: Json, reply: Json, dialect?: string): MockRecord {
+  const body = JSON.stringify(json);
+  return {
+    seq: 0,
+    receivedAt: "2026-12-02T00:00:00.000Z",
+    listener: "test",
+    request: { method: "POST", path, headers: [], body: { encoding: "utf8", data: body } },
+    bodyBytes: body.length,
+    reply: {
+      status: 200,
+      staged: true,
+      headers: [],
+      body: { encoding: "utf8", data: JSON.stringify(reply) },
+    },
+    ...(dialect ? { dialect } : {}),
+  } as MockRecord;
+}
+
+const ollamaCall = {
+  id: toolCallId("ollama", 0),
+  function: { name: LOOP_TOOL.name, arguments: { city: "Paris" } },
+};
+const ollamaTask = { role: "user", content: "task" };
+const ollamaAnswer = {
+  model: "m",
+  message: { role: "assistant", content: FINAL_TEXT },
+  done: true,
+};
+const ollamaEcho = (result: Json) =>
+  record(
+    "/api/chat",
+    {
+      model: "m",
+      messages: [ollamaTask, { role: "assistant", content: "", tool_calls: [ollamaCall] }, result],
+    },
+    ollamaAnswer,
+  );
+const ollamaLoop = (result: Json) =>
+  judgeLoop({
+    variant: variant("plain"),
+    backend: "ollama",
+    agent: {
+      calls: [{ id: ollamaCall.id, name: LOOP_TOOL.name, arguments: { city: "Paris" } }],
+      finalText: FINAL_TEXT,
+    },
+    forwarded: [
+      record(
+        "/api/chat",
+        { model: "m", messages: [ollamaTask] },
+        {
+          model: "m",
+          message: { role: "assistant", content: "", tool_calls: [ollamaCall] },
+          done: true,
+        },
+      ),
+      ollamaEcho(result),
+    ],
+  });
+
+it("on a backend that links results by name, a result carrying only the call's id links by it", () => {
+  const content = toolResultText(variant("plain"), 0);
+  expect(ollamaLoop({ role: "tool", tool_call_id: ollamaCall.id, content })).toEqual({
+    status: "completed",
+    losses: [],
+  });
+  expect(ollamaLoop({ role: "tool", tool_name: LOOP_TOOL.name, content }).status).toBe("completed");
+  expect(ollamaLoop({ role: "tool", tool_call_id: "call_other", content })).toMatchObject({
+    status: "broke",
+    turn: 2,
+    cause: "id-lost",
+  });
+});
+
+it("records are read in the dialect the gateway spoke to the backend, and a break says so", () => {
+  const id = toolCallId("anthropic-messages", 0);
+  const use = { type: "tool_use", id, name: LOOP_TOOL.name, input: { city: "Paris" } };
+  const turnOne = record(
+    "/anthropic/v1/messages",
+    { model: "m", max_tokens: 9, messages: [{ role: "user", content: "task" }] },
+    { type: "message", role: "assistant", content: [use], stop_reason: "tool_use" },
+    "anthropic-messages",
+  );
+  const echo = (toolUseId: string) =>
+    record(
+      "/anthropic/v1/messages",
+      {
+        model: "m",
+        max_tokens: 9,
+        messages: [
+          { role: "user", content: "task" },
+          { role: "assistant", content: [use] },
+          {
+            role: "user",
+            content: [
+              { type: "tool_result", tool_use_id: toolUseId, content: "Paris: sunny, 21 degrees" },
+            ],
+          },
+        ],
+      },
+      { type: "message", role: "assistant", content: [{ type: "text", text: FINAL_TEXT }] },
+      "anthropic-messages",
+    );
+  const judged = (toolUseId: string) =>
+    judgeLoop({
+      variant: variant("plain"),
+      backend: "openai-chat",
+      agent: {
+        calls: [{ id, name: LOOP_TOOL.name, arguments: { city: "Paris" } }],
+        finalText: FINAL_TEXT,
+      },
+      forwarded: [turnOne, echo(toolUseId)],
+    });
+  expect(judged(id)).toEqual({ status: "completed", losses: [] });
+  // A persona's listener does not name the dialect: the path's tail does.
+  const unnamed = (r: MockRecord): MockRecord => {
+    const { dialect: _named, ...rest } = r;
+    return rest;
+  };
+  expect(
+    judgeLoop({
+      variant: variant("plain"),
+      backend: "openai-chat",
+      agent: {
+        calls: [{ id, name: LOOP_TOOL.name, arguments: { city: "Paris" } }],
+        finalText: FINAL_TEXT,
+      },
+      forwarded: [unnamed(turnOne), unnamed(echo(id))],
+    }),
+  ).toEqual({ status: "completed", losses: [] });
+  const lost = judged("toolu_other");
+  expect(lost).toMatchObject({ status: "broke", turn: 2, cause: "id-lost" });
+  if (lost.status === "broke") {
+    expect(lost.reason).toContain(
+      "the gateway sent this route's requests to the backend's anthropic-messages endpoint /anthropic/v1/messages, not openai-chat",
     );
   }
 });

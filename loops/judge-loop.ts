@@ -12,11 +12,10 @@
  *   provider refuses a tool loop without it (SIGNATURE_RULES).
  * - Turn 3 breaks when the backend's final answer does not reach the agent as sent.
  */
-import type { CanonicalReply, Message, Part } from "../dialects/canonical.ts";
-import type { Dialect } from "../dialects/dialect.ts";
+import type { CanonicalReply } from "../dialects/canonical.ts";
+import { DIALECTS, type Dialect } from "../dialects/dialect.ts";
 import { tryParseJson } from "../dialects/json.ts";
-import { readReply } from "../dialects/reply.ts";
-import { readRequest } from "../dialects/request.ts";
+import { dialectOfPath } from "../dialects/routes.ts";
 import type { MockRecord } from "../mock-upstream/index.ts";
 import type { AgentRun } from "./agent.ts";
 import { broke, completed, type LoopOutcome } from "./loop-outcome.ts";
@@ -27,47 +26,17 @@ import {
   type LoopVariant,
   toolResultText,
 } from "./loop-script.ts";
-
-/**
- * How a backend links a result to its call: by the call's id, or (Gemini, Ollama, whose ids
- * are optional) by the function's name in call order.
- */
-const LINK_BY: Readonly<Record<Dialect, { by: "id" | "name"; see: string }>> = {
-  "openai-chat": {
-    by: "id",
-    see: "https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages",
-  },
-  "openai-responses": {
-    by: "id",
-    see: "https://platform.openai.com/docs/api-reference/responses/create#responses-create-input",
-  },
-  "anthropic-messages": {
-    by: "id",
-    see: "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
-  },
-  gemini: {
-    by: "name",
-    see: "https://ai.google.dev/gemini-api/docs/function-calling",
-  },
-  ollama: {
-    by: "name",
-    see: "https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-with-tools",
-  },
-};
-
-/**
- * Backends whose provider refuses a tool loop whose echoed assistant turn lacks the signed
- * reasoning it sent: a lost signature there is a break; elsewhere (Responses'
- * `encrypted_content`, reasoning text on Chat or Ollama) it is recorded as a loss. DeepSeek's
- * and Moonshot's `reasoning_content` rules are enforced by their personas, not here.
- */
-const SIGNATURE_RULES: Partial<Record<Dialect, { slot: "thinking" | "tool-call"; see: string }>> = {
-  "anthropic-messages": {
-    slot: "thinking",
-    see: "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks",
-  },
-  gemini: { slot: "tool-call", see: "https://ai.google.dev/gemini-api/docs/thought-signatures" },
-};
+import {
+  forwardedRequest,
+  LINK_BY,
+  linkResults,
+  partsOf,
+  SIGNATURE_RULES,
+  signatureCameBack,
+  signatureSlot,
+  signedParts,
+  upstreamReply,
+} from "./turn-link.ts";
 
 export interface LoopEvidence {
   variant: LoopVariant;
@@ -75,35 +44,25 @@ export interface LoopEvidence {
   agent: AgentRun;
   /** The mock's records for the loop's nonce, in arrival order. */
   forwarded: readonly MockRecord[];
-  /** What the gateway answered the agent's task (its body as text), to say why calls were lost. */
-  firstReply?: { status: number; body: string };
+  /** What the gateway answered each of the agent's requests (status, body as text), in order. */
+  replies?: readonly { status: number; body: string }[];
 }
-
-const parts = (messages: readonly Message[]): Part[] => messages.flatMap((m) => m.parts);
 
 function requestOf(backend: Dialect, record: MockRecord) {
   const { body, path } = record.request;
   const parsed = body.encoding === "utf8" ? tryParseJson(body.data) : undefined;
-  if (!parsed?.ok) return undefined;
-  try {
-    return readRequest(backend, parsed.value, { path });
-  } catch {
-    return undefined;
-  }
+  return parsed?.ok ? forwardedRequest(backend, parsed.value, path) : undefined;
 }
 
 function replyOf(backend: Dialect, record: MockRecord): CanonicalReply | undefined {
   const { status, body } = record.reply;
-  if (body.encoding === "base64") return undefined;
-  try {
-    return readReply(backend, { status, body: body.data }, "non-stream");
-  } catch {
-    return undefined;
-  }
+  return body.encoding === "base64"
+    ? undefined
+    : upstreamReply(backend, { status, body: body.data });
 }
 
 const isTurnTwo = (backend: Dialect, record: MockRecord) =>
-  parts(requestOf(backend, record)?.messages ?? []).some((p) => p.type === "tool-result");
+  partsOf(requestOf(backend, record)?.messages ?? []).some((p) => p.type === "tool-result");
 
 /** Why a request failed, from its forwarded record (if any) and what the SDK said. */
 function failure(
@@ -111,6 +70,7 @@ function failure(
   record: MockRecord | undefined,
   sdkMessage: string,
   what: string,
+  clientStatus: number | undefined,
 ): LoopOutcome {
   const status = record?.reply?.status ?? 0;
   if (record?.reply?.personaRule) {
@@ -128,7 +88,16 @@ function failure(
       `nothing of the ${what} reached the backend; the agent's SDK said: ${sdkMessage}`,
     );
   }
-  if (status >= 200 && status < 300) {
+  const ok = (s: number | undefined) => s !== undefined && s >= 200 && s < 300;
+  if (ok(status) && clientStatus !== undefined && !ok(clientStatus)) {
+    // The backend answered; the gateway failed on its answer.
+    return broke(
+      turn === 1 ? 1 : 3,
+      "gateway-error",
+      `the backend answered ${status} to the ${what}; the gateway answered the agent ${clientStatus}, and the agent's SDK said: ${sdkMessage}`,
+    );
+  }
+  if (ok(status)) {
     // The backend answered; the answer did not reach the agent in a form it reads.
     return broke(
       turn === 1 ? 1 : 3,
@@ -166,7 +135,7 @@ function shapeOf(text: string): string | undefined {
 function whereCallsWentMissing(
   backend: Dialect,
   turnOne: MockRecord | undefined,
-  firstReply: LoopEvidence["firstReply"],
+  firstReply: { status: number; body: string } | undefined,
 ): string[] {
   const found: string[] = [];
   const request = turnOne ? requestOf(backend, turnOne) : undefined;
@@ -195,13 +164,49 @@ function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/**
+ * The dialect a record was spoken in: as the mock read it, or from its path where the mock
+ * did not know it (a persona's listener, a gateway's own mount in front of the provider's
+ * path: `/anthropic/v1/messages`), the longest tail of the path that is a dialect's endpoint.
+ */
+function recordedDialect(record: MockRecord | undefined): Dialect | undefined {
+  if (!record) return undefined;
+  if (record.dialect && (DIALECTS as readonly string[]).includes(record.dialect)) {
+    return record.dialect;
+  }
+  const path = record.request.path.split("?")[0] ?? "";
+  for (let at = 0; at >= 0; at = path.indexOf("/", at + 1)) {
+    const match = dialectOfPath(path.slice(at));
+    if (match?.kind === "generate") return match.dialect;
+  }
+  return undefined;
+}
+
+/**
+ * Judges the loop, reading what reached the backend in the dialect the gateway spoke to it (a
+ * gateway may call another endpoint than the route names: LiteLLM sends DeepSeek requests from
+ * a Messages client to DeepSeek's Messages endpoint); a break says so where they differ.
+ */
 export function judgeLoop(evidence: LoopEvidence): LoopOutcome {
+  const spoken = recordedDialect(evidence.forwarded[0]) ?? evidence.backend;
+  const outcome = judgeSpoken({ ...evidence, backend: spoken });
+  if (spoken === evidence.backend || outcome.status !== "broke") return outcome;
+  return {
+    ...outcome,
+    reason: `${outcome.reason} (the gateway sent this route's requests to the backend's ${spoken} endpoint ${evidence.forwarded[0]?.request.path ?? ""}, not ${evidence.backend}: judged as ${spoken})`,
+  };
+}
+
+function judgeSpoken(evidence: LoopEvidence): LoopOutcome {
   const { variant, backend, agent, forwarded } = evidence;
+  const replies = evidence.replies ?? [];
   const turnTwoAt = forwarded.findIndex((r) => isTurnTwo(backend, r));
   const turnOne = forwarded.find((r, i) => i !== turnTwoAt && !isTurnTwo(backend, r));
   const turnTwo = turnTwoAt >= 0 ? forwarded[turnTwoAt] : undefined;
 
-  if (agent.error?.request === 1) return failure(1, turnOne, agent.error.message, "task");
+  if (agent.error?.request === 1) {
+    return failure(1, turnOne, agent.error.message, "task", replies[0]?.status);
+  }
   const seen = agent.calls ?? [];
   const wanted = LOOP_CITIES.slice(0, variant.calls).map((city) => ({
     name: LOOP_TOOL.name,
@@ -209,7 +214,7 @@ export function judgeLoop(evidence: LoopEvidence): LoopOutcome {
   }));
   const seenShape = seen.map((c) => ({ name: c.name, arguments: c.arguments }));
   if (!sameJson(seenShape, wanted)) {
-    const found = whereCallsWentMissing(backend, turnOne, evidence.firstReply);
+    const found = whereCallsWentMissing(backend, turnOne, replies[0]);
     return broke(
       1,
       "tool-call-mangled",
@@ -219,7 +224,16 @@ export function judgeLoop(evidence: LoopEvidence): LoopOutcome {
   const echoStatus = turnTwo?.reply?.status ?? 0;
   const echoAnswered = echoStatus >= 200 && echoStatus < 300;
   if (agent.error?.request === 2 && !echoAnswered) {
-    return failure(2, turnTwo, agent.error.message, "echo");
+    return failure(2, turnTwo, agent.error.message, "echo", replies[1]?.status);
+  }
+  const echo = forwarded.find((r) => r !== turnOne);
+  if (!turnTwo && turnOne && echo) {
+    const shape = requestOf(backend, echo)?.messages.map((m) => m.role);
+    return broke(
+      2,
+      "result-lost",
+      `the echo reached the backend without a tool result: its messages are ${JSON.stringify(shape ?? [])} (the calls and results did not arrive as the backend's tool messages)`,
+    );
   }
   if (!turnTwo || !turnOne) {
     return broke(
@@ -233,12 +247,11 @@ export function judgeLoop(evidence: LoopEvidence): LoopOutcome {
   const issued = replyOf(backend, turnOne)?.parts ?? [];
   const issuedCalls = issued.flatMap((p) => (p.type === "tool-call" ? [p] : []));
   const request = requestOf(backend, turnTwo);
-  const sentBack = parts(request?.messages ?? []);
+  const sentBack = partsOf(request?.messages ?? []);
   const results = sentBack.flatMap((p) => (p.type === "tool-result" ? [p] : []));
   const link = LINK_BY[backend];
-  const want = issuedCalls.map((c) => (link.by === "id" ? c.id : c.name));
-  const got = results.map((r) => (link.by === "id" ? r.callId : (r.name ?? r.callId)));
-  if (!sameJson(got, want)) {
+  const { want, got, linked } = linkResults(backend, issuedCalls, results);
+  if (!linked) {
     return broke(
       2,
       "id-lost",
@@ -259,16 +272,9 @@ export function judgeLoop(evidence: LoopEvidence): LoopOutcome {
     }
   }
   const rule = SIGNATURE_RULES[backend];
-  const issuedSigs = issued.flatMap((p) =>
-    (p.type === "thinking" || p.type === "tool-call") && p.signature ? [p] : [],
-  );
-  for (const sig of issuedSigs) {
-    const back = sentBack.some(
-      (p) => p.type === sig.type && "signature" in p && p.signature === sig.signature,
-    );
-    if (back) continue;
-    const slot =
-      sig.type === "thinking" ? "thinking block's signature" : "function call's thoughtSignature";
+  for (const sig of signedParts(issued)) {
+    if (signatureCameBack(sig, sentBack)) continue;
+    const slot = signatureSlot(sig);
     if (rule && rule.slot === sig.type) {
       return broke(
         2,
@@ -284,7 +290,7 @@ export function judgeLoop(evidence: LoopEvidence): LoopOutcome {
     losses.push("the reasoning text did not come back to the backend");
   }
   if (agent.error?.request === 2) {
-    const outcome = failure(2, turnTwo, agent.error.message, "echo");
+    const outcome = failure(2, turnTwo, agent.error.message, "echo", replies[1]?.status);
     return outcome.status === "broke" ? { ...outcome, losses } : outcome;
   }
   if (agent.finalText !== FINAL_TEXT) {

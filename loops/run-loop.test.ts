@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redactionTag } from "../dialects/credentials.ts";
 import { direct } from "../gateways/adapters/direct.ts";
 import { type MockHandle, startMock } from "../mock-upstream/index.ts";
 import { BACKEND_MODEL, ROUTE_API_KEY } from "../sweep/run-sweep.ts";
@@ -37,4 +38,29 @@ describe("the control loop through direct (no gateway)", () => {
       });
     }
   }
+});
+
+it("the agent's SDK holds the key the route sends, where the route sends its own (any-llm's)", async () => {
+  const messages = direct
+    .routes({ name: "direct", version: "0" })
+    .find((r) => r.client === "anthropic-messages");
+  const plain = LOOP_VARIANTS.find((v) => v.id === "plain");
+  if (!messages || !plain) throw new Error("no Messages route or plain variant");
+  const fixed = "gw-gatecheck-fixed-route-key-0000000000000000";
+  const run = await runLoop(
+    {
+      baseUrl: mock.url,
+      route: { ...messages, headers: (ctx) => messages.headers({ ...ctx, apiKey: fixed }) },
+      mock,
+      apiKey: ROUTE_API_KEY,
+      backendModel: BACKEND_MODEL,
+      timeoutMs: 20_000,
+    },
+    plain,
+  );
+  expect(run.outcome.status).toBe("completed");
+  // Every key header the SDK sent holds the route's key, none the sweep's.
+  const sent = JSON.stringify(run.turns.map((t) => t.clientRequest.headers));
+  expect(sent).toContain(redactionTag(fixed));
+  expect(sent).not.toContain(redactionTag(ROUTE_API_KEY));
 });

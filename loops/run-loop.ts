@@ -3,6 +3,8 @@
  * nonce on the route's mock listener, let the route's agent (an official SDK client) run the
  * task, collect what reached the backend, redact everything kept, and judge the chain.
  */
+import type { ClientDialect } from "../dialects/dialect.ts";
+import { dialectModule } from "../dialects/registry.ts";
 import type { WireExchange } from "../dialects/wire/exchange.ts";
 import type { WireRequest } from "../dialects/wire/messages.ts";
 import type { GatewayRoute } from "../gateways/adapter.ts";
@@ -59,6 +61,19 @@ function storedTurn(exchange: ClientExchange): LoopClientTurn {
   };
 }
 
+/**
+ * The key the route sends in its client dialect's key header (scheme stripped): the key an
+ * agent's code would give its SDK. A route may send its own key whatever the sweep's (any-llm's
+ * seeded virtual key); an SDK given another key would send that one too, in its own header
+ * (the Anthropic SDK sends `Authorization: Bearer` beside the route's `x-api-key`).
+ */
+function routeKey(client: ClientDialect, headers: Record<string, string>): string | undefined {
+  const { header, scheme } = dialectModule(client).auth;
+  const value = Object.entries(headers).find(([name]) => name.toLowerCase() === header)?.[1];
+  if (value === undefined) return undefined;
+  return scheme && value.startsWith(`${scheme} `) ? value.slice(scheme.length + 1) : value;
+}
+
 export async function runLoop(target: LoopTarget, variant: LoopVariant): Promise<LoopRun> {
   const { route, mock } = target;
   const started = performance.now();
@@ -72,6 +87,7 @@ export async function runLoop(target: LoopTarget, variant: LoopVariant): Promise
     ],
   });
   const exchanges: ClientExchange[] = [];
+  const headers = route.headers({ mockUrl: () => mock.url, apiKey: target.apiKey });
   const agent = await AGENTS[route.client](
     {
       fetch: recordingFetch(
@@ -80,8 +96,8 @@ export async function runLoop(target: LoopTarget, variant: LoopVariant): Promise
         target.timeoutMs,
         exchanges,
       ),
-      headers: route.headers({ mockUrl: () => mock.url, apiKey: target.apiKey }),
-      apiKey: target.apiKey,
+      headers,
+      apiKey: routeKey(route.client, headers) ?? target.apiKey,
       model: route.model(target.backendModel),
       timeoutMs: target.timeoutMs,
     },
@@ -89,17 +105,15 @@ export async function runLoop(target: LoopTarget, variant: LoopVariant): Promise
     loopTask(nonce),
   );
   const forwarded = await collectRecords([mock], nonce, 50);
-  const [first] = exchanges;
   const outcome = judgeLoop({
     variant,
     backend: route.backend,
     agent,
     forwarded,
-    ...(first
-      ? {
-          firstReply: { status: first.response.status, body: first.response.body.toString("utf8") },
-        }
-      : {}),
+    replies: exchanges.map((e) => ({
+      status: e.response.status,
+      body: e.response.body.toString("utf8"),
+    })),
   });
   return {
     variant: variant.id,

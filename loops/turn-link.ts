@@ -1,0 +1,129 @@
+/**
+ * How one turn of a tool loop links to the next, on the backend's side: what the backend
+ * said at one turn (its tool calls, the signatures and reasoning it sent) against what
+ * reached it at the next (the results, and what came back of the rest). The loop judge
+ * (judge-loop.ts) and the chain judge of `gatecheck check` (judge-chain.ts) both read turns
+ * through this, so a link means the same in a sweep's loop and in a pasted trace.
+ */
+import type { CanonicalReply, CanonicalRequest, Message, Part } from "../dialects/canonical.ts";
+import type { Dialect, Mode } from "../dialects/dialect.ts";
+import { readReply } from "../dialects/reply.ts";
+import { readRequest } from "../dialects/request.ts";
+
+/**
+ * How a backend links a result to its call: by the call's id, or (Gemini, Ollama, whose ids
+ * are optional) by the function's name in call order, or by the id where a result carries
+ * no name (Ollama's `tool_call_id`, dialects/ollama/fields.ts).
+ */
+export const LINK_BY: Readonly<Record<Dialect, { by: "id" | "name"; see: string }>> = {
+  "openai-chat": {
+    by: "id",
+    see: "https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages",
+  },
+  "openai-responses": {
+    by: "id",
+    see: "https://platform.openai.com/docs/api-reference/responses/create#responses-create-input",
+  },
+  "anthropic-messages": {
+    by: "id",
+    see: "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+  },
+  gemini: {
+    by: "name",
+    see: "https://ai.google.dev/gemini-api/docs/function-calling",
+  },
+  ollama: {
+    by: "name",
+    see: "https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-with-tools",
+  },
+};
+
+/**
+ * Backends whose provider refuses a tool loop whose echoed assistant turn lacks the signed
+ * reasoning it sent: a lost signature there breaks the loop; elsewhere (Responses'
+ * `encrypted_content`, reasoning text on Chat or Ollama) it is a loss. DeepSeek's and
+ * Moonshot's `reasoning_content` rules are enforced by their personas, not here.
+ */
+export const SIGNATURE_RULES: Partial<
+  Record<Dialect, { slot: "thinking" | "tool-call"; see: string }>
+> = {
+  "anthropic-messages": {
+    slot: "thinking",
+    see: "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks",
+  },
+  gemini: { slot: "tool-call", see: "https://ai.google.dev/gemini-api/docs/thought-signatures" },
+};
+
+export const partsOf = (messages: readonly Message[]): Part[] => messages.flatMap((m) => m.parts);
+
+/** A forwarded body read in the backend's dialect; undefined when it is not a JSON object. */
+export function forwardedRequest(
+  backend: Dialect,
+  body: unknown,
+  path: string,
+): CanonicalRequest | undefined {
+  try {
+    return readRequest(backend, body, { path });
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the backend answered, read in its dialect; undefined when it cannot be read. */
+export function upstreamReply(
+  backend: Dialect,
+  reply: { status: number; body: string },
+  mode: Mode = "non-stream",
+): CanonicalReply | undefined {
+  try {
+    return readReply(backend, reply, mode);
+  } catch {
+    return undefined;
+  }
+}
+
+type ToolCall = Extract<Part, { type: "tool-call" }>;
+type ToolResult = Extract<Part, { type: "tool-result" }>;
+
+export interface ResultLink {
+  /** What the backend's calls are known by (an id, or a name where the result links by name). */
+  want: (string | undefined)[];
+  /** What the results that reached it answer, in order. */
+  got: (string | undefined)[];
+  linked: boolean;
+}
+
+/** Whether `results` answer `calls` in order, as `backend` links them. */
+export function linkResults(
+  backend: Dialect,
+  calls: readonly ToolCall[],
+  results: readonly ToolResult[],
+): ResultLink {
+  const byName = (r: ToolResult | undefined) =>
+    LINK_BY[backend].by === "name" && r?.name !== undefined;
+  const want = calls.map((c, i) => (byName(results[i]) ? c.name : c.id));
+  const got = results.map((r) => (byName(r) ? r.name : r.callId));
+  return { want, got, linked: JSON.stringify(want) === JSON.stringify(got) };
+}
+
+/** A thinking block or function call the backend signed. */
+export type Signed = Extract<Part, { type: "thinking" | "tool-call" }> & { signature: string };
+
+export function signedParts(issued: readonly Part[]): Signed[] {
+  return issued.flatMap((p) =>
+    (p.type === "thinking" || p.type === "tool-call") && p.signature ? [p as Signed] : [],
+  );
+}
+
+/** The signature came back byte for byte in the backend's own slot (a part of its type). */
+export function signatureCameBack(sig: Signed, sentBack: readonly Part[]): boolean {
+  return sentBack.some(
+    (p) => p.type === sig.type && "signature" in p && p.signature === sig.signature,
+  );
+}
+
+export function signatureSlot(sig: Signed): string {
+  return sig.type === "thinking"
+    ? "thinking block's signature"
+    : "function call's thoughtSignature";
+}
