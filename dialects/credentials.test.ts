@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { redactPath, redactQuery, redactRequestTarget } from "./credential-url.ts";
 import {
   credentialValuesInJson,
   isRedactionTag,
@@ -8,9 +9,6 @@ import {
   redactHeaderPairs,
   redactionTag,
   redactJson,
-  redactPath,
-  redactQuery,
-  redactRequestTarget,
   redactText,
   refreshEnvironmentSecrets,
 } from "./credentials.ts";

@@ -9,7 +9,8 @@
  * `trafficRecord` builds the same record as an object, the plain way; the tests hold the
  * line to it.
  */
-import { redactHeaderPairs, redactPath, redactQuery } from "../dialects/credentials.ts";
+import { redactPath, redactQuery } from "../dialects/credential-url.ts";
+import { redactHeaderPairs } from "../dialects/credentials.ts";
 import { lowerCasePairs } from "../dialects/wire/headers.ts";
 import type { WireRequest } from "../dialects/wire/messages.ts";
 import type { MockRecord, RawRequest, RecordDecision, RequestFacts } from "./record.ts";

@@ -7,7 +7,8 @@
  */
 
 import type { Socket } from "node:net";
-import { redactHeaderPairs, redactPath } from "../dialects/credentials.ts";
+import { redactPath } from "../dialects/credential-url.ts";
+import { redactHeaderPairs } from "../dialects/credentials.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { isRecord } from "../dialects/json.ts";
 import { dialectModule } from "../dialects/registry.ts";

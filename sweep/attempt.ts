@@ -7,7 +7,8 @@
  * the same verdicts.
  */
 import { redactCompressed } from "../dialects/compressed-body.ts";
-import { redactBody, redactHeaderPairs, redactRequestTarget } from "../dialects/credentials.ts";
+import { redactRequestTarget } from "../dialects/credential-url.ts";
+import { redactBody, redactHeaderPairs } from "../dialects/credentials.ts";
 import type { Mode } from "../dialects/dialect.ts";
 import { textBytes } from "../dialects/wire/bytes.ts";
 import type { ExchangeContext, WireExchange } from "../dialects/wire/exchange.ts";

@@ -15,12 +15,12 @@ import { randomUUID } from "node:crypto";
 import { Agent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { performance } from "node:perf_hooks";
+import { redactQuery } from "../../dialects/credential-url.ts";
 import {
   credentialValuesInJson,
   isCredentialHeader,
   redactBody,
   redactHeaderPairs,
-  redactQuery,
   redactText,
 } from "../../dialects/credentials.ts";
 import { asRecord, asString, tryParseJson } from "../../dialects/json.ts";

@@ -152,6 +152,13 @@ describe("credentials", () => {
     ]);
   });
 
+  it("reads a query credential whose percent-encoding is malformed as written, without throwing", () => {
+    const request = wire("/v1beta/models/m:generateContent?key=AIza%zzCANARY&alt=sse");
+    expect(clientCredentials(request).map((c) => `${c.place}.${c.name}=${c.value}`)).toEqual([
+      "query.key=AIza%zzCANARY",
+    ]);
+  });
+
   it("matches a recording redacted on both sides through its tag, and through planted secrets", () => {
     const recorded = { place: "header" as const, name: "x-api-key", value: redactionTag(key) };
     const forwarded = [wire("/v1/chat/completions", [["x-api-key", redactionTag(key)]])];

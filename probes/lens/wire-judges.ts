@@ -4,6 +4,7 @@
  * anywhere in the forwarded request (by value or by the redaction tag of the value).
  */
 
+import { safeDecode } from "../../dialects/credential-url.ts";
 import {
   CREDENTIAL_BODY_KEYS,
   CREDENTIAL_QUERY_PARAMS,
@@ -264,9 +265,9 @@ function findClientCredentials(request: ExchangeRequest): ClientCredential[] {
     for (const pair of query.split("&")) {
       const eq = pair.indexOf("=");
       if (eq < 0) continue;
-      const name = decodeURIComponent(pair.slice(0, eq));
+      const name = safeDecode(pair.slice(0, eq));
       if ((CREDENTIAL_QUERY_PARAMS as readonly string[]).includes(name.toLowerCase())) {
-        out.push({ place: "query", name, value: decodeURIComponent(pair.slice(eq + 1)) });
+        out.push({ place: "query", name, value: safeDecode(pair.slice(eq + 1)) });
       }
     }
   }
@@ -322,27 +323,6 @@ function findIn(forwarded: ExchangeRequest, needles: string[]): Found | undefine
   return undefined;
 }
 
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
-
-/** Tags of recently seen values: a sweep judges the same few client keys again and again. */
-const tags = new Map<string, string>();
-
-function tagOf(value: string): string {
-  let tag = tags.get(value);
-  if (tag === undefined) {
-    if (tags.size >= 256) tags.clear();
-    tag = redactionTag(value);
-    tags.set(value, tag);
-  }
-  return tag;
-}
-
 /**
  * A client credential must not reach the backend. Matched by value and by redaction tag;
  * `secrets` are the raw values behind tags in a redacted recording.
@@ -353,12 +333,12 @@ export function judgeCredential(
   secrets: readonly string[],
 ): Verdict {
   const field = credentialField(credential.place, credential.name);
-  const tag = isRedactionTag(credential.value) ? credential.value : tagOf(credential.value);
+  const tag = isRedactionTag(credential.value) ? credential.value : redactionTag(credential.value);
   const needles = [tag];
   if (!isRedactionTag(credential.value) && credential.value.length >= 6)
     needles.push(credential.value);
   for (const secret of secrets) {
-    if (secret.length >= 6 && tagOf(secret) === tag) needles.push(secret);
+    if (secret.length >= 6 && redactionTag(secret) === tag) needles.push(secret);
   }
   const base = { direction: "request", subject: field, field } as const;
   const shown = show(masked(credential.value));
