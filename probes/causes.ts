@@ -6,8 +6,9 @@
 export const CAUSES = {
   // Request direction: how a value was carried, or why it was not.
   routed: "the model name was replaced by the gateway's configured routing",
-  "unknown-key": "carried under its own spelling, which the backend reader does not map",
+  "unknown-key": "carried under a key the backend defines, which its reader does not map",
   malformed: "present under the backend's own key in a shape the backend does not define",
+  "foreign-key": "found only under a key the backend does not define (another dialect's key)",
   "as-budget": "an effort level carried as a thinking budget (the nearest unit)",
   "as-effort": "a thinking budget carried as an effort level (the nearest unit)",
   "include-thoughts": "thinking asked for through Gemini's includeThoughts",

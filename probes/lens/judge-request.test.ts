@@ -50,8 +50,10 @@ describe("value attributes", () => {
       req("gemini", { extras: { generationConfig: { stopSequences: "STOPPROBE" } } }),
     );
     expect(only(gemini, "stop")).toMatchObject({ verdict: "mangled", cause: "malformed" });
+    // Under Chat's own key, which Anthropic does not define: the backend never reads it, so the
+    // value is mangled (foreign-key), not absent (issue 20).
     const elsewhere = judge(client, req("anthropic-messages", { extras: { stop: "STOPPROBE" } }));
-    expect(only(elsewhere, "stop").verdict).toBe("dropped");
+    expect(only(elsewhere, "stop")).toMatchObject({ verdict: "mangled", cause: "foreign-key" });
   });
 
   it("judges top_k: no equivalent in Chat, dropped where Gemini has topK, carried as an unknown key", () => {

@@ -10,7 +10,7 @@ import { isRecord } from "../../dialects/json.ts";
 import { dialectModule } from "../../dialects/registry.ts";
 import { extrasSubject } from "../subject.ts";
 import type { Verdict } from "../verdict.ts";
-import { malformedValue } from "./backend-keys.ts";
+import { foreignCanary, foreignValue, isForeignKey, malformedValue } from "./backend-keys.ts";
 import {
   judgeCache,
   judgeMedia,
@@ -158,10 +158,15 @@ function valueJudgement(
       const how = `${show(sent)} → absent, carried as ${rule.carrier.label} ${show(carried)}`;
       return { kind: "preserved", detail: how, cause: rule.carrier.cause };
     }
-    // A gateway may pass a field the backend reader does not map as an unknown key.
-    // The field as spelled: the plan's own, or one of its aliases (plain keys all).
+    // A gateway may pass a field the backend reader does not map as an unknown key: carried
+    // only where the backend defines a key of that name (one it does not define is judged
+    // `foreign-key` in finish). The field as spelled: the plan's own, or one of its aliases.
     const plainKey = field === plan.field ? plan.plainField : true;
-    if (plainKey && sameValue(pair.forwarded.extras[field], sent)) {
+    if (
+      plainKey &&
+      !isForeignKey(field, pair.backend) &&
+      sameValue(pair.forwarded.extras[field], sent)
+    ) {
       return {
         kind: "preserved",
         detail: `${showChange(sent, sent)} as an unknown key`,
@@ -245,6 +250,22 @@ function finish(
     });
   }
   const sent = j.sent;
+  // Before saying absent: the value may sit under a key the backend does not define (another
+  // dialect's spelling), where the backend never reads it (issue 20, docs/lens.md).
+  const foreign =
+    foreignValue(attribute, pair.forwarded) ??
+    foreignCanary(sent, pair.forwarded, pair.client.extras);
+  if (foreign) {
+    const detail = `${j.detail}, found under ${foreign.path} ${show(foreign.raw)} (a key ${pair.backend} does not define)`;
+    return verdict({
+      ...base,
+      kind: "mangled",
+      detail,
+      cause: "foreign-key",
+      sent,
+      got: foreign.raw,
+    });
+  }
   const row = requestNoEquivalent(j.rowOf ?? attribute, pair.backend);
   if (row) {
     const detail = `${j.detail} (${pair.backend}: ${row.reason})`;
