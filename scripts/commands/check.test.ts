@@ -1,39 +1,17 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Command } from "commander";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { newNonce, startMock } from "../../mock-upstream/index.ts";
-import { CliError, EXIT } from "../exit-codes.ts";
+import { EXIT } from "../exit-codes.ts";
 import { registerCheck } from "./check.ts";
+import { runCli } from "./testing-cli.ts";
 
 const FIXTURES = join(import.meta.dirname, "..", "..", "probes", "lens", "fixtures");
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-check-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
-  const program = new Command().exitOverride();
-  registerCheck(program);
-  let out = "";
-  let stderr = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    out += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    await program.parseAsync(["node", "gatecheck", "check", ...args]);
-    return { out, err: stderr, code: EXIT.ok };
-  } catch (error) {
-    if (!(error instanceof CliError)) throw error;
-    return { out, err: stderr + error.message, code: error.exitCode };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
+const cli = (...args: string[]) => runCli([registerCheck], ["check", ...args]);
 
 describe("gatecheck check", () => {
   const lossy = join(FIXTURES, "anthropic-to-chat-non-stream-lossy.json");

@@ -5,15 +5,15 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Command } from "commander";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { openStore } from "../../results/store.ts";
 import { FIXTURE_OVERRIDES, writeFixtureRun } from "../../results/testing/fixture-run.ts";
-import { CliError, EXIT } from "../exit-codes.ts";
+import { EXIT } from "../exit-codes.ts";
 import { registerDiff } from "./diff.ts";
 import { registerMerge } from "./merge.ts";
 import { registerQuery } from "./query.ts";
 import { registerReport } from "./report.ts";
+import { runCli } from "./testing-cli.ts";
 
 let dir: string;
 let db: string;
@@ -45,33 +45,8 @@ afterEach(() => {
 });
 
 /** Run the CLI in-process; returns stdout, stderr and the exit code it would end with. */
-async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
-  const program = new Command().exitOverride();
-  for (const register of [registerDiff, registerReport, registerQuery, registerMerge])
-    register(program);
-  let out = "";
-  let err = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    out += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    err += String(chunk);
-    return true;
-  });
-  process.exitCode = undefined;
-  try {
-    await program.parseAsync(["node", "gatecheck", ...args]);
-  } catch (error) {
-    if (!(error instanceof CliError)) throw error;
-    return { out, err: err + error.message, code: error.exitCode };
-  } finally {
-    vi.restoreAllMocks();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = undefined;
-  return { out, err, code };
-}
+const cli = (...args: string[]) =>
+  runCli([registerDiff, registerReport, registerQuery, registerMerge], args);
 
 describe("diff", () => {
   it("exits 1 when a clean cell became a silent defect", async () => {
