@@ -2,8 +2,9 @@
  * Every `npx gatecheck ...` example in README.md, docs/results.md and docs/lens.md, run as a
  * user would run it (the bin, `sh -c`, in one folder, in the order the docs give them) against
  * a database made for it by a small real sweep: `direct` and the sweep tests' lossy gateway,
- * two runs; `check`'s files are lens fixtures (`EXCHANGE.json`, `traces/`) and a record file
- * the mock wrote (`run.jsonl`, also in `traces/`). The SQL of docs/results.md's questions is
+ * two runs; `check`'s files are lens fixtures (`EXCHANGE.json`, `traces/`), a record file
+ * the mock wrote (`run.jsonl`, also in `traces/`) and docs/loops.md's example exchange chain
+ * (`chain.json`). The SQL of docs/results.md's questions is
  * run by results/docs-queries.test.ts.
  *
  * What the test changes in an example, all listed in EDITS: optional `[...]` parts are left
@@ -145,6 +146,14 @@ async function serverExample(command: string, env: Record<string, string>) {
   return { code, status: res.status, err };
 }
 
+/** The example exchange chain: the ```json block of docs/loops.md's "A trace of your own". */
+function docsChain(): string {
+  const docs = readFileSync(join(ROOT, "docs", "loops.md"), "utf8");
+  const block = /```json\n([\s\S]*?)\n```/.exec(docs.slice(docs.indexOf("## A trace of your own")));
+  if (!block?.[1]) throw new Error("docs/loops.md has no example chain");
+  return block[1];
+}
+
 beforeAll(async () => {
   await cliBundle();
   copyFileSync(
@@ -173,6 +182,7 @@ beforeAll(async () => {
   const recorded = await serverExample("npx gatecheck mock --port 0 --record run.jsonl", {});
   expect(recorded.code).toBe(0);
   copyFileSync(join(dir, "run.jsonl"), join(dir, "traces", "c-run.jsonl"));
+  writeFileSync(join(dir, "chain.json"), docsChain());
 }, 180_000);
 
 describe("the documented examples", { timeout: 300_000 }, () => {

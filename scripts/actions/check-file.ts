@@ -4,21 +4,54 @@
  * nonce (mock-upstream/record-exchanges.ts) and each judged by what its backend side shows.
  */
 import { readFile } from "node:fs/promises";
+import { isChainValue, parseChain } from "../../loops/exchange-chain.ts";
+import { type ChainVerdict, judgeChain } from "../../loops/judge-chain.ts";
 import { recordFileExchanges } from "../../mock-upstream/record-exchanges.ts";
 import { readRecordLines } from "../../mock-upstream/record-schema.ts";
-import { ExchangeError, exchangeOfWire, parseExchangeText } from "../../probes/exchange.ts";
+import {
+  ExchangeError,
+  exchangeJson,
+  exchangeOfWire,
+  parseExchange,
+} from "../../probes/exchange.ts";
 import { judgeExchange } from "../../probes/lens/judge-exchange.ts";
 import type { Verdict } from "../../probes/verdict.ts";
 
 /**
- * One outcome: an exchange file's verdicts; one exchange of a record file (its nonce and the
- * records' `seq`s) with its verdicts, or why it was left out; or why a file cannot be used.
+ * One outcome: an exchange file's verdicts; an exchange chain's (each turn's, and those across
+ * turns); one exchange of a record file (its nonce and the records' `seq`s) with its verdicts,
+ * or why it was left out; or why a file cannot be used.
  */
 export type Judged =
   | { file: string; verdicts: Verdict[] }
+  | ({ file: string } & ChainVerdicts)
   | { file: string; nonce?: string; seqs: number[]; verdicts: Verdict[] }
   | { file: string; nonce?: string; seqs: number[]; skipped: string }
   | { file: string; error: string };
+
+/** A chain's verdicts: each turn's (the lens's), then those across turns (judge-chain.ts). */
+export interface ChainVerdicts {
+  turns: Verdict[][];
+  acrossTurns: ChainVerdict[];
+}
+
+/** Every verdict an outcome holds, for `--fail-on` (a chain's across turns too). */
+export function verdictsOf(judged: Judged): { verdict: Verdict["verdict"] }[] {
+  if ("verdicts" in judged) return judged.verdicts;
+  if ("turns" in judged) return [...judged.turns.flat(), ...judged.acrossTurns];
+  return [];
+}
+
+/**
+ * An exchange file's outcome: one exchange, or a chain (a JSON object with a `chain` key,
+ * loops/exchange-chain.ts) whose turns are judged each and against the one before.
+ */
+export function judgeExchangeText(text: string, file: string): Judged {
+  const value = exchangeJson(text, file);
+  if (!isChainValue(value)) return { file, verdicts: judgeExchange(parseExchange(value, file)) };
+  const turns = parseChain(value, file);
+  return { file, turns: turns.map((turn) => judgeExchange(turn)), acrossTurns: judgeChain(turns) };
+}
 
 /** A record file's outcomes and how many of its records belong to no exchange. */
 export interface RecordFileJudged {
@@ -80,11 +113,7 @@ export async function judgeFile(
   const record = isRecordFile(file, text);
   try {
     if (record) return { record, ...judgeRecordText(text, file) };
-    return {
-      record,
-      judged: [{ file, verdicts: judgeExchange(parseExchangeText(text, file)) }],
-      unjudged: 0,
-    };
+    return { record, judged: [judgeExchangeText(text, file)], unjudged: 0 };
   } catch (error) {
     if (error instanceof ExchangeError)
       return { record, judged: [{ file, error: error.message }], unjudged: 0 };

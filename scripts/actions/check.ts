@@ -3,13 +3,15 @@
  * anyone can bring it from their own gateway: exchange files, the mock's record files as they
  * are (one exchange per nonce), or folders of them. Exit 0 when it judged (whatever it found),
  * 1 when `--fail-on` names a verdict that was found, 2 when a file (or a line of a record
- * file) cannot be used, with the path inside it that is wrong.
+ * file) cannot be used, with the path inside it that is wrong. A file holding an exchange
+ * chain (a multi-turn trace, loops/exchange-chain.ts) gets each turn's verdicts and those
+ * across turns (loops/judge-chain.ts).
  */
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { isSilentDefect, VERDICTS, type Verdict, type VerdictKind } from "../../probes/verdict.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
-import { type Judged, judgeFile } from "./check-file.ts";
+import { type ChainVerdicts, type Judged, judgeFile, verdictsOf } from "./check-file.ts";
 
 export interface CheckOptions {
   json?: boolean;
@@ -92,6 +94,28 @@ export function renderVerdicts(verdicts: readonly Verdict[]): string {
   return `${out.join("\n")}\n`;
 }
 
+/** The cross-turn table of a chain: turn, subject, verdict, reason (with the cause). */
+export function renderAcrossTurns(verdicts: ChainVerdicts["acrossTurns"]): string {
+  const out = ["Across turns (the backend's side: what it said, what came back)"];
+  const subjectWidth = Math.max(7, ...verdicts.map((v) => v.subject.length));
+  const verdictWidth = Math.max(7, ...verdicts.map((v) => v.verdict.length));
+  out.push(`turn  ${"subject".padEnd(subjectWidth)}  ${"verdict".padEnd(verdictWidth)}  reason`);
+  for (const v of verdicts) {
+    const cause = v.cause ? ` [${v.cause}]` : "";
+    out.push(
+      `${String(v.turn).padEnd(4)}  ${v.subject.padEnd(subjectWidth)}  ${v.verdict.padEnd(verdictWidth)}  ${v.reason}${cause}`,
+    );
+  }
+  if (verdicts.length === 0) out.push("(no tool calls, signatures or reasoning to link)");
+  return `${out.join("\n")}\n`;
+}
+
+/** A chain: each turn's table under `-- turn N`, then the cross-turn table. */
+export function renderChain(chain: ChainVerdicts): string {
+  const turns = chain.turns.map((verdicts, i) => `-- turn ${i + 1}\n${renderVerdicts(verdicts)}`);
+  return `${turns.join("\n")}\n${renderAcrossTurns(chain.acrossTurns)}`;
+}
+
 /** The heading of one outcome: the file, and for a record file's exchange its nonce and records. */
 function heading(judged: Judged): string {
   if (!("seqs" in judged)) return judged.file;
@@ -105,7 +129,7 @@ export async function check(paths: string[], options: CheckOptions): Promise<voi
   const files = await filesOf(paths);
   const judged = await judgeAndPrint(files, paths, options);
   if (!failOn) return;
-  const hits = judged.flatMap((verdicts) => verdicts.filter((v) => failOn.has(v.verdict)));
+  const hits = judged.flatMap((one) => verdictsOf(one).filter((v) => failOn.has(v.verdict)));
   if (hits.length > 0) {
     const kinds = [...new Set(hits.map((v) => v.verdict))].join(", ");
     throw new CliError(`--fail-on: ${hits.length} verdict(s) found: ${kinds}`, EXIT.failed);
@@ -118,17 +142,18 @@ export async function check(paths: string[], options: CheckOptions): Promise<voi
  * exchange's table under its heading as it is judged, or one JSON array of `{file, verdicts}`,
  * `{file, nonce?, seqs, verdicts}`, `{file, nonce?, seqs, skipped}` and `{file, error}`; an
  * unusable file, or a line of a record file that is not a record, is named on stderr and the
- * rest are still judged, then the exit is 2. Returns the verdicts of every exchange judged.
+ * rest are still judged, then the exit is 2. A chain prints each turn's table and the
+ * cross-turn one; as JSON `{turns, acrossTurns}` (with `file` among several). Returns every
+ * outcome.
  */
 async function judgeAndPrint(
   files: readonly string[],
   paths: readonly string[],
   options: CheckOptions,
-): Promise<Verdict[][]> {
+): Promise<Judged[]> {
   const [first] = files;
   const oneNamed = files.length === 1 && first !== undefined && paths[0] === first;
   const results: Judged[] = [];
-  const judgedVerdicts: Verdict[][] = [];
   const unusable = new Set<string>();
   for (const file of files) {
     const { record, judged, unjudged } = await judgeFile(file);
@@ -142,11 +167,17 @@ async function judgeAndPrint(
             ? `${JSON.stringify(one.verdicts, null, 2)}\n`
             : renderVerdicts(one.verdicts),
         );
-        return [one.verdicts];
+        return [one];
+      }
+      if ("turns" in one) {
+        const { turns, acrossTurns } = one;
+        process.stdout.write(
+          options.json ? `${JSON.stringify({ turns, acrossTurns }, null, 2)}\n` : renderChain(one),
+        );
+        return [one];
       }
     }
     for (const outcome of judged) {
-      if ("verdicts" in outcome) judgedVerdicts.push(outcome.verdicts);
       if ("error" in outcome) {
         unusable.add(file);
         process.stderr.write(`gatecheck: ${outcome.error}\n`);
@@ -154,10 +185,12 @@ async function judgeAndPrint(
         const body =
           "skipped" in outcome
             ? `left out: ${outcome.skipped}\n`
-            : renderVerdicts(outcome.verdicts);
+            : "turns" in outcome
+              ? renderChain(outcome)
+              : renderVerdicts(outcome.verdicts);
         process.stdout.write(`== ${heading(outcome)}\n${body}\n`);
       }
-      if (options.json) results.push(outcome);
+      results.push(outcome);
     }
     if (unjudged > 0 && !options.json)
       process.stdout.write(
@@ -171,5 +204,5 @@ async function judgeAndPrint(
       EXIT.usage,
     );
   }
-  return judgedVerdicts;
+  return results;
 }

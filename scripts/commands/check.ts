@@ -8,7 +8,7 @@ export const registerCheck: RegisterCommand = (program: Command) => {
     .description("judge recorded exchanges field by field (see docs/lens.md for the format)")
     .argument(
       "<file...>",
-      "exchange JSON file(s), mock record files (JSONL, `mock --record`), or folders of them (their *.json and *.jsonl files); all judged in one start-up",
+      "exchange JSON file(s), exchange chains (a multi-turn trace: docs/loops.md), mock record files (JSONL, `mock --record`), or folders of them (their *.json and *.jsonl files); all judged in one start-up",
     )
     .option("--json", "print the verdicts as JSON")
     .option(
