@@ -47,7 +47,7 @@ describe("the docs' example chain", () => {
       /\n2 +tool-results +mangled +the backend issued \["toolu_01Ab"\] at turn 1; the results that reached it at turn 2 answer \["call_1"\].* \[id-not-restored\]\n/,
     );
     expect(r.out).toMatch(
-      /\n2 +signature +dropped +the client never got the thinking block's signature from the gateway at turn 1/,
+      /\n2 +signature +dropped +the client never got the thinking block's signature from the gateway at turn 1.* \(its provider refuses such a tool loop: https:\/\/docs\.anthropic\.com\/.*\n/,
     );
     expect(r.err).toContain("--fail-on: ");
     // Without --fail-on it judged, whatever it found: exit 0.
@@ -115,6 +115,21 @@ describe("a chain among other files", () => {
       ["acrossTurns", "file", "turns"],
       ["file", "verdicts"],
     ]);
+  });
+});
+
+describe("a lost signature and the provider's rule", () => {
+  it("Anthropic refuses the echo only while thinking is on: without it the reason says so", () => {
+    const chain = example();
+    const second = chain.chain[1] as { forwarded: { body: Json }[] };
+    const body = second.forwarded[0]?.body as Json;
+    delete body.thinking;
+    const signature = judgeChain(parseChain(chain)).find((v) => v.subject === "signature");
+    expect(signature).toMatchObject({ verdict: "dropped" });
+    expect(signature?.reason).toContain(
+      "(the request did not enable thinking, and Anthropic asks for the blocks back only while it is on)",
+    );
+    expect(signature?.reason).not.toContain("refuses");
   });
 });
 

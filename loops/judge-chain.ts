@@ -15,7 +15,7 @@
  *
  * Pure: the turns in, the verdicts out.
  */
-import type { Part } from "../dialects/canonical.ts";
+import type { CanonicalRequest, Part } from "../dialects/canonical.ts";
 import type { Exchange } from "../probes/exchange.ts";
 import type { VerdictKind } from "../probes/verdict.ts";
 import {
@@ -23,8 +23,8 @@ import {
   LINK_BY,
   linkResults,
   partsOf,
-  SIGNATURE_RULES,
   signatureCameBack,
+  signatureRequired,
   signatureSlot,
   signedParts,
   upstreamReply,
@@ -50,10 +50,10 @@ function issuedAt(turn: Exchange): Part[] | string {
 }
 
 /** The request of a turn that reached the backend: the first forwarded one it can read. */
-function reachedBackend(turn: Exchange): Part[] | undefined {
+function reachedBackend(turn: Exchange): CanonicalRequest | undefined {
   for (const f of turn.forwarded ?? []) {
     const read = forwardedRequest(turn.route.backend, f.body, f.path);
-    if (read && read.messages.length > 0) return partsOf(read.messages);
+    if (read && read.messages.length > 0) return read;
   }
   return undefined;
 }
@@ -140,8 +140,9 @@ export function judgeChain(turns: readonly Exchange[]): ChainVerdict[] {
     const later = turns[i] as Exchange;
     const turn = i + 1;
     const issued = issuedAt(earlier);
-    const sentBack = reachedBackend(later);
-    if (typeof issued === "string" || !sentBack) {
+    const request = reachedBackend(later);
+    const sentBack = request && partsOf(request.messages);
+    if (typeof issued === "string" || !request || !sentBack) {
       verdicts.push({
         turn,
         subject: "tool-results",
@@ -155,7 +156,6 @@ export function judgeChain(turns: readonly Exchange[]): ChainVerdict[] {
     }
     const link = linkVerdict(earlier, issued, sentBack, turn);
     if (link) verdicts.push(link);
-    const rule = SIGNATURE_RULES[earlier.route.backend];
     for (const sig of signedParts(issued)) {
       const slot = signatureSlot(sig);
       if (signatureCameBack(sig, sentBack)) {
@@ -168,10 +168,15 @@ export function judgeChain(turns: readonly Exchange[]): ChainVerdict[] {
         continue;
       }
       const why = notBack(sig.signature, earlier, later, slot, turn);
+      const required = signatureRequired(earlier.route.backend, sig, request);
       const refuses =
-        why.verdict === "dropped" && rule?.slot === sig.type
-          ? ` (its provider refuses such a tool loop: ${rule.see})`
-          : "";
+        why.verdict !== "dropped"
+          ? ""
+          : required.required
+            ? ` (its provider refuses such a tool loop: ${required.see})`
+            : required.why
+              ? ` (${required.why})`
+              : "";
       verdicts.push({ turn, subject: "signature", ...why, reason: `${why.reason}${refuses}` });
     }
     const reasoning = issued.find((p) => p.type === "reasoning");

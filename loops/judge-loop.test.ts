@@ -154,18 +154,36 @@ it("parallel results sent back in the wrong order break at turn 2", async () => 
   expect(run.outcome).toMatchObject({ status: "broke", turn: 2, cause: "id-lost" });
 });
 
-it("a thinking signature stripped from the echo breaks a Messages backend at turn 2", async () => {
-  const run = await loop("anthropic-messages->anthropic-messages", "plain", {
-    request: (body) => {
-      for (const m of body.messages as { content: unknown }[]) {
-        if (Array.isArray(m.content)) {
-          for (const block of m.content as Json[]) delete block.signature;
-        }
+/** A gateway that strips thinking signatures from what it forwards (and may turn thinking on). */
+const stripSignatures =
+  (thinking?: Json) =>
+  (body: Json): Json => {
+    for (const m of body.messages as { content: unknown }[]) {
+      if (Array.isArray(m.content)) {
+        for (const block of m.content as Json[]) delete block.signature;
       }
-      return body;
-    },
+    }
+    return thinking ? { ...body, thinking } : body;
+  };
+
+it("a thinking signature stripped from the echo breaks a Messages backend at turn 2 while thinking is on", async () => {
+  const run = await loop("anthropic-messages->anthropic-messages", "plain", {
+    request: stripSignatures({ type: "enabled", budget_tokens: 1024 }),
   });
   expect(run.outcome).toMatchObject({ status: "broke", turn: 2, cause: "signature-lost" });
+});
+
+it("a thinking signature stripped from an echo that does not enable thinking is a loss, not a break", async () => {
+  // Anthropic asks for the thinking blocks back only while thinking is enabled.
+  const run = await loop("anthropic-messages->anthropic-messages", "plain", {
+    request: stripSignatures(),
+  });
+  expect(run.outcome).toEqual({
+    status: "completed",
+    losses: [
+      "the thinking block's signature did not come back to the backend (the request did not enable thinking, and Anthropic asks for the blocks back only while it is on)",
+    ],
+  });
 });
 
 it("reasoning text not echoed on a Chat backend is a loss, not a break", async () => {

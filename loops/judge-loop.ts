@@ -9,7 +9,8 @@
  *   not link to what the backend said at turn 1: each result under an id the backend issued
  *   (restored, if the gateway rewrote it for the client), in order, with its content; and the
  *   thinking signature or thoughtSignature back in the backend's own slot where the backend's
- *   provider refuses a tool loop without it (SIGNATURE_RULES).
+ *   provider refuses a tool loop without it (SIGNATURE_RULES: Gemini always, Anthropic while
+ *   the request enables thinking).
  * - Turn 3 breaks when the backend's final answer does not reach the agent as sent.
  */
 import type { CanonicalReply } from "../dialects/canonical.ts";
@@ -31,8 +32,8 @@ import {
   LINK_BY,
   linkResults,
   partsOf,
-  SIGNATURE_RULES,
   signatureCameBack,
+  signatureRequired,
   signatureSlot,
   signedParts,
   upstreamReply,
@@ -271,19 +272,21 @@ function judgeSpoken(evidence: LoopEvidence): LoopOutcome {
       losses.push(`result ${index + 1} lost its is_error flag`);
     }
   }
-  const rule = SIGNATURE_RULES[backend];
   for (const sig of signedParts(issued)) {
     if (signatureCameBack(sig, sentBack)) continue;
     const slot = signatureSlot(sig);
-    if (rule && rule.slot === sig.type) {
+    const required = signatureRequired(backend, sig, request);
+    if (required.required) {
       return broke(
         2,
         "signature-lost",
-        `the backend's ${slot} did not come back to it at turn 2 as it was sent; its provider refuses such a tool loop (${rule.see})`,
+        `the backend's ${slot} did not come back to it at turn 2 as it was sent; its provider refuses such a tool loop (${required.see})`,
         losses,
       );
     }
-    losses.push(`the ${slot} did not come back to the backend`);
+    losses.push(
+      `the ${slot} did not come back to the backend${required.why ? ` (${required.why})` : ""}`,
+    );
   }
   const reasoning = issued.find((p) => p.type === "reasoning");
   if (reasoning && !sentBack.some((p) => p.type === "reasoning" && p.text === reasoning.text)) {

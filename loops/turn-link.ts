@@ -43,16 +43,53 @@ export const LINK_BY: Readonly<Record<Dialect, { by: "id" | "name"; see: string 
  * reasoning it sent: a lost signature there breaks the loop; elsewhere (Responses'
  * `encrypted_content`, reasoning text on Chat or Ollama) it is a loss. DeepSeek's and
  * Moonshot's `reasoning_content` rules are enforced by their personas, not here.
+ *
+ * `when`: the request the rule holds for, where the provider checks only some. Anthropic
+ * demands the thinking blocks back only while thinking is on: its 400 reads "When thinking is
+ * enabled, a final assistant message must start with a thinking block ... To avoid this
+ * requirement, disable thinking" (the echo without `thinking` enabled is accepted). Gemini 3
+ * validates every function call's `thoughtSignature` in the current turn whatever the request
+ * holds (its thinking cannot be turned off).
  */
 export const SIGNATURE_RULES: Partial<
-  Record<Dialect, { slot: "thinking" | "tool-call"; see: string }>
+  Record<
+    Dialect,
+    {
+      slot: "thinking" | "tool-call";
+      see: string;
+      when?: { holds: (request: CanonicalRequest) => boolean; otherwise: string };
+    }
+  >
 > = {
   "anthropic-messages": {
     slot: "thinking",
     see: "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks",
+    when: {
+      holds: (request) =>
+        request.reasoning?.mode === "enabled" || request.reasoning?.mode === "adaptive",
+      otherwise:
+        "the request did not enable thinking, and Anthropic asks for the blocks back only while it is on",
+    },
   },
   gemini: { slot: "tool-call", see: "https://ai.google.dev/gemini-api/docs/thought-signatures" },
 };
+
+/**
+ * Whether the backend's provider refuses this echo for lacking the signed part `sig`: the
+ * rule's reference when it does, or why it does not (no rule for this slot, or the request
+ * is not one the rule holds for).
+ */
+export function signatureRequired(
+  backend: Dialect,
+  sig: Signed,
+  request: CanonicalRequest | undefined,
+): { required: true; see: string } | { required: false; why?: string } {
+  const rule = SIGNATURE_RULES[backend];
+  if (!rule || rule.slot !== sig.type) return { required: false };
+  if (rule.when && !(request && rule.when.holds(request)))
+    return { required: false, why: rule.when.otherwise };
+  return { required: true, see: rule.see };
+}
 
 export const partsOf = (messages: readonly Message[]): Part[] => messages.flatMap((m) => m.parts);
 
