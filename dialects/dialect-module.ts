@@ -51,8 +51,10 @@ export interface DialectTraits {
   /** Whether the system prompt sits only ahead of the conversation (Anthropic `system`,
    * Gemini `systemInstruction`), so a system message elsewhere has no place of its own. */
   systemPrompt: "top-level" | "in-conversation";
-  /** Whether the provider refuses an empty text block (Anthropic, Gemini). */
-  rejectsEmptyText: boolean;
+  /** What an empty text block is to the provider: refused (Anthropic, Gemini), allowed but never
+   * needed (Chat, whose assistant `content` is optional beside `tool_calls`; Responses), or the
+   * dialect's own spelling of "no text" (Ollama writes `content` on every message). */
+  emptyText: "rejected" | "optional" | "spelling";
   /** How a tool result names its call: by the call's id, or by the function's name (Gemini). */
   toolResultLink: "id" | "name";
   /** How tool output travels: as content, or inside an object (Gemini's

@@ -41,6 +41,7 @@ export const CAUSES = {
   "cache-added": "a cache marker nobody sent",
   "tool-added": "a tool nobody declared",
   "value-added": "a request value (a sampling value, a service tier) the client never set",
+  "empty-added": "an empty value (`system: []`, `tools: []`) under a key the client never sent",
   "required-fill": "a value the target requires and the request does not determine, filled in",
   "rewritten-linked": "a tool-call id rewritten, every result still linking to it",
   unlinked: "a tool result no longer links to its call",

@@ -55,7 +55,7 @@ export const ANTHROPIC_MESSAGES: DialectModule = {
     // `system` is a top-level field; messages are user and assistant turns only.
     systemPrompt: "top-level",
     // "text content blocks must be non-empty" (the API's 400).
-    rejectsEmptyText: true,
+    emptyText: "rejected",
     toolResultLink: "id",
     toolOutput: "content",
     toolSchema: "json-schema",

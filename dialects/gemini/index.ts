@@ -55,7 +55,7 @@ export const GEMINI: DialectModule = {
     // systemInstruction is a top-level field; contents are user and model turns only.
     systemPrompt: "top-level",
     // A Part must hold data: an empty text part is refused.
-    rejectsEmptyText: true,
+    emptyText: "rejected",
     // functionResponse names the function it answers (its id is optional).
     // https://ai.google.dev/api/caching#FunctionResponse
     toolResultLink: "name",

@@ -55,7 +55,10 @@ export const OLLAMA: DialectModule = {
     // The final done:true line carries the counts.
     streamUsage: "always",
     systemPrompt: "in-conversation",
-    rejectsEmptyText: false,
+    // A message has `content` (not marked optional, unlike images and tool_calls): a message
+    // with no text is `content: ""`.
+    // https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-with-history
+    emptyText: "spelling",
     toolResultLink: "id",
     toolOutput: "content",
     toolSchema: "json-schema",

@@ -45,7 +45,10 @@ export const OPENAI_CHAT: DialectModule = {
     // https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options
     streamUsage: "when-asked",
     systemPrompt: "in-conversation",
-    rejectsEmptyText: false,
+    // An assistant's `content` is "Required unless tool_calls or function_call is specified":
+    // beside tool calls it may be absent or null, so `""` there is written, not needed.
+    // https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
+    emptyText: "optional",
     toolResultLink: "id",
     toolOutput: "content",
     toolSchema: "json-schema",

@@ -54,7 +54,8 @@ export const OPENAI_RESPONSES: DialectModule = {
     // response.completed carries the usage of every stream.
     streamUsage: "always",
     systemPrompt: "in-conversation",
-    rejectsEmptyText: false,
+    // A message item's text is content; an empty one says nothing and nothing requires it.
+    emptyText: "optional",
     toolResultLink: "id",
     toolOutput: "content",
     toolSchema: "json-schema",

@@ -88,6 +88,7 @@ function requestVerdicts(
     client: read.client,
     forwarded,
     clientBody: read.exchange.clientRequest.body,
+    forwardedBody: forward.body,
   });
   const out = new Map<string, Verdict>();
   for (const v of verdicts) if (!out.has(v.field) || isSilentDefect(v.verdict)) out.set(v.field, v);

@@ -175,6 +175,7 @@ function requestVerdicts(read: ReadExchange): Verdict[] {
       client,
       forwarded: read.forwarded.value,
       clientBody: exchange.clientRequest.body,
+      forwardedBody: wire.body,
     };
     judgeRequestInto(pair, out);
   }

@@ -12,7 +12,9 @@
  *   stream, Gemini's usageMetadata (12 in, 9 out) reaches the client as 0 and 0.
  * - ccr → Chat, tool_result id: the tool_use becomes a Chat `tool_calls` entry with id
  *   `toolu_01RESULTID`, the result a `role:"tool"` message with the same `tool_call_id` and
- *   content "18C"; both tools' schemas arrive unchanged as `parameters`.
+ *   content "18C"; both tools' schemas arrive unchanged as `parameters`. The assistant turn
+ *   arrives as `"content":""` beside its `tool_calls`: an empty text the client never sent,
+ *   where Chat's content is optional (issue 20, additions).
  * - ccr → Chat, top_k 7: absent downstream; Chat Completions has no top_k (its create
  *   reference lists temperature and top_p only), so nothing could carry it.
  * - ccr → Gemini, tool_use history: the model turn arrives as `[{"text":""},{"functionCall":
@@ -33,7 +35,9 @@
  *   is forwarded as `x-api-key: [REDACTED:09c785fd]`, the same secret. Portkey is built to
  *   pass the caller's key through; by the lens's rule (a client credential reached the
  *   backend) it is a leak, and the sweep is where a pass-through gateway gets that context.
- *   Every Portkey exchange below shows the same forwarding.
+ *   Every Portkey exchange below shows the same forwarding. Every Chat → Anthropic one also
+ *   carries `"system":[]`, a key the Chat client never sent (no system message): invented,
+ *   cause empty-added (issue 20, additions).
  * - Portkey, stream: the upstream streamed a good reply and Portkey answered 500
  *   `{"status":"failure","message":"Something went wrong"}`: a loud refusal.
  * - Portkey, Chat → Anthropic, tool_choice "required": forwarded `{"type":"any"}`, the same
@@ -100,6 +104,7 @@ const READINGS: Record<string, Reading> = {
   "claude-code-router-am-tool-result-id-openai-chat-non-stream.json": {
     gateway: "claude-code-router",
     read: {
+      "messages[].content[].text": "invented/empty-text",
       "messages[].content[].id": "preserved",
       "messages[].content[].tool_use_id": "preserved",
       "messages[].content[].tool_result": "preserved",
@@ -197,6 +202,7 @@ const READINGS: Record<string, Reading> = {
   "portkey-locked-oc-stream-interleaved-tool-fragments-anthropic-messages-stream.json": {
     gateway: "portkey",
     read: {
+      "messages[role=system]": "invented/empty-added",
       "tool_calls[].arguments": "mangled",
       "tool_calls[].id": "preserved",
       "tool_calls[].name": "preserved",
@@ -209,6 +215,7 @@ const READINGS: Record<string, Reading> = {
   "portkey-oc-tool-choice-required-anthropic-messages-non-stream.json": {
     gateway: "portkey",
     read: {
+      "messages[role=system]": "invented/empty-added",
       tool_choice: "preserved",
       "tools[].function.parameters": "mangled/schema-changed",
       "credentials.header.authorization": "leaked",
@@ -216,11 +223,16 @@ const READINGS: Record<string, Reading> = {
   },
   "portkey-oc-seed-anthropic-messages-non-stream.json": {
     gateway: "portkey",
-    read: { seed: "no-equivalent", "credentials.header.authorization": "leaked" },
+    read: {
+      "messages[role=system]": "invented/empty-added",
+      seed: "no-equivalent",
+      "credentials.header.authorization": "leaked",
+    },
   },
   "portkey-oc-parallel-tool-calls-false-anthropic-messages-non-stream.json": {
     gateway: "portkey",
     read: {
+      "messages[role=system]": "invented/empty-added",
       parallel_tool_calls: "dropped",
       "tools[].function.parameters": "mangled/schema-changed",
       "credentials.header.authorization": "leaked",
@@ -229,6 +241,7 @@ const READINGS: Record<string, Reading> = {
   "portkey-oc-tools-parameters-empty-anthropic-messages-non-stream.json": {
     gateway: "portkey",
     read: {
+      "messages[role=system]": "invented/empty-added",
       "tools[].function.parameters": "invented/schema-additions",
       "credentials.header.authorization": "leaked",
     },
@@ -236,6 +249,7 @@ const READINGS: Record<string, Reading> = {
   "portkey-oc-assistant-refusal-history-anthropic-messages-non-stream.json": {
     gateway: "portkey",
     read: {
+      "messages[role=system]": "invented/empty-added",
       "messages[].refusal": "dropped",
       "credentials.header.authorization": "leaked",
       // The client's own assistant turn arrives emptied (content []); no message was added.
@@ -245,6 +259,7 @@ const READINGS: Record<string, Reading> = {
   "portkey-oc-stop-string-anthropic-messages-non-stream.json": {
     gateway: "portkey",
     read: {
+      "messages[role=system]": "invented/empty-added",
       "credentials.header.authorization": "leaked",
       finish_reason: "preserved",
       // Sent as "stop_sequences":"STOPPROBE", a string where Anthropic requires an array.

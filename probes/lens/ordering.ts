@@ -285,9 +285,11 @@ function addedTools(client: CanonicalRequest, forwarded: CanonicalRequest): stri
 }
 
 /**
- * Content present downstream that the client never sent. Empty text blocks count only
- * where the backend treats them as content (Anthropic, Gemini); an empty Chat `content`
- * beside tool calls is that dialect's normal spelling of "no text".
+ * Content present downstream that the client never sent. An empty text block counts wherever
+ * the backend does not spell "no text" that way (issue 20's additions rule: invented, empty or
+ * not): Anthropic and Gemini refuse one, and Chat's assistant `content` is optional beside tool
+ * calls, so `content: ""` there was written, not needed; Ollama writes `content` on every
+ * message (`traits.emptyText`).
  */
 export function findInventions(
   client: CanonicalRequest,
@@ -307,7 +309,7 @@ export function findInventions(
       cause: "phantom-message",
     });
   }
-  if (dialectModule(backend).traits.rejectsEmptyText) {
+  if (dialectModule(backend).traits.emptyText !== "spelling") {
     const empty = emptyTextParts(gotMsgs) - emptyTextParts(sentMsgs);
     if (empty > 0) {
       out.push({

@@ -5,8 +5,10 @@
  * each named in the client's spelling.
  */
 import type { Dialect } from "../../dialects/dialect.ts";
+import { isRecord } from "../../dialects/json.ts";
 import { dialectModule } from "../../dialects/registry.ts";
 import type { Verdict } from "../verdict.ts";
+import { backendPaths } from "./backend-keys.ts";
 import { show, verdict } from "./describe.ts";
 import { REQUEST_ATTRIBUTES, type RequestAttribute } from "./field-names.ts";
 import { findInventions, type Invention } from "./ordering.ts";
@@ -76,10 +78,77 @@ function addedValuesInto(pair: RequestPair, out: Verdict[]): void {
   }
 }
 
+/** An empty list, text or object: a value that says nothing (null is JSON's "not set"). */
+function isEmptyValue(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === "string") return value === "";
+  if (!isRecord(value)) return false;
+  for (const _ in value) return false;
+  return true;
+}
+
+/** The value at a dotted path of plain keys, own keys only. */
+function valueAt(body: Record<string, unknown>, path: string): unknown {
+  let here: unknown = body;
+  for (const key of path.split(".")) {
+    if (!isRecord(here) || !Object.hasOwn(here, key)) return undefined;
+    here = here[key];
+  }
+  return here;
+}
+
+/** Whether the client request carries the attribute (a value, or a custom rule's content). */
+function clientCarries(pair: RequestPair, attribute: RequestAttribute): boolean {
+  const rule = ATTRIBUTE_RULES[attribute];
+  return rule.kind === "custom" ? rule.present(pair.client) : rule.read(pair.client) !== undefined;
+}
+
+/**
+ * An empty value under the backend's own key for an attribute the client did not send
+ * (`system: []`, `instructions: ""`, `tools: []`): the reading keeps no trace of it, so the
+ * forwarded body is looked at. Nothing requires an empty value, and some providers refuse one
+ * (OpenAI answers 400 to `tools: []`), so it is `invented`, cause `empty-added` (issue 20,
+ * additions). A sampling value read from the body (`stop: []`) is addedValuesInto's.
+ */
+function emptyAddedInto(pair: RequestPair, out: Verdict[]): void {
+  const body = pair.forwardedBody;
+  if (!isRecord(body)) return;
+  for (const attribute of REQUEST_ATTRIBUTES) {
+    const paths = backendPaths(attribute, pair.backend);
+    if (paths.length === 0 || clientCarries(pair, attribute)) continue;
+    const rule = ATTRIBUTE_RULES[attribute];
+    if (
+      ADDABLE.includes(attribute) &&
+      rule.kind === "value" &&
+      rule.read(pair.forwarded) !== undefined
+    )
+      continue;
+    for (const path of paths) {
+      const raw = valueAt(body, path);
+      if (raw === undefined || !isEmptyValue(raw)) continue;
+      const field = spelling(pair, attribute) ?? path;
+      const detail = `absent → ${path} ${show(raw)}`;
+      out.push(
+        verdict({
+          direction: "request",
+          subject: attribute,
+          field,
+          kind: "invented",
+          detail,
+          cause: "empty-added",
+          got: raw,
+        }),
+      );
+      break;
+    }
+  }
+}
+
 /** Every addition of a read pair pushed onto `out`: invented content, then added values. */
 export function additionsInto(pair: RequestPair, out: Verdict[]): void {
   for (const inv of findInventions(pair.client, pair.forwarded, pair.backend)) {
     out.push(inventionVerdict(pair, inv));
   }
   addedValuesInto(pair, out);
+  emptyAddedInto(pair, out);
 }

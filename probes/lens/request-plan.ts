@@ -18,6 +18,8 @@ export interface RequestPair {
   forwarded: CanonicalRequest;
   /** The client body as sent, to name a field by the alias the client used. */
   clientBody?: unknown;
+  /** The forwarded body as sent: an empty value (`system: []`) leaves no trace in the reading. */
+  forwardedBody?: unknown;
 }
 
 const PLAIN_KEY = /^[a-z_]+$/;
