@@ -8,7 +8,13 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { AgentIo, AgentRun, SeenCall } from "./agent.ts";
 import { sdkClientOptions, sdkErrorMessage } from "./agent.ts";
-import { LOOP_TOOL, type LoopVariant, SYSTEM_NOTE, toolResultText } from "./loop-script.ts";
+import {
+  LOOP_TOOL,
+  type LoopVariant,
+  REASONING_REQUEST,
+  SYSTEM_NOTE,
+  toolResultText,
+} from "./loop-script.ts";
 
 const TOOLS: Anthropic.Tool[] = [
   {
@@ -26,6 +32,8 @@ export async function messagesAgent(
 ): Promise<AgentRun> {
   const client = new Anthropic(sdkClientOptions(io));
   const history: Anthropic.MessageParam[] = [{ role: "user", content: task }];
+  // Thinking on for the whole turn (Anthropic: one thinking configuration per assistant turn).
+  const reasoning = variant.reasoning ? REASONING_REQUEST["anthropic-messages"] : {};
   let first: Anthropic.Message;
   try {
     first = await client.messages.create({
@@ -33,6 +41,7 @@ export async function messagesAgent(
       max_tokens: MAX_TOKENS,
       messages: history,
       tools: TOOLS,
+      ...reasoning,
     });
   } catch (error) {
     return { error: { request: 1, message: sdkErrorMessage(error) } };
@@ -60,6 +69,7 @@ export async function messagesAgent(
       max_tokens: MAX_TOKENS,
       messages: echo,
       tools: TOOLS,
+      ...reasoning,
     });
     const text = (second.content ?? []).flatMap((b) => (b.type === "text" ? [b.text] : []));
     return { calls, ...(text.length > 0 ? { finalText: text.join("") } : {}) };

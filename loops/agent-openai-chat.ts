@@ -8,7 +8,13 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { AgentIo, AgentRun, SeenCall } from "./agent.ts";
 import { parsedArguments, sdkClientOptions, sdkErrorMessage } from "./agent.ts";
-import { LOOP_TOOL, type LoopVariant, SYSTEM_NOTE, toolResultText } from "./loop-script.ts";
+import {
+  LOOP_TOOL,
+  type LoopVariant,
+  REASONING_REQUEST,
+  SYSTEM_NOTE,
+  toolResultText,
+} from "./loop-script.ts";
 
 const TOOLS = [
   {
@@ -28,12 +34,14 @@ export async function chatAgent(
 ): Promise<AgentRun> {
   const client = new OpenAI(sdkClientOptions(io, "/v1"));
   const history: ChatCompletionMessageParam[] = [{ role: "user", content: task }];
+  const reasoning = variant.reasoning ? REASONING_REQUEST["openai-chat"] : {};
   let first: OpenAI.ChatCompletion;
   try {
     first = await client.chat.completions.create({
       model: io.model,
       messages: history,
       tools: TOOLS,
+      ...reasoning,
     });
   } catch (error) {
     return { error: { request: 1, message: sdkErrorMessage(error) } };
@@ -61,6 +69,7 @@ export async function chatAgent(
       model: io.model,
       messages: echo,
       tools: TOOLS,
+      ...reasoning,
     });
     const text = second.choices?.[0]?.message?.content;
     return { calls, ...(typeof text === "string" ? { finalText: text } : {}) };

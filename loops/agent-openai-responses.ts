@@ -8,7 +8,13 @@ import OpenAI from "openai";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import type { AgentIo, AgentRun, SeenCall } from "./agent.ts";
 import { parsedArguments, sdkClientOptions, sdkErrorMessage } from "./agent.ts";
-import { LOOP_TOOL, type LoopVariant, SYSTEM_NOTE, toolResultText } from "./loop-script.ts";
+import {
+  LOOP_TOOL,
+  type LoopVariant,
+  REASONING_REQUEST,
+  SYSTEM_NOTE,
+  toolResultText,
+} from "./loop-script.ts";
 
 const TOOLS: OpenAI.Responses.Tool[] = [
   {
@@ -27,9 +33,10 @@ export async function responsesAgent(
 ): Promise<AgentRun> {
   const client = new OpenAI(sdkClientOptions(io, "/v1"));
   const input: ResponseInputItem[] = [{ role: "user", content: task }];
+  const reasoning = variant.reasoning ? REASONING_REQUEST["openai-responses"] : {};
   let first: OpenAI.Responses.Response;
   try {
-    first = await client.responses.create({ model: io.model, input, tools: TOOLS });
+    first = await client.responses.create({ model: io.model, input, tools: TOOLS, ...reasoning });
   } catch (error) {
     return { error: { request: 1, message: sdkErrorMessage(error) } };
   }
@@ -52,7 +59,12 @@ export async function responsesAgent(
     })),
   ];
   try {
-    const second = await client.responses.create({ model: io.model, input: echo, tools: TOOLS });
+    const second = await client.responses.create({
+      model: io.model,
+      input: echo,
+      tools: TOOLS,
+      ...reasoning,
+    });
     const text = second.output_text;
     return { calls, ...(typeof text === "string" && text !== "" ? { finalText: text } : {}) };
   } catch (error) {

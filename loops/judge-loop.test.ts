@@ -173,6 +173,29 @@ it("a thinking signature stripped from the echo breaks a Messages backend at tur
   expect(run.outcome).toMatchObject({ status: "broke", turn: 2, cause: "signature-lost" });
 });
 
+it("the thinking variant: the agent turns thinking on, so a stripped signature breaks at turn 2", async () => {
+  const run = await loop("anthropic-messages->anthropic-messages", "thinking", {
+    request: stripSignatures(),
+  });
+  expect(run.outcome).toMatchObject({ status: "broke", turn: 2, cause: "signature-lost" });
+});
+
+it("the thinking variant through a gateway that drops the thinking setting: losses, named", async () => {
+  const run = await loop("anthropic-messages->anthropic-messages", "thinking", {
+    request: (body) => {
+      const { thinking: _dropped, ...rest } = stripSignatures()(body);
+      return rest;
+    },
+  });
+  expect(run.outcome).toEqual({
+    status: "completed",
+    losses: [
+      "the thinking block's signature did not come back to the backend (the request did not enable thinking, and Anthropic asks for the blocks back only while it is on)",
+      "the agent asked for reasoning; its echo reached the backend with no reasoning setting",
+    ],
+  });
+});
+
 it("a thinking signature stripped from an echo that does not enable thinking is a loss, not a break", async () => {
   // Anthropic asks for the thinking blocks back only while thinking is enabled.
   const run = await loop("anthropic-messages->anthropic-messages", "plain", {

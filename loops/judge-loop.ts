@@ -32,6 +32,7 @@ import {
   LINK_BY,
   linkResults,
   partsOf,
+  reasoningAsked,
   signatureCameBack,
   signatureRequired,
   signatureSlot,
@@ -286,6 +287,11 @@ function judgeSpoken(evidence: LoopEvidence): LoopOutcome {
     }
     losses.push(
       `the ${slot} did not come back to the backend${required.why ? ` (${required.why})` : ""}`,
+    );
+  }
+  if (variant.reasoning && !reasoningAsked(request)) {
+    losses.push(
+      "the agent asked for reasoning; its echo reached the backend with no reasoning setting",
     );
   }
   const reasoning = issued.find((p) => p.type === "reasoning");

@@ -71,9 +71,13 @@ it("runs every variant on every loop route of every running column, and stores t
     );
     const matrix = readFileSync(result.matrixPath, "utf8");
     expect(matrix).toContain("## Agent loops");
-    expect(matrix).toContain("| direct@0 | anthropic-messages->anthropic-messages | 5/5 | · | · |");
+    const n = PER_ROUTE.length;
+    expect(matrix).toContain(
+      `| direct@0 | anthropic-messages->anthropic-messages | ${n}/${n} | · | · |`,
+    );
+    // Three routes of direct and one of the lossy gateway, each with every variant and the pair.
     const summary = JSON.parse(readFileSync(result.summaryPath, "utf8"));
-    expect(summary.loops).toMatchObject({ run: 20, completed: 20, notRun: 0 });
+    expect(summary.loops).toMatchObject({ run: 4 * n, completed: 4 * n, notRun: 0 });
     // The HTML page shows the same section.
     const page = reportSections(loadReportFacts(store, loadRunView(store, result.runId)));
     expect(page.find((s) => s.id === "loops")?.title).toBe("Agent loops");

@@ -9,7 +9,7 @@ import type { Part } from "../dialects/canonical.ts";
 import type { StagedReply } from "../dialects/canonical-reply-schema.ts";
 import type { ClientDialect, Dialect } from "../dialects/dialect.ts";
 
-export type LoopVariantId = "plain" | "system-note" | "parallel" | "error-result";
+export type LoopVariantId = "plain" | "system-note" | "parallel" | "error-result" | "thinking";
 
 export interface LoopVariant {
   id: LoopVariantId;
@@ -21,6 +21,12 @@ export interface LoopVariant {
   systemNote: boolean;
   /** The tool failed: the result says so (and carries the dialect's error flag where it has one). */
   errorResult: boolean;
+  /**
+   * The agent asks for reasoning in its dialect's own field (REASONING_REQUEST), so a backend
+   * whose provider demands signed reasoning back while it is on (Anthropic) holds the gateway
+   * to it at turn 2.
+   */
+  reasoning?: boolean;
   /** Where real agents do this. */
   see: string;
 }
@@ -59,7 +65,34 @@ export const LOOP_VARIANTS: readonly LoopVariant[] = [
     errorResult: true,
     see: "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#handling-tool-use-and-tool-result-content-blocks",
   },
+  {
+    id: "thinking",
+    description:
+      "the agent asks for reasoning (Chat reasoning_effort, Responses reasoning.effort, Messages thinking) and echoes what it got",
+    calls: 1,
+    systemNote: false,
+    errorResult: false,
+    reasoning: true,
+    see: "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#extended-thinking-with-tool-use",
+  },
 ];
+
+/**
+ * How each agent asks for reasoning in the `thinking` variant, in its dialect's own field, at
+ * the lowest level the dialect defines (Anthropic's least budget is 1,024 tokens, and
+ * `max_tokens` must exceed it).
+ * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-reasoning_effort
+ * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-reasoning
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#how-to-use-extended-thinking
+ */
+export const REASONING_REQUEST = {
+  "openai-chat": { reasoning_effort: "low" },
+  "openai-responses": { reasoning: { effort: "low" } },
+  "anthropic-messages": {
+    thinking: { type: "enabled", budget_tokens: 1024 },
+    max_tokens: 2048,
+  },
+} as const satisfies Record<ClientDialect, Record<string, unknown>>;
 
 /**
  * The name the two-client pair (second-client.ts) is stored under, beside the variants' ids:

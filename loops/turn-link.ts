@@ -74,6 +74,18 @@ export const SIGNATURE_RULES: Partial<
   gemini: { slot: "tool-call", see: "https://ai.google.dev/gemini-api/docs/thought-signatures" },
 };
 
+/** The request asks the backend to reason (a mode, an effort, a budget), and not to stop. */
+export function reasoningAsked(request: CanonicalRequest | undefined): boolean {
+  const r = request?.reasoning;
+  if (!r || r.mode === "disabled" || r.effort === "none") return false;
+  return (
+    r.mode !== undefined ||
+    r.effort !== undefined ||
+    r.budgetTokens !== undefined ||
+    r.includeThoughts === true
+  );
+}
+
 /**
  * Whether the backend's provider refuses this echo for lacking the signed part `sig`: the
  * rule's reference when it does, or why it does not (no rule for this slot, or the request
