@@ -57,6 +57,9 @@ export interface DialectTraits {
   emptyText: "rejected" | "optional" | "spelling";
   /** How a tool result names its call: by the call's id, or by the function's name (Gemini). */
   toolResultLink: "id" | "name";
+  /** The form a tool call's id must have, where the reference gives one (Anthropic's
+   * `tool_use.id`); undefined where an id is any string. */
+  toolCallId: RegExp | undefined;
   /** How tool output travels: as content, or inside an object (Gemini's
    * `functionResponse.response`). */
   toolOutput: "content" | "object";

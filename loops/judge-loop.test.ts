@@ -462,3 +462,71 @@ it("records are read in the dialect the gateway spoke to the backend, and a brea
     );
   }
 });
+
+it("ids the spoken dialect forbids, sent back in its form and linked in the echo, are not the gateway's loss", () => {
+  // The route's backend is Chat, so the mock issued a Chat-style id; the gateway spoke
+  // Anthropic's dialect (LiteLLM's DeepSeek Messages endpoint), whose ids allow no `.:|=`.
+  const chatId = toolCallId("openai-chat", 0);
+  const fitted = chatId.replace(/[^a-zA-Z0-9_-]/g, "_");
+  const use = (id: string) => ({
+    type: "tool_use",
+    id,
+    name: LOOP_TOOL.name,
+    input: { city: "Paris" },
+  });
+  const turnOne = record(
+    "/anthropic/v1/messages",
+    { model: "m", max_tokens: 9, messages: [{ role: "user", content: "task" }] },
+    { type: "message", role: "assistant", content: [use(chatId)], stop_reason: "tool_use" },
+    "anthropic-messages",
+  );
+  const echo = (callId: string, resultId: string) =>
+    record(
+      "/anthropic/v1/messages",
+      {
+        model: "m",
+        max_tokens: 9,
+        messages: [
+          { role: "user", content: "task" },
+          { role: "assistant", content: [use(callId)] },
+          {
+            role: "user",
+            content: [
+              { type: "tool_result", tool_use_id: resultId, content: "Paris: sunny, 21 degrees" },
+            ],
+          },
+        ],
+      },
+      { type: "message", role: "assistant", content: [{ type: "text", text: FINAL_TEXT }] },
+      "anthropic-messages",
+    );
+  const judged = (callId: string, resultId: string) =>
+    judgeLoop({
+      variant: variant("plain"),
+      backend: "openai-chat",
+      agent: {
+        calls: [{ id: chatId, name: LOOP_TOOL.name, arguments: { city: "Paris" } }],
+        finalText: FINAL_TEXT,
+      },
+      forwarded: [turnOne, echo(callId, resultId)],
+    });
+  const fine = judged(fitted, fitted);
+  expect(fine.status).toBe("completed");
+  expect(fine.losses).toEqual([
+    `the backend's call ids ${JSON.stringify([chatId])} are not of the form /^[a-zA-Z0-9_-]+$/ that the anthropic-messages dialect the gateway spoke requires (the mock issued them in openai-chat's style); they came back as ${JSON.stringify([fitted])}, of that form, each result answering the call it follows: not judged as an id the gateway lost`,
+  ]);
+  // A result that answers another call than the one it follows is still lost.
+  expect(judged(fitted, "toolu_other")).toMatchObject({ status: "broke", cause: "id-lost" });
+  // On the route's own dialect the id rule does not apply: a rewrite is lost.
+  expect(
+    judgeLoop({
+      variant: variant("plain"),
+      backend: "anthropic-messages",
+      agent: {
+        calls: [{ id: chatId, name: LOOP_TOOL.name, arguments: { city: "Paris" } }],
+        finalText: FINAL_TEXT,
+      },
+      forwarded: [turnOne, echo(fitted, fitted)],
+    }),
+  ).toMatchObject({ status: "broke", cause: "id-lost" });
+});

@@ -16,6 +16,7 @@
 import type { CanonicalReply } from "../dialects/canonical.ts";
 import { DIALECTS, type Dialect } from "../dialects/dialect.ts";
 import { tryParseJson } from "../dialects/json.ts";
+import { dialectModule } from "../dialects/registry.ts";
 import { dialectOfPath } from "../dialects/routes.ts";
 import type { MockRecord } from "../mock-upstream/index.ts";
 import type { AgentRun } from "./agent.ts";
@@ -191,7 +192,7 @@ function recordedDialect(record: MockRecord | undefined): Dialect | undefined {
  */
 export function judgeLoop(evidence: LoopEvidence): LoopOutcome {
   const spoken = recordedDialect(evidence.forwarded[0]) ?? evidence.backend;
-  const outcome = judgeSpoken({ ...evidence, backend: spoken });
+  const outcome = judgeSpoken({ ...evidence, backend: spoken }, evidence.backend);
   if (spoken === evidence.backend || outcome.status !== "broke") return outcome;
   return {
     ...outcome,
@@ -199,7 +200,30 @@ export function judgeLoop(evidence: LoopEvidence): LoopOutcome {
   };
 }
 
-function judgeSpoken(evidence: LoopEvidence): LoopOutcome {
+/**
+ * Why an id link that failed is not the gateway's loss, where it is not: the backend's ids were
+ * staged in the route's backend style (`toolCallId`), and the gateway spoke another dialect to
+ * the backend whose ids must have a form they lack (Anthropic's tool_use ids, for LiteLLM's
+ * DeepSeek Messages endpoint). A provider of that dialect never issues such ids, so a gateway
+ * that sends them back in that form, each result answering the call it follows in the echo,
+ * did what the dialect requires. Undefined when the failure is the gateway's.
+ */
+function idsTheDialectForbids(
+  spoken: Dialect,
+  routeBackend: Dialect,
+  want: readonly (string | undefined)[],
+  got: readonly (string | undefined)[],
+  echoedCalls: readonly (string | undefined)[],
+): string | undefined {
+  const form = dialectModule(spoken).traits.toolCallId;
+  if (spoken === routeBackend || !form) return undefined;
+  const fits = (id: string | undefined) => id !== undefined && form.test(id);
+  if (want.every(fits) || got.length !== want.length || !got.every(fits)) return undefined;
+  if (new Set(got).size !== got.length || !sameJson(echoedCalls, got)) return undefined;
+  return `the backend's call ids ${JSON.stringify(want)} are not of the form ${form} that the ${spoken} dialect the gateway spoke requires (the mock issued them in ${routeBackend}'s style); they came back as ${JSON.stringify(got)}, of that form, each result answering the call it follows: not judged as an id the gateway lost`;
+}
+
+function judgeSpoken(evidence: LoopEvidence, routeBackend: Dialect): LoopOutcome {
   const { variant, backend, agent, forwarded } = evidence;
   const replies = evidence.replies ?? [];
   const turnTwoAt = forwarded.findIndex((r) => isTurnTwo(backend, r));
@@ -253,7 +277,12 @@ function judgeSpoken(evidence: LoopEvidence): LoopOutcome {
   const results = sentBack.flatMap((p) => (p.type === "tool-result" ? [p] : []));
   const link = LINK_BY[backend];
   const { want, got, linked } = linkResults(backend, issuedCalls, results);
-  if (!linked) {
+  const echoedCalls = sentBack.flatMap((p) => (p.type === "tool-call" ? [p.id] : []));
+  const forbidden = linked
+    ? undefined
+    : idsTheDialectForbids(backend, routeBackend, want, got, echoedCalls);
+  if (forbidden) losses.push(forbidden);
+  else if (!linked) {
     return broke(
       2,
       "id-lost",

@@ -57,6 +57,9 @@ export const ANTHROPIC_MESSAGES: DialectModule = {
     // "text content blocks must be non-empty" (the API's 400).
     emptyText: "rejected",
     toolResultLink: "id",
+    // tool_use.id: "pattern: ^[a-zA-Z0-9_-]+$"
+    // (https://docs.anthropic.com/en/api/messages#body-messages-content-tool-use-id).
+    toolCallId: /^[a-zA-Z0-9_-]+$/,
     toolOutput: "content",
     toolSchema: "json-schema",
     reasoningItems: false,

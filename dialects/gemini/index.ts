@@ -59,6 +59,8 @@ export const GEMINI: DialectModule = {
     // functionResponse names the function it answers (its id is optional).
     // https://ai.google.dev/api/caching#FunctionResponse
     toolResultLink: "name",
+    // functionCall.id is optional, a string of no documented form.
+    toolCallId: undefined,
     // functionResponse.response is a JSON object.
     toolOutput: "object",
     // FunctionDeclaration.parameters is an OpenAPI 3.0 Schema subset.

@@ -60,6 +60,8 @@ export const OLLAMA: DialectModule = {
     // https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-with-history
     emptyText: "spelling",
     toolResultLink: "id",
+    // tool_calls[].id is optional, a string of no documented form.
+    toolCallId: undefined,
     toolOutput: "content",
     toolSchema: "json-schema",
     reasoningItems: false,

@@ -50,6 +50,8 @@ export const OPENAI_CHAT: DialectModule = {
     // https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
     emptyText: "optional",
     toolResultLink: "id",
+    // tool_calls[].id is a string the provider issues, of no documented form.
+    toolCallId: undefined,
     toolOutput: "content",
     toolSchema: "json-schema",
     reasoningItems: false,

@@ -57,6 +57,8 @@ export const OPENAI_RESPONSES: DialectModule = {
     // A message item's text is content; an empty one says nothing and nothing requires it.
     emptyText: "optional",
     toolResultLink: "id",
+    // function_call.call_id is a string the provider issues, of no documented form.
+    toolCallId: undefined,
     toolOutput: "content",
     toolSchema: "json-schema",
     // A reasoning item holds summary, content and encrypted_content.
