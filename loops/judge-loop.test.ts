@@ -530,3 +530,83 @@ it("ids the spoken dialect forbids, sent back in its form and linked in the echo
     }),
   ).toMatchObject({ status: "broke", cause: "id-lost" });
 });
+
+it("a signature-lost break says what came back in the slot (another part's signature, or none)", () => {
+  // claude-code-router to Gemini: the function call came back with the thought part's signature.
+  const id = toolCallId("gemini", 0);
+  const call = { name: LOOP_TOOL.name, args: { city: "Paris" }, id };
+  const thought = "EqQBCkgIARABGAIiQL+/thought-part==";
+  const callSig = "CiQBjz1rX+function-call==";
+  const path = "/v1beta/models/m:generateContent";
+  const task = { role: "user", parts: [{ text: "task" }] };
+  const turnOne = record(
+    path,
+    { contents: [task] },
+    {
+      candidates: [
+        {
+          content: {
+            role: "model",
+            parts: [
+              { text: "thinking", thought: true, thoughtSignature: thought },
+              { functionCall: call, thoughtSignature: callSig },
+            ],
+          },
+          finishReason: "STOP",
+        },
+      ],
+    },
+    "gemini",
+  );
+  const echo = (signature?: string) =>
+    record(
+      path,
+      {
+        contents: [
+          task,
+          {
+            role: "model",
+            parts: [{ functionCall: call, ...(signature ? { thoughtSignature: signature } : {}) }],
+          },
+          {
+            role: "user",
+            parts: [
+              {
+                functionResponse: {
+                  name: LOOP_TOOL.name,
+                  response: { result: "Paris: sunny, 21 degrees" },
+                },
+              },
+            ],
+          },
+        ],
+      },
+      { candidates: [{ content: { role: "model", parts: [{ text: FINAL_TEXT }] } }] },
+      "gemini",
+    );
+  const judged = (signature?: string) =>
+    judgeLoop({
+      variant: variant("plain"),
+      backend: "gemini",
+      agent: {
+        calls: [{ id, name: LOOP_TOOL.name, arguments: { city: "Paris" } }],
+        finalText: FINAL_TEXT,
+      },
+      forwarded: [turnOne, echo(signature)],
+    });
+  const swapped = judged(thought);
+  expect(swapped).toMatchObject({ status: "broke", turn: 2, cause: "signature-lost" });
+  if (swapped.status === "broke") {
+    expect(swapped.reason).toContain(
+      "(the lookup_weather call came back with EqQBCkgIARABGAIi… for CiQBjz1rX+functi…)",
+    );
+  }
+  const none = judged();
+  if (none.status === "broke") {
+    expect(none.reason).toContain(
+      "(the lookup_weather call came back without one (sent: CiQBjz1rX+functi…))",
+    );
+  }
+  expect(none.status).toBe("broke");
+  expect(judged(callSig).status).toBe("completed");
+});

@@ -39,6 +39,7 @@ import {
   signatureSlot,
   signedParts,
   upstreamReply,
+  whatCameBack,
 } from "./turn-link.ts";
 
 export interface LoopEvidence {
@@ -310,7 +311,7 @@ function judgeSpoken(evidence: LoopEvidence, routeBackend: Dialect): LoopOutcome
       return broke(
         2,
         "signature-lost",
-        `the backend's ${slot} did not come back to it at turn 2 as it was sent; its provider refuses such a tool loop (${required.see})`,
+        `the backend's ${slot} did not come back to it at turn 2 as it was sent (${whatCameBack(sig, sentBack)}); its provider refuses such a tool loop (${required.see})`,
         losses,
       );
     }

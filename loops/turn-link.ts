@@ -171,6 +171,30 @@ export function signatureCameBack(sig: Signed, sentBack: readonly Part[]): boole
   );
 }
 
+/** The first characters of a signature, enough to tell two apart in a reason. */
+const head = (signature: string) =>
+  signature.length > 16 ? `${signature.slice(0, 16)}…` : signature;
+
+/**
+ * What came back in the slot of a signature that did not: the same call (by id, else by name)
+ * or the first thinking block, with another signature or none; or no such part at all.
+ */
+export function whatCameBack(sig: Signed, sentBack: readonly Part[]): string {
+  const same = sentBack.filter((p) => p.type === sig.type);
+  const part =
+    sig.type === "tool-call"
+      ? (same.find((p) => p.type === "tool-call" && p.id === sig.id && sig.id !== "") ??
+        same.find((p) => p.type === "tool-call" && p.name === sig.name))
+      : same[0];
+  const what = sig.type === "tool-call" ? `the ${sig.name} call` : "a thinking block";
+  if (!part)
+    return `no ${sig.type === "tool-call" ? `${sig.name} call` : "thinking block"} came back`;
+  const got = "signature" in part ? part.signature : undefined;
+  return got
+    ? `${what} came back with ${head(got)} for ${head(sig.signature)}`
+    : `${what} came back without one (sent: ${head(sig.signature)})`;
+}
+
 export function signatureSlot(sig: Signed): string {
   return sig.type === "thinking"
     ? "thinking block's signature"
