@@ -13,9 +13,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync, writeSync, writevSync } from "node:fs";
 
-type LinePart = string | Buffer;
-
-/** Queued text past this many bytes (or UTF-16 units) is written at once, mid-turn. */
+/** Queued bytes past this many are written at once, mid-turn. */
 const FLUSH_AT = 1024 * 1024;
 
 /** A function and its two arguments, run once the lines queued before it are written. */
@@ -24,9 +22,12 @@ type Waiting<A, B> = [(a: A, b: B) => void, A, B];
 export class RecordFile {
   #fd: number | undefined;
   #failure: Error | undefined;
-  #pending: LinePart[] = [];
+  /** Queued bytes, in order; the last range is still open (`#open*`) while lines follow it. */
+  #pending: Buffer[] = [];
   #pendingSize = 0;
-  #hasBuffers = false;
+  #openBuffer: Buffer | undefined;
+  #openStart = 0;
+  #openEnd = 0;
   #flushQueued = false;
   /** Flat triples (function, argument, argument): no closure per reply. */
   #waiting: unknown[] = [];
@@ -67,19 +68,40 @@ export class RecordFile {
     return this.#failure;
   }
 
-  /** Queue one line's parts; they reach the file at the end of this turn at the latest. */
-  append(parts: string | readonly LinePart[]): void {
+  /**
+   * Queue `buffer[start, end)` (lines, whole, as the recorder's slab holds them); it reaches
+   * the file at the end of this turn at the latest. Ranges that follow one another in one
+   * buffer are written as one.
+   */
+  appendRange(buffer: Buffer, start: number, end: number): void {
     if (this.#fd === undefined) return;
-    if (typeof parts === "string") {
-      this.#pending.push(parts);
-      this.#pendingSize += parts.length;
-    } else {
-      for (const part of parts) {
-        this.#pending.push(part);
-        this.#pendingSize += part.length;
-        if (typeof part !== "string") this.#hasBuffers = true;
-      }
+    if (this.#openBuffer === buffer && this.#openEnd === start) this.#openEnd = end;
+    else {
+      this.#closeRange();
+      this.#openBuffer = buffer;
+      this.#openStart = start;
+      this.#openEnd = end;
     }
+    this.#queued(end - start);
+  }
+
+  /** Queue a whole buffer (a reply body shared by many records), after what is queued. */
+  appendBuffer(buffer: Buffer): void {
+    if (this.#fd === undefined) return;
+    this.#closeRange();
+    this.#pending.push(buffer);
+    this.#queued(buffer.length);
+  }
+
+  #closeRange(): void {
+    const open = this.#openBuffer;
+    if (open === undefined) return;
+    this.#pending.push(open.subarray(this.#openStart, this.#openEnd));
+    this.#openBuffer = undefined;
+  }
+
+  #queued(bytes: number): void {
+    this.#pendingSize += bytes;
     if (this.#pendingSize >= FLUSH_AT) this.flush();
     else this.#queueFlush();
   }
@@ -98,15 +120,14 @@ export class RecordFile {
 
   #write(): void {
     const fd = this.#fd;
+    this.#closeRange();
     const parts = this.#pending;
     if (fd === undefined || parts.length === 0) return;
     this.#pending = [];
     this.#pendingSize = 0;
-    const buffers = this.#hasBuffers;
-    this.#hasBuffers = false;
     try {
-      if (buffers) writeAllv(fd, parts.map(toBuffer));
-      else writeAll(fd, Buffer.from(parts.join("")));
+      if (parts.length === 1) writeAll(fd, parts[0] as Buffer);
+      else writeAllv(fd, parts);
     } catch (error) {
       // Disk full, file system gone: keep the error, stop writing (a later line after a
       // lost one would hide the gap), and let the mock go on answering.
@@ -150,10 +171,6 @@ function endTornLine(fd: number, path: string): boolean {
   if (last[0] === 0x0a) return false;
   writeAll(fd, Buffer.from("\n"));
   return true;
-}
-
-function toBuffer(part: LinePart): Buffer {
-  return typeof part === "string" ? Buffer.from(part) : part;
 }
 
 /** `write` may write less than asked (a signal, a nearly full disk): finish it. */

@@ -1,14 +1,16 @@
 /**
  * The recorder: every record appended to the record file (record-file.ts) when one is
  * given, and the newest ones kept in memory for `records()` and the control API. Memory
- * keeps each record as its JSONL line (record-line.ts), in a ring: past `maxRecords`
- * records or `maxBytes` of line text the oldest are forgotten (the file keeps everything),
- * so a mock that runs all night holds a bounded amount and its garbage collections stay
- * short. `close()` resolves after the last queued line reached the file.
+ * keeps each record as its JSONL line (record-line.ts), encoded as UTF-8 in slabs
+ * (line-slab.ts) whose bytes are also what the file is written from, in a ring: past
+ * `maxRecords` records or `maxBytes` of line bytes the oldest are forgotten (the file keeps
+ * everything), so a mock that runs all night holds a bounded amount and its garbage
+ * collections stay short. `close()` resolves after the last queued line reached the file.
  */
+import { LineSlab, ownCopy } from "./line-slab.ts";
 import type { MockRecord } from "./record.ts";
 import { RecordFile } from "./record-file.ts";
-import { lineJson, lineSize, parseLine, type RecordLine, recordLine } from "./record-line.ts";
+import { type RecordLine, recordLine } from "./record-line.ts";
 import { renderTrafficLine, type TrafficLine } from "./traffic-record.ts";
 
 export { recordLineParts } from "./record-line.ts";
@@ -22,7 +24,7 @@ export interface RecordFilter {
 export interface RecorderLimits {
   /** Records kept in memory; older ones are forgotten (default 100,000). */
   maxRecords?: number;
-  /** Line text kept in memory, in bytes (UTF-16 units for text; default 256 MiB). */
+  /** Line bytes (UTF-8) kept in memory (default 256 MiB). */
   maxBytes?: number;
 }
 
@@ -40,15 +42,41 @@ export interface RecorderStats {
 
 /** A nonce's kept records, oldest first; the slots before `head` are spent. */
 interface NonceList {
+  /** The nonce, once: every record of it shares this string. */
+  nonce: string;
   items: (KeptRecord | undefined)[];
   head: number;
 }
 
+/**
+ * A kept record: its line is `slab[start, end)`, or, when its reply body is shared with
+ * other records (record-line.ts), `slab[start, bodyAt)`, `body`, `slab[bodyAt, end)`.
+ */
 interface KeptRecord {
   seq: number;
   nonce: string | undefined;
-  line: RecordLine;
+  slab: Buffer;
+  start: number;
+  bodyAt: number;
+  end: number;
+  body: Buffer | undefined;
+  /** Bytes this record keeps alive on its own account (a shared body counted too). */
   size: number;
+}
+
+/** The record's line as text without its closing `\n`: exactly `JSON.stringify(record)`. */
+function keptJson(kept: KeptRecord): string {
+  const { slab, start, end, body } = kept;
+  if (!body) return slab.toString("utf8", start, end - 1);
+  return (
+    slab.toString("utf8", start, kept.bodyAt) +
+    body.toString("utf8") +
+    slab.toString("utf8", kept.bodyAt, end - 1)
+  );
+}
+
+function keptRecord(kept: KeptRecord): MockRecord {
+  return JSON.parse(keptJson(kept)) as MockRecord;
 }
 
 export class Recorder {
@@ -62,6 +90,7 @@ export class Recorder {
    * 700 KB per request once most of 100,000 records shared one nonce).
    */
   readonly #byNonce = new Map<string, NonceList>();
+  readonly #slab = new LineSlab();
   #keptSize = 0;
   #evicted = 0;
   #recorded = 0;
@@ -101,18 +130,58 @@ export class Recorder {
 
   /** Keep a record given as its line (traffic-record.ts), and queue the line for the file. */
   addLine(seq: number, nonce: string | undefined, line: RecordLine): void {
-    const size = lineSize(line);
+    const kept = this.#encode(seq, line);
     this.#recorded += 1;
-    const kept = { seq, nonce, line, size };
     this.#kept.push(kept);
     if (nonce !== undefined) {
       const same = this.#byNonce.get(nonce);
-      if (same) same.items.push(kept);
-      else this.#byNonce.set(nonce, { items: [kept], head: 0 });
+      if (same) {
+        kept.nonce = same.nonce;
+        same.items.push(kept);
+      } else {
+        // A nonce found in a request is a slice of the request's text and would keep it alive.
+        kept.nonce = ownCopy(nonce);
+        this.#byNonce.set(kept.nonce, { nonce: kept.nonce, items: [kept], head: 0 });
+      }
     }
-    this.#keptSize += size;
+    this.#keptSize += kept.size;
     this.#evictOverLimits();
-    if (this.#file && !this.#closed) this.#file.append(line);
+    const file = this.#file;
+    if (!file || this.#closed) return;
+    if (!kept.body) file.appendRange(kept.slab, kept.start, kept.end);
+    else {
+      file.appendRange(kept.slab, kept.start, kept.bodyAt);
+      file.appendBuffer(kept.body);
+      file.appendRange(kept.slab, kept.bodyAt, kept.end);
+    }
+  }
+
+  /** The line's bytes, written into the slab (a shared reply body stays where it is). */
+  #encode(seq: number, line: RecordLine): KeptRecord {
+    const slab = this.#slab;
+    if (typeof line === "string") {
+      slab.reserve(line);
+      const start = slab.used;
+      const end = slab.write(line);
+      const size = end - start;
+      return {
+        seq,
+        nonce: undefined,
+        slab: slab.slab,
+        start,
+        bodyAt: end,
+        end,
+        body: undefined,
+        size,
+      };
+    }
+    const [head, body, tail] = line;
+    slab.reserve(head, tail);
+    const start = slab.used;
+    const bodyAt = slab.write(head);
+    const end = slab.write(tail);
+    const size = end - start + body.length;
+    return { seq, nonce: undefined, slab: slab.slab, start, bodyAt, end, body, size };
   }
 
   #evictOverLimits(): void {
@@ -197,7 +266,7 @@ export class Recorder {
     const selected = this.#select(filter);
     let piece = "[";
     for (let i = 0; i < selected.length; i++) {
-      piece += (i === 0 ? "" : ",") + lineJson((selected[i] as KeptRecord).line);
+      piece += (i === 0 ? "" : ",") + keptJson(selected[i] as KeptRecord);
       if (piece.length >= chunkChars) {
         yield piece;
         piece = "";
@@ -208,14 +277,12 @@ export class Recorder {
 
   /** Fresh copies of the kept records that pass the filter, in `seq` order. */
   list(filter: RecordFilter = {}): MockRecord[] {
-    return this.#select(filter).map((kept) => parseLine(kept.line));
+    return this.#select(filter).map(keptRecord);
   }
 
   /** `JSON.stringify(list(filter))`, joined from the kept lines without parsing them. */
   listJson(filter: RecordFilter = {}): string {
-    return `[${this.#select(filter)
-      .map((kept) => lineJson(kept.line))
-      .join(",")}]`;
+    return `[${this.#select(filter).map(keptJson).join(",")}]`;
   }
 
   /** Records made since start, kept, evicted or cleared alike. */
