@@ -160,24 +160,40 @@ export function trafficLine(input: TrafficRecordInput): TrafficLine {
   };
 }
 
-/** The record's JSONL line, ending in `\n`, byte for byte `JSON.stringify(trafficRecord(...))`. */
+/**
+ * The record's JSONL line, ending in `\n`, byte for byte `JSON.stringify(trafficRecord(...))`:
+ * written as text around the values, each value serialized by `JSON.stringify` (numbers,
+ * booleans and the fixed key names need none), without building the record's objects or
+ * serializing them and cutting the braces off again.
+ */
 export function renderTrafficLine(line: TrafficLine): RecordLine {
   const request = recordedRequest(line.method, line.path, line.query, line.headers, line);
-  const head = JSON.stringify(requestHead(line.seq, line.receivedAt, line.listener, request, line));
-  const tail = JSON.stringify(requestTail(line, line.nonce, line.model, line.stream));
-  const replyHead = JSON.stringify({ ...line.reply, headers: lowerCasePairs(line.replyHeaders) });
-  const before =
-    `${head.slice(0, -1)},${tail.slice(1, -1)},"reply":${replyHead.slice(0, -1)}` +
-    `,"body":{"data":`;
+  let text =
+    `{"seq":${line.seq},"receivedAt":${JSON.stringify(line.receivedAt)}` +
+    `,"listener":${JSON.stringify(line.listener)}` +
+    `,"request":{"method":${JSON.stringify(request.method)},"path":${JSON.stringify(request.path)}` +
+    `,"headers":${JSON.stringify(request.headers)}` +
+    `,"body":{"data":${JSON.stringify(request.body.data)},"encoding":${JSON.stringify(request.body.encoding)}}}` +
+    `,"bodyBytes":${line.bodyBytes}`;
+  if (line.bodyTruncated) text += `,"bodyTruncated":true`;
+  if (line.dialect) text += `,"dialect":${JSON.stringify(line.dialect)}`;
+  text += `,"kind":${JSON.stringify(line.kind)}`;
+  if (line.nonce) text += `,"nonce":${JSON.stringify(line.nonce)}`;
+  if (line.model !== undefined) text += `,"model":${JSON.stringify(line.model)}`;
+  if (line.kind === "generate") text += `,"stream":${line.stream}`;
+  // The decision's own keys in its own order, then the reply's headers and body.
+  const decision = JSON.stringify(line.reply);
+  text += `,"reply":${decision.length > 2 ? `${decision.slice(0, -1)},` : "{"}`;
+  text += `"headers":${JSON.stringify(lowerCasePairs(line.replyHeaders))},"body":{"data":`;
   const reply = line.replyBytes;
   const after = `,"encoding":${JSON.stringify(reply.bodyEncoding)}}}}\n`;
   // A UTF-16 unit is at most 6 bytes of JSON (`\u0000`): a body this short never needs
   // its bytes made to know it is joined as text.
   const mayBeLarge = reply.body.length * 6 + 2 >= SPLICE_FROM_BYTES;
   if (mayBeLarge && reply.bodyJson.length >= SPLICE_FROM_BYTES) {
-    return [before, reply.bodyJson, after];
+    return [text, reply.bodyJson, after];
   }
-  return before + reply.bodyJsonText + after;
+  return text + reply.bodyJsonText + after;
 }
 
 /** The record's JSONL line, ending in `\n`. */
