@@ -239,6 +239,14 @@ export interface GatewayAdapter {
   routes(spec: GatewaySpec): GatewayRoute[];
   /** Fallback to a second target; absent = not examined yet (cells say so, `not-run`). */
   fallback?: FallbackSupport;
+  /**
+   * Request slots of their own, per `--concurrency` slot, for requests that wait on a timer
+   * (a staged delay, a `Retry-After` the gateway sleeps out): only for a gateway measured to
+   * hold nothing while it waits. Absent or 0: they share the gateway's slots. any-llm holds a
+   * database connection for every request, also one whose client gave up, and with 16 such
+   * requests at once its pool ran dry and it answered nothing more (docs/sweep.md).
+   */
+  timerSlotsPerSlot?: number;
 }
 
 export type GatewayErrorCode =

@@ -33,6 +33,7 @@ export interface PythonGatewayDefinition {
   prepare?(ctx: LaunchContext, installDir: string): ProcessLaunch;
   routes(spec: GatewaySpec): GatewayRoute[];
   fallback?: FallbackSupport;
+  timerSlotsPerSlot?: number;
 }
 
 export function pythonAdapter(def: PythonGatewayDefinition): GatewayAdapter {
@@ -54,5 +55,6 @@ export function pythonAdapter(def: PythonGatewayDefinition): GatewayAdapter {
     },
     routes: def.routes,
     ...(def.fallback && { fallback: def.fallback }),
+    ...(def.timerSlotsPerSlot !== undefined && { timerSlotsPerSlot: def.timerSlotsPerSlot }),
   };
 }

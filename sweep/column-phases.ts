@@ -4,7 +4,8 @@
  * (3) the control leg for silent defects over the gateway's native route for that backend.
  * Each cell is written as soon as a phase finishes it, so an interrupted run keeps what it
  * did and `--resume` continues without duplicates. In every phase the cells whose probe waits
- * on a timer run in lanes of their own (cells.ts `waitsOnTimer`), beside the others.
+ * on a timer run in lanes of their own (cells.ts `waitsOnTimer`), beside the others, on a
+ * gateway that gives them request slots of their own (gateway-session.ts `timerSlots`).
  */
 import type { GatewayRoute } from "../gateways/adapter.ts";
 import { isClean, isSilentDefect, type Verdict } from "../probes/verdict.ts";
@@ -13,7 +14,7 @@ import { attemptRecord, cellRecord, unattemptedCell } from "./cell-record.ts";
 import { type PlannedCell, waitsOnTimer } from "./cells.ts";
 import type { ColumnDeps, ColumnSettings } from "./column-run.ts";
 import { controlLeg, nativeRouteFor } from "./control-leg.ts";
-import { type GatewaySession, NOT_WANTED, WAITING_SLOTS_PER_SLOT } from "./gateway-session.ts";
+import { type GatewaySession, NOT_WANTED } from "./gateway-session.ts";
 import { forEachLimitedApart } from "./pool.ts";
 
 /**
@@ -36,23 +37,22 @@ export interface CellState {
 }
 
 /**
- * Run `work` over a phase's items: the cells that wait on a timer in lanes of their own, as
- * many as their request slots, so they never hold the lanes of the cells that keep the
- * gateway busy.
+ * Run `work` over a phase's items: where the gateway gives the cells that wait on a timer
+ * request slots of their own, those cells run in lanes of their own, as many as those slots,
+ * so they never hold the lanes of the cells that keep the gateway busy.
  */
 function forEachCell<T>(
   items: readonly T[],
   cellOf: (item: T) => PlannedCell,
+  session: Pick<GatewaySession, "timerSlots">,
   settings: ColumnSettings,
   work: (item: T) => Promise<void>,
 ): Promise<void> {
+  const timerSlots = session.timerSlots;
   return forEachLimitedApart(
     items,
-    (item) => waitsOnTimer(cellOf(item).probe),
-    {
-      rest: settings.concurrency * CELLS_PER_SLOT,
-      apart: settings.concurrency * WAITING_SLOTS_PER_SLOT,
-    },
+    (item) => timerSlots > 0 && waitsOnTimer(cellOf(item).probe),
+    { rest: settings.concurrency * CELLS_PER_SLOT, apart: timerSlots },
     work,
   );
 }
@@ -71,6 +71,7 @@ export async function mainPhase(
   await forEachCell(
     planned,
     (cell) => cell,
+    session,
     settings,
     async (cell) => {
       const knownIssue = issueOf(cell);
@@ -135,6 +136,7 @@ export async function repeatPhase(
   await forEachCell(
     nonClean,
     (state) => state.cell,
+    session,
     settings,
     async (state) => {
       const attempts = [];
@@ -187,6 +189,7 @@ export async function controlPhase(
   await forEachCell(
     candidates,
     (c) => c.state.cell,
+    session,
     settings,
     async (candidate) => {
       const { state, native, plan } = candidate;

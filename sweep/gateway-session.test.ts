@@ -28,10 +28,10 @@ const spec = { name: "direct", version: "0" };
 const probe = CORPUS.find((p) => p.id === "oc-stop-string");
 const route = direct.routes(spec).find((r) => r.client === "openai-chat");
 
-function session(judge: WireJudge, concurrency: number): GatewaySession {
+function session(judge: WireJudge, concurrency: number, timerSlotsPerSlot = 0): GatewaySession {
   return new GatewaySession(
     attachedGateway("direct", mock.url),
-    direct,
+    { ...direct, timerSlotsPerSlot },
     spec,
     { workdir: "/nonexistent", mockUrl: () => mock.url },
     mock,
@@ -110,25 +110,47 @@ it("sends nothing for an attempt no longer wanted once its slot comes free", asy
   expect(mock.records().length).toBe(before);
 });
 
-it("lets an attempt that waits on a timer hold none of the slots that keep the gateway busy", async () => {
+/** The corpus's slow upstream, slower: the mock holds its reply for 6 s. */
+function slowProbe(): Probe {
   const corpusSlow = CORPUS.find((p) => p.id === "oc-failure-deadline-slow-upstream");
-  if (!probe || !route || !corpusSlow?.upstream || !("reply" in corpusSlow.upstream)) {
-    throw new Error("the corpus lost a probe this test uses, or its slow upstream's reply");
+  if (!corpusSlow?.upstream || !("reply" in corpusSlow.upstream)) {
+    throw new Error("the corpus lost oc-failure-deadline-slow-upstream, or its reply");
   }
-  // The corpus's slow upstream, slower: the mock holds its reply for 6 s. With one slot
-  // shared by both, the quick attempt could not be sent before the slow one's record is in.
-  const slow: Probe = {
-    ...corpusSlow,
-    upstream: { ...corpusSlow.upstream, wire: { headersDelayMs: 6_000 } },
-  };
-  const one = session(judgeWire, 1);
+  return { ...corpusSlow, upstream: { ...corpusSlow.upstream, wire: { headersDelayMs: 6_000 } } };
+}
+
+it("lets an attempt that waits on a timer hold none of the slots that keep the gateway busy", async () => {
+  if (!probe || !route) throw new Error("the corpus or direct lost oc-stop-string's route");
+  // A gateway measured to hold nothing while it waits (LiteLLM) gets timer slots of its own:
+  // with one slot shared by both, the quick attempt could not be sent before the slow one's
+  // record is in.
+  const one = session(judgeWire, 1, 4);
+  expect(one.timerSlots).toBe(4);
   let slowDone = false;
-  const waiting = one.attempt(route, mainLeg(slow, "non-stream")).then((outcome) => {
+  const waiting = one.attempt(route, mainLeg(slowProbe(), "non-stream")).then((outcome) => {
     slowDone = true;
     return outcome;
   });
   const quick = await one.attempt(route, mainLeg(probe, "non-stream"));
   expect(slowDone).toBe(false);
+  expect(quick && quick !== NOT_WANTED && quick.verdict.verdict).toBe("preserved");
+  const slowOutcome = await waiting;
+  expect(slowOutcome && slowOutcome !== NOT_WANTED && slowOutcome.status).toBe("ok");
+});
+
+it("makes an attempt that waits on a timer share the slots where the gateway gives it none", async () => {
+  if (!probe || !route) throw new Error("the corpus or direct lost oc-stop-string's route");
+  // The default (any-llm and every gateway not measured): a gateway may hold a resource for
+  // each request it sleeps on, so those requests count against --concurrency like any other.
+  const one = session(judgeWire, 1);
+  expect(one.timerSlots).toBe(0);
+  let slowDone = false;
+  const waiting = one.attempt(route, mainLeg(slowProbe(), "non-stream")).then((outcome) => {
+    slowDone = true;
+    return outcome;
+  });
+  const quick = await one.attempt(route, mainLeg(probe, "non-stream"));
+  expect(slowDone).toBe(true);
   expect(quick && quick !== NOT_WANTED && quick.verdict.verdict).toBe("preserved");
   const slowOutcome = await waiting;
   expect(slowOutcome && slowOutcome !== NOT_WANTED && slowOutcome.status).toBe("ok");

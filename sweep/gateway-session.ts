@@ -38,12 +38,14 @@ export interface SessionSettings {
 
 /**
  * Request slots for attempts that wait on a timer (cells.ts `waitsOnTimer`), per slot of
- * `--concurrency`: such a request costs the gateway almost nothing while it waits (LiteLLM
- * and any-llm sleep out the 429 probe's `Retry-After: 30` until the client gives up at 20 s),
- * so it holds none of the slots that keep the gateway busy (docs/sweep.md, Performance, has
- * what those waits cost when they did).
+ * `--concurrency`, on a gateway that holds nothing while it waits (its adapter's
+ * `timerSlotsPerSlot`: LiteLLM sleeps out the 429 probe's `Retry-After: 30` until the client
+ * gives up at 20 s); 0 elsewhere: such attempts share the gateway's slots (any-llm holds a
+ * database connection for each). docs/sweep.md, Performance, has what those waits cost.
  */
-export const WAITING_SLOTS_PER_SLOT = 4;
+function timerSlotsPerSlot(adapter: Pick<GatewayAdapter, "timerSlotsPerSlot">): number {
+  return Math.max(0, Math.floor(adapter.timerSlotsPerSlot ?? 0));
+}
 
 /** An attempt the caller no longer wanted once a request slot came free (deadline, Ctrl-C). */
 export const NOT_WANTED = "not-wanted";
@@ -51,7 +53,8 @@ export const NOT_WANTED = "not-wanted";
 export class GatewaySession {
   private restarts = 0;
   private readonly slots: Slots;
-  private readonly waitingSlots: Slots;
+  /** Absent where the gateway's timer waits share its slots. */
+  private readonly waitingSlots: Slots | undefined;
   private restarting: Promise<boolean> | undefined;
   /** Why the gateway is given up on; set after its second crash. */
   deadReason: string | undefined;
@@ -69,7 +72,13 @@ export class GatewaySession {
     private readonly fallback?: FallbackTarget,
   ) {
     this.slots = new Slots(settings.concurrency);
-    this.waitingSlots = new Slots(settings.concurrency * WAITING_SLOTS_PER_SLOT);
+    const perSlot = timerSlotsPerSlot(adapter);
+    this.waitingSlots = perSlot > 0 ? new Slots(settings.concurrency * perSlot) : undefined;
+  }
+
+  /** Request slots of the attempts that wait on a timer; 0 where they share the others'. */
+  get timerSlots(): number {
+    return this.waitingSlots?.size ?? 0;
   }
 
   get logPath(): string | undefined {
@@ -98,7 +107,7 @@ export class GatewaySession {
       ...(this.fallback ? { fallback: this.fallback } : {}),
       ...(this.settings.judge ? { judge: this.settings.judge } : {}),
     });
-    const slots = waitsOnTimer(plan.probe) ? this.waitingSlots : this.slots;
+    const slots = (waitsOnTimer(plan.probe) && this.waitingSlots) || this.slots;
     const send = () => slots.run(async () => (wanted() ? sendAttempt(target(), plan) : undefined));
     let sent = await send();
     if (sent?.response.transportError && this.gateway.exited()) {
