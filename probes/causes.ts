@@ -62,6 +62,11 @@ export const CAUSES = {
   "completion-invented": "a terminal event the upstream never sent",
   "error-swallowed": "an upstream error that reached the client as a success",
   "id-rewritten": "a tool-call id changed on its way to the client",
+  // What the client's reply alone shows (reply-invariants.ts).
+  "no-tool-stop": "a reply holding a tool call ends without its dialect's tool stop reason",
+  "invalid-arguments": "a tool call's arguments are not a JSON object",
+  "id-out-of-form": "a tool-call id outside the form the client's dialect documents for it",
+  "after-terminal": "stream events after the terminal event, or a second response in one stream",
   // Failure axis (docs/failure.md).
   "status-relabelled": "an upstream error delivered as a 2xx",
   "status-class-changed": "an upstream error delivered with another status class",

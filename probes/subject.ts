@@ -17,8 +17,10 @@ import {
   type FailureField,
   isFailureField,
   isReplyFeature,
+  isReplyInvariant,
   PATH_FIELD,
   type ReplyFeature,
+  type ReplyInvariant,
   type RequestAttribute,
 } from "./lens/field-names.ts";
 
@@ -26,6 +28,7 @@ export type Subject =
   | RequestAttribute
   | ReplyFeature
   | FailureField
+  | ReplyInvariant
   | typeof PATH_FIELD
   | "upstream"
   | `headers.${string}`
@@ -45,6 +48,7 @@ export function subjectOf(client: ClientDialect, field: string): Subject {
   if (
     isReplyFeature(field) ||
     isFailureField(field) ||
+    isReplyInvariant(field) ||
     field === PATH_FIELD ||
     field === "upstream" ||
     field.startsWith("headers.") ||

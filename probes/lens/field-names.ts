@@ -60,6 +60,24 @@ export function isFailureField(field: string): field is FailureField {
   return (FAILURE_FIELDS as readonly string[]).includes(field);
 }
 
+/**
+ * What the client's reply alone shows (issue 20 §3: a trace with no upstream side is judged by
+ * these too), each its own subject, judged on every exchange: reply-invariants.ts.
+ */
+export const REPLY_INVARIANTS = [
+  "invariant.tool-stop",
+  "invariant.empty-content",
+  "invariant.tool-arguments",
+  "invariant.tool-call-id",
+  "invariant.one-lifecycle",
+] as const;
+
+export type ReplyInvariant = (typeof REPLY_INVARIANTS)[number];
+
+export function isReplyInvariant(field: string): field is ReplyInvariant {
+  return (REPLY_INVARIANTS as readonly string[]).includes(field);
+}
+
 /** The forwarded request path, judged against the backend dialect's documented route. */
 export const PATH_FIELD = "path";
 

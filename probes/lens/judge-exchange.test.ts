@@ -45,6 +45,8 @@ const READINGS: Record<string, { findings: Expected; clean?: Expected }> = {
       finish_reason: "mangled/erased-truncation",
       "tool_calls[].id": "mangled/id-rewritten",
       "usage.input_tokens": "mangled",
+      // The client's reply alone: a tool call that ends "end_turn" (issue 20 §3).
+      "invariant.tool-stop": "mangled/no-tool-stop",
     },
     clean: { top_k: "no-equivalent", "messages[].content[].id": "preserved/rewritten-linked" },
   },
@@ -112,6 +114,10 @@ const READINGS: Record<string, { findings: Expected; clean?: Expected }> = {
   "chat-to-ollama-stream-tool-turn.json": {
     findings: {},
     clean: {
+      "invariant.tool-stop": "preserved",
+      "invariant.tool-arguments": "preserved",
+      "invariant.one-lifecycle": "preserved",
+      "invariant.empty-content": "preserved",
       parallel_tool_calls: "no-equivalent",
       seed: "preserved",
       finish_reason: "preserved",
@@ -124,7 +130,19 @@ const READINGS: Record<string, { findings: Expected; clean?: Expected }> = {
       "messages[].content": "invented/empty-text",
       cache_control: "invented/cache-added",
       "tool_calls[].id": "invented",
+      // The invented tool call sits in a reply that ends "stop" (issue 20 §3).
+      "invariant.tool-stop": "mangled/no-tool-stop",
     },
+  },
+  "anthropic-one-sided-stream-tool-turn.json": {
+    // Only the client's side: no request verdict, no upstream to compare; what the stream
+    // shows alone (issue 20 §3).
+    findings: {
+      "invariant.tool-stop": "mangled/no-tool-stop",
+      "invariant.tool-arguments": "mangled/invalid-arguments",
+      "invariant.one-lifecycle": "invented/after-terminal",
+    },
+    clean: { "invariant.empty-content": "preserved" },
   },
   "chat-to-responses-non-stream-no-client-response.json": {
     findings: {

@@ -16,11 +16,13 @@ import {
   headerField,
   isFailureField,
   isReplyFeature,
+  isReplyInvariant,
   PATH_FIELD,
   REQUEST_ATTRIBUTES,
 } from "./field-names.ts";
 import { errorMessage, judgeReply, replyFeaturesOf } from "./judge-reply.ts";
 import { carries, judgeRequestInto, type RequestPair, spelling } from "./judge-request.ts";
+import { replyInvariantsInto } from "./reply-invariants.ts";
 import {
   clientCredentials,
   JUDGED_HEADERS,
@@ -235,6 +237,14 @@ function unreadableUpstream(subject: Subject, why: string): Verdict {
   return verdict({ direction: "reply", subject, field: subject, kind: "error", detail });
 }
 
+/** What the client's reply shows alone, judged whether or not the upstream was recorded. */
+function invariantsOf(read: ReadExchange, out: Verdict[]): void {
+  const down = read.clientReply;
+  const wire = read.exchange.clientResponse;
+  if (!down?.ok || !wire) return;
+  replyInvariantsInto(down.value, read.exchange.route.client, wire.status, out);
+}
+
 /** Most severe first: the verdict a single-subject question answers with. */
 const SEVERITY: readonly VerdictKind[] = [
   "leaked",
@@ -257,7 +267,9 @@ export function worst(verdicts: readonly Verdict[]): Verdict | undefined {
 }
 
 function directionOf(subject: Subject): Verdict["direction"] {
-  return isReplyFeature(subject) || isFailureField(subject) ? "reply" : "request";
+  return isReplyFeature(subject) || isFailureField(subject) || isReplyInvariant(subject)
+    ? "reply"
+    : "request";
 }
 
 /**
@@ -320,6 +332,7 @@ export interface Judged {
 export function judgeRead(read: ReadExchange, asked?: Asked): Judged {
   const verdicts = requestVerdicts(read);
   for (const v of replyVerdicts(read)) verdicts.push(v);
+  invariantsOf(read, verdicts);
   if (asked === undefined) return { verdicts };
   const direction = directionOf(asked.subject);
   const own = worst(

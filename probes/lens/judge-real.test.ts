@@ -202,6 +202,10 @@ const READINGS: Record<string, Reading> = {
   "portkey-locked-oc-stream-interleaved-tool-fragments-anthropic-messages-stream.json": {
     gateway: "portkey",
     read: {
+      // The client's stream alone shows both (issue 20 §3): no finish_reason at all, and
+      // arguments that are not JSON ("" and the interleaved text).
+      "invariant.tool-stop": "dropped/no-tool-stop",
+      "invariant.tool-arguments": "mangled/invalid-arguments",
       "messages[role=system]": "invented/empty-added",
       "tool_calls[].arguments": "mangled",
       "tool_calls[].id": "preserved",

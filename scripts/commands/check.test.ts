@@ -113,6 +113,17 @@ describe("gatecheck check", () => {
     );
   });
 
+  it("judges a one-sided trace (client request and response only) by what its reply shows, exit 0; --fail-on silent fails it", async () => {
+    const oneSided = join(FIXTURES, "anthropic-one-sided-stream-tool-turn.json");
+    const r = await cli(oneSided, "--json");
+    expect(r.code).toBe(EXIT.ok);
+    const verdicts = JSON.parse(r.out) as { subject: string; verdict: string }[];
+    expect(
+      verdicts.filter((v) => v.subject.startsWith("invariant.")).map((v) => v.verdict),
+    ).toEqual(["mangled", "mangled", "preserved", "preserved", "invented"]);
+    expect((await cli(oneSided, "--fail-on", "silent")).code).toBe(EXIT.failed);
+  });
+
   it("--fail-on exits 1 when a listed verdict is found, 0 when none is", async () => {
     const faithful = join(FIXTURES, "anthropic-to-chat-non-stream-faithful.json");
     const clean = await cli(faithful, "--json");

@@ -1,0 +1,160 @@
+/**
+ * What the client's reply shows alone (issue 20 §3). Many traces are one-sided: a client's
+ * request and the response it got, no upstream. Some truths need no second side, so they are
+ * judged on every exchange, each as its own subject, whether or not the upstream reply was
+ * recorded:
+ *
+ * - `invariant.tool-stop`: a reply holding a tool call ends with its dialect's tool stop reason
+ *   (Anthropic `tool_use`, Chat `tool_calls`; a Responses reply has none: a function_call item
+ *   is its tool turn, which the reader reads as one);
+ * - `invariant.empty-content`: no empty text block beside the reply's other content, where the
+ *   client's dialect does not spell "no text" that way (`traits.emptyText`);
+ * - `invariant.tool-arguments`: each tool call's arguments, streamed or not, are a JSON object;
+ * - `invariant.tool-call-id`: each tool call's id has the form the client's dialect documents
+ *   (`traits.toolCallId`: Anthropic's `^[a-zA-Z0-9_-]+$`), where it documents one;
+ * - `invariant.one-lifecycle`: a stream has one response and nothing after its terminal event.
+ *
+ * An invariant a reply gives no occasion for (no tool call, not a stream, an error reply) gets
+ * no verdict. docs/lens.md "What one side can show" has the references.
+ */
+import type { CanonicalReply, Part } from "../../dialects/canonical.ts";
+import type { ClientDialect } from "../../dialects/dialect.ts";
+import { dialectModule } from "../../dialects/registry.ts";
+import type { Cause } from "../causes.ts";
+import type { Verdict, VerdictKind } from "../verdict.ts";
+import { show, verdict } from "./describe.ts";
+import type { ReplyInvariant } from "./field-names.ts";
+
+function judged(
+  subject: ReplyInvariant,
+  kind: VerdictKind,
+  detail: string,
+  cause?: Cause,
+): Verdict {
+  return verdict({ direction: "reply", subject, field: subject, kind, detail, cause });
+}
+
+type ToolCall = Extract<Part, { type: "tool-call" }>;
+
+function toolCalls(reply: CanonicalReply): ToolCall[] {
+  const out: ToolCall[] = [];
+  for (const p of reply.parts) if (p.type === "tool-call") out.push(p);
+  return out;
+}
+
+/**
+ * A tool call's stop reason. Only a natural end (or none at all) breaks it: a reply cut for
+ * length or stopped by a filter mid-call ends as it must.
+ */
+function toolStop(reply: CanonicalReply, calls: number): Verdict {
+  const said = reply.rawStopReason ?? reply.stopReason;
+  const how = `${calls} tool call(s) → stop ${said === undefined ? "absent" : show(said)}`;
+  if (reply.stopReason === undefined) {
+    return judged("invariant.tool-stop", "dropped", how, "no-tool-stop");
+  }
+  if (reply.stopReason === "stop" || reply.stopReason === "stop_sequence") {
+    return judged("invariant.tool-stop", "mangled", how, "no-tool-stop");
+  }
+  return judged("invariant.tool-stop", "preserved", how);
+}
+
+/** Whether a call's arguments are a JSON object (what every dialect documents them to be). */
+function objectArguments(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+function toolArguments(calls: readonly ToolCall[]): Verdict {
+  const bad = calls.filter((c) => !objectArguments(c.arguments));
+  if (bad.length === 0) {
+    return judged(
+      "invariant.tool-arguments",
+      "preserved",
+      `${calls.length} call(s) → each a JSON object`,
+    );
+  }
+  const shown = bad.map((c) => `${c.name || c.id} ${show(c.arguments)}`).join("; ");
+  const detail = `${calls.length} call(s) → ${bad.length} not a JSON object: ${shown}`;
+  return judged("invariant.tool-arguments", "mangled", detail, "invalid-arguments");
+}
+
+/** Each call's id in the form the client's dialect documents (none documented: no verdict). */
+function toolCallIds(calls: readonly ToolCall[], client: ClientDialect): Verdict | undefined {
+  const form = dialectModule(client).traits.toolCallId;
+  if (!form) return undefined;
+  const bad = calls.filter((c) => !form.test(c.id));
+  if (bad.length === 0) {
+    return judged("invariant.tool-call-id", "preserved", `${calls.length} id(s) → each ${form}`);
+  }
+  const shown = bad.map((c) => show(c.id)).join(", ");
+  const detail = `${calls.length} id(s) → ${bad.length} outside ${form}: ${shown}`;
+  return judged("invariant.tool-call-id", "mangled", detail, "id-out-of-form");
+}
+
+function emptyContent(reply: CanonicalReply, client: ClientDialect): Verdict | undefined {
+  if (dialectModule(client).traits.emptyText === "spelling") return undefined;
+  if (reply.parts.length === 0) return undefined;
+  let empty = 0;
+  for (const p of reply.parts) if (p.type === "text" && p.text === "") empty++;
+  // A reply that is one empty text says "no answer"; an empty block beside content is an addition.
+  if (empty === 0 || empty === reply.parts.length) {
+    return judged(
+      "invariant.empty-content",
+      "preserved",
+      `${reply.parts.length} part(s) → none empty`,
+    );
+  }
+  const detail = `${reply.parts.length - empty} part(s) → ${empty} empty text block(s) beside them`;
+  return judged("invariant.empty-content", "invented", detail, "empty-text");
+}
+
+/**
+ * The stream readers mark an event after the terminal one (dialects/reply-parts.ts `count`)
+ * and a second `message_start` (Anthropic) among the stream's malformed events.
+ */
+const SECOND_LIFE = /after the terminal event|a second message_start/;
+
+function oneLifecycle(reply: CanonicalReply): Verdict | undefined {
+  const stream = reply.stream;
+  if (!stream) return undefined;
+  const extra = stream.malformed.filter((why) => SECOND_LIFE.test(why));
+  if (extra.length === 0) {
+    const end = stream.complete ? `ends at ${stream.terminalEvent}` : "no terminal event";
+    return judged("invariant.one-lifecycle", "preserved", `${stream.events} event(s) → ${end}`);
+  }
+  const events = new Set(extra.map((why) => /^\w+ (\d+)/.exec(why)?.[1] ?? why)).size;
+  const detail = `${stream.events} event(s) → ${events} outside the one response: ${extra.slice(0, 3).join("; ")}`;
+  return judged("invariant.one-lifecycle", "invented", detail, "after-terminal");
+}
+
+/**
+ * The invariants of one client reply pushed onto `out`. An error reply (non-2xx, or an error
+ * object) holds no answer to judge, but its stream's lifecycle still is.
+ */
+export function replyInvariantsInto(
+  reply: CanonicalReply,
+  client: ClientDialect,
+  status: number,
+  out: Verdict[],
+): void {
+  const answered = status >= 200 && status < 300 && reply.error === undefined;
+  // A cut stream's content is judged by stream.terminal; its stop reason never came.
+  const whole = !reply.stream || reply.stream.complete;
+  if (answered && whole) {
+    const calls = toolCalls(reply);
+    if (calls.length > 0) {
+      out.push(toolStop(reply, calls.length));
+      out.push(toolArguments(calls));
+      const ids = toolCallIds(calls, client);
+      if (ids) out.push(ids);
+    }
+    const empty = emptyContent(reply, client);
+    if (empty) out.push(empty);
+  }
+  const life = oneLifecycle(reply);
+  if (life) out.push(life);
+}
