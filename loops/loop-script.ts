@@ -147,9 +147,14 @@ export function toolCallId(backend: Dialect, index: number): string {
 }
 
 export const REASONING_TEXT = "The user wants the weather; I will call the tool.";
-/** An opaque signature, base64 with padding as providers send them. */
-export const THINKING_SIGNATURE = `EqQBCkgIARABGAIiQL+/gc+loop//sig==${"A".repeat(40)}`;
-export const THOUGHT_SIGNATURE = `CiQBjz1rX+gc/loop+thought==${"B".repeat(40)}`;
+/**
+ * Opaque signatures as providers send them: valid base64 (the `+` and `/` of its alphabet, the
+ * `=` padding only at the end), since a client library may decode them (google-genai types a
+ * `thoughtSignature` as base64 bytes and refuses anything else: any-llm answered the loops'
+ * Gemini replies 500 while these had `==` in the middle).
+ */
+export const THINKING_SIGNATURE = `EqQBCkgIARABGAIiQL+/gc+loop//sig${"A".repeat(38)}==`;
+export const THOUGHT_SIGNATURE = `CiQBjz1rX+gc/loop+thought${"B".repeat(40)}A==`;
 
 /**
  * What the backend says before its calls, in its own slot: `reasoning_content` (Chat, as
