@@ -21,20 +21,30 @@ function hasHeader(reply: WireReply, name: string): boolean {
  * A one-write plan's headers as `writeHead` takes them: a flat name, value list in the
  * plan's order, then `content-length` unless the plan has its own. That is exactly what
  * `appendHeader` per header and `setHeader("content-length")` put on the wire, without
- * building Node's header map first. Kept per plan: a cached plan (reply-engine.ts)
- * answers many requests.
+ * building Node's header map first. Kept per plan's header list: a cached plan
+ * (reply-engine.ts) answers many requests, and the copy of it that carries each reply's own
+ * request id (request-id.ts) shares its headers, so the list is made once, not per reply.
  */
-const headerLists = new WeakMap<WireReply, string[]>();
+const headerLists = new WeakMap<readonly (readonly [string, string])[], HeaderList>();
+
+interface HeaderList {
+  declaredLength: number;
+  list: string[];
+}
 
 function headerList(reply: WireReply, declaredLength: number): string[] {
-  let list = headerLists.get(reply);
-  if (!list) {
-    list = reply.headers.flat();
+  let kept = headerLists.get(reply.headers);
+  if (kept?.declaredLength !== declaredLength) {
+    const list = reply.headers.flat();
     if (!hasHeader(reply, "content-length")) list.push("content-length", String(declaredLength));
-    headerLists.set(reply, list);
+    kept = { declaredLength, list };
+    headerLists.set(reply.headers, kept);
   }
   const id = reply.requestId;
-  return id ? [...list, id[0], id[1]] : list;
+  if (!id) return kept.list;
+  const out = kept.list.slice();
+  out.push(id[0], id[1]);
+  return out;
 }
 
 /** A plan written in one packet at once: no waits, one frame, content-length, complete. */
