@@ -609,4 +609,10 @@ it("a signature-lost break says what came back in the slot (another part's signa
   }
   expect(none.status).toBe("broke");
   expect(judged(callSig).status).toBe("completed");
+  // any-llm to Gemini: Google's documented stand-in in the call's slot is accepted, not refused.
+  const standIn = judged("skip_thought_signature_validator");
+  expect(standIn.status).toBe("completed");
+  expect(standIn.losses).toContain(
+    `the function call's thoughtSignature did not come back to the backend (the gateway put "skip_thought_signature_validator" in its place, a stand-in the provider documents as accepted (https://ai.google.dev/gemini-api/docs/thought-signatures): no refusal, the reasoning context is lost)`,
+  );
 });

@@ -58,6 +58,8 @@ export const SIGNATURE_RULES: Partial<
       slot: "thinking" | "tool-call";
       see: string;
       when?: { holds: (request: CanonicalRequest) => boolean; otherwise: string };
+      /** Stand-ins the provider documents as accepted in the signature's place. */
+      standIns?: readonly string[];
     }
   >
 > = {
@@ -71,7 +73,13 @@ export const SIGNATURE_RULES: Partial<
         "the request did not enable thinking, and Anthropic asks for the blocks back only while it is on",
     },
   },
-  gemini: { slot: "tool-call", see: "https://ai.google.dev/gemini-api/docs/thought-signatures" },
+  gemini: {
+    slot: "tool-call",
+    see: "https://ai.google.dev/gemini-api/docs/thought-signatures",
+    // The dummy signatures Google documents for a function call whose signature is not at hand
+    // (its FAQ: history from another model, injected calls): validation is skipped.
+    standIns: ["skip_thought_signature_validator", "context_engineering_is_the_way_to_go"],
+  },
 };
 
 /** The request asks the backend to reason (a mode, an effort, a budget), and not to stop. */
@@ -100,7 +108,33 @@ export function signatureRequired(
   if (!rule || rule.slot !== sig.type) return { required: false };
   if (rule.when && !(request && rule.when.holds(request)))
     return { required: false, why: rule.when.otherwise };
+  const standIn = request && standInSent(sig, partsOf(request.messages), rule.standIns ?? []);
+  if (standIn)
+    return {
+      required: false,
+      why: `the gateway put ${JSON.stringify(standIn)} in its place, a stand-in the provider documents as accepted (${rule.see}): no refusal, the reasoning context is lost`,
+    };
   return { required: true, see: rule.see };
+}
+
+/** The documented stand-in the gateway sent in the signature's slot, if it sent one. */
+function standInSent(
+  sig: Signed,
+  sentBack: readonly Part[],
+  standIns: readonly string[],
+): string | undefined {
+  const part = slotPart(sig, sentBack);
+  const got = part && "signature" in part ? part.signature : undefined;
+  return got !== undefined && standIns.includes(got) ? got : undefined;
+}
+
+/** The part in the slot of a signed part: the same call (by id, else by name), or the first thinking block. */
+function slotPart(sig: Signed, sentBack: readonly Part[]): Part | undefined {
+  const same = sentBack.filter((p) => p.type === sig.type);
+  return sig.type === "tool-call"
+    ? (same.find((p) => p.type === "tool-call" && p.id === sig.id && sig.id !== "") ??
+        same.find((p) => p.type === "tool-call" && p.name === sig.name))
+    : same[0];
 }
 
 export const partsOf = (messages: readonly Message[]): Part[] => messages.flatMap((m) => m.parts);
@@ -180,12 +214,7 @@ const head = (signature: string) =>
  * or the first thinking block, with another signature or none; or no such part at all.
  */
 export function whatCameBack(sig: Signed, sentBack: readonly Part[]): string {
-  const same = sentBack.filter((p) => p.type === sig.type);
-  const part =
-    sig.type === "tool-call"
-      ? (same.find((p) => p.type === "tool-call" && p.id === sig.id && sig.id !== "") ??
-        same.find((p) => p.type === "tool-call" && p.name === sig.name))
-      : same[0];
+  const part = slotPart(sig, sentBack);
   const what = sig.type === "tool-call" ? `the ${sig.name} call` : "a thinking block";
   if (!part)
     return `no ${sig.type === "tool-call" ? `${sig.name} call` : "thinking block"} came back`;
