@@ -62,6 +62,8 @@ export const CAUSES = {
   "completion-invented": "a terminal event the upstream never sent",
   "error-swallowed": "an upstream error that reached the client as a success",
   "id-rewritten": "a tool-call id changed on its way to the client",
+  "status-type":
+    "no upstream error type: the client's is judged against its dialect's type for the status",
   // What the client's reply alone shows (reply-invariants.ts).
   "no-tool-stop": "a reply holding a tool call ends without its dialect's tool stop reason",
   "invalid-arguments": "a tool call's arguments are not a JSON object",

@@ -74,7 +74,8 @@ export function replyFeaturesOf(
   if (u?.reasoningTokens !== undefined) out.push("usage.reasoning_tokens");
   if (!ok(upstreamStatus)) out.push("error.status");
   if (err?.message !== undefined) out.push("error.message");
-  if (err?.type !== undefined) out.push("error.type");
+  // With no upstream type, the client's type is still judged against its status (reply-status.ts).
+  if (err?.type !== undefined || !ok(upstreamStatus)) out.push("error.type");
   if (mode === "stream" && upstream.stream) out.push("stream.terminal", "stream.framing");
   return out;
 }

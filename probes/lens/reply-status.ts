@@ -4,6 +4,7 @@
  * upstream's did; the client's events must be well framed.
  */
 import type { CanonicalReply, ReplyError } from "../../dialects/canonical.ts";
+import { dialectModule } from "../../dialects/registry.ts";
 import { show, showChange } from "./describe.ts";
 import { errorFamily } from "./error-types.ts";
 import type { ReplyPair } from "./judge-reply.ts";
@@ -41,9 +42,37 @@ export function judgeErrorMessage(pair: ReplyPair): Outcome {
   return { kind: "mangled", detail: showChange(sent, got) };
 }
 
+/**
+ * The type the client's dialect gives an error of this status (its writer's table, read back
+ * by its reader: Anthropic 529 `overloaded_error`, OpenAI 400 `invalid_request_error`).
+ */
+function dialectType(pair: ReplyPair, status: number): string | undefined {
+  const reply = dialectModule(pair.clientDialect).reply;
+  return reply.readError(reply.errorObject(status, "x"))?.type;
+}
+
+/**
+ * An upstream error with no type (Ollama's `{"error": "..."}`, a bare status): the client's
+ * type must be its own dialect's type for the status it got (issue 20 §2), by class.
+ */
+function judgeTypeForStatus(pair: ReplyPair, got: string | undefined): Outcome {
+  const expected = dialectType(pair, pair.clientStatus);
+  const sent = `absent (${pair.clientDialect}: ${pair.clientStatus} is ${show(expected ?? "untyped")})`;
+  if (got === undefined) return { absent: true, detail: `${sent} → absent` };
+  if (expected === undefined || got === expected || errorFamily(got) === errorFamily(expected)) {
+    return { kind: "preserved", detail: `${sent} → ${show(got)}`, cause: "status-type", got };
+  }
+  const detail = `${sent} → ${show(got)} (${errorFamily(expected)} → ${errorFamily(got)})`;
+  return { kind: "mangled", detail, cause: "status-type", got };
+}
+
 export function judgeErrorType(pair: ReplyPair): Outcome {
-  const sent = upstreamError(pair)?.type ?? "";
   const got = clientError(pair)?.type;
+  const upstreamType = upstreamError(pair)?.type;
+  if (upstreamType === undefined && !ok(pair.upstreamStatus) && !ok(pair.clientStatus)) {
+    return judgeTypeForStatus(pair, got);
+  }
+  const sent = upstreamType ?? "";
   if (got === undefined) return { absent: true, detail: `${show(sent)} → absent` };
   if (got === sent || errorFamily(got) === errorFamily(sent)) {
     return { kind: "preserved", detail: showChange(sent, got) };

@@ -10,7 +10,10 @@
  *   never written), one line per attempt in cell-key order, then one line per cell.
  *
  *   npx tsx scripts/bench/verdict-snapshot.ts [--db results/gatecheck.db] --out FILE
- *     [--without subject,sent,got]
+ *     [--without subject,sent,got] [--run RUN_ID]
+ *
+ * `--run` rescores that one run whatever its status (an interrupted sweep's finished cells are
+ * worth comparing too); without it, every run whose status is `done`.
  *
  * `--without` leaves the named keys out of every verdict written, so a snapshot taken by code
  * that adds keys to verdicts compares with one taken before it (the keys added, nothing else).
@@ -41,6 +44,7 @@ const { values } = parseArgs({
     db: { type: "string", default: join(ROOT, "results", "gatecheck.db") },
     out: { type: "string" },
     without: { type: "string", default: "" },
+    run: { type: "string" },
   },
 });
 const WITHOUT = new Set(values.without.split(",").filter(Boolean));
@@ -86,10 +90,12 @@ if (existsSync(values.db)) {
       if (existsSync(values.db + suffix)) copyFileSync(values.db + suffix, copy + suffix);
     }
     const store = openStore(copy);
-    const runs = store.db
-      .prepare("SELECT id FROM runs WHERE status = 'done' ORDER BY id")
-      .pluck()
-      .all() as string[];
+    const runs = values.run
+      ? [values.run]
+      : (store.db
+          .prepare("SELECT id FROM runs WHERE status = 'done' ORDER BY id")
+          .pluck()
+          .all() as string[]);
     for (const run of runs) {
       const rescored = rescoreRun(store, run).runId;
       const rows = store.db
