@@ -7,6 +7,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import { writePrechunked } from "./prechunked-writer.ts";
 import { bodyLength, sentHeaders, type WireReply } from "./wire-plan.ts";
 
 /** Measured: 0-1 ms loses the reset about one time in ten on Linux; 5 ms and more never did. */
@@ -90,6 +91,7 @@ export async function writeToNode(res: ServerResponse, reply: WireReply): Promis
   if (reply.before === "hang") return;
   if (reply.headersDelayMs > 0) await sleep(reply.headersDelayMs);
   if (res.destroyed) return;
+  if (writePrechunked(res, reply, sentHeaders(reply))) return;
   const first = reply.frames[0];
   const single = reply.ending === "complete" && reply.frames.length <= 1 && !first?.raw;
   if (single && reply.transfer === "content-length" && !(first?.delayMs ?? 0)) {
