@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { renderJunit } from "./junit-report.ts";
 import type { LoopRecord } from "./loop-records.ts";
-import { renderLoopsSection, summarizeLoops } from "./loops-section.ts";
+import { groupedLosses, renderLoopsSection, summarizeLoops } from "./loops-section.ts";
 import type { RunView } from "./run-view.ts";
 
 const base = {
@@ -42,12 +42,26 @@ it("counts completed of run per route, never a not-run loop as run, and links ea
   expect(text).toContain("## Agent loops");
   expect(text).toContain("**1 of 2 loops completed**; 1 not run");
   expect(text).toContain(
-    "| gw@1.0.0 | openai-chat->anthropic-messages | **1/2** (1 not run: budget: the sweep's time ran out) | parallel: turn 2, id-lost | plain: the reasoning text did not come back to the backend |",
+    "| gw@1.0.0 | openai-chat->anthropic-messages | **1/2** (1 not run: budget: the sweep's time ran out) | parallel: turn 2, id-lost | the reasoning text did not come back to the backend (plain) |",
   );
   expect(text).toContain("**broke at turn 2, id-lost**. the backend issued call ids");
   expect(text).toContain(
     "([bytes](runs/r1/gw@1.0.0/loops/openai-chat-_anthropic-messages--parallel.json))",
   );
+});
+
+it("a loss found in several variants of a route reads once, with the variants", () => {
+  expect(
+    groupedLosses([
+      "plain: the reasoning text did not come back to the backend",
+      "error-result: result 1 lost its is_error flag",
+      "error-result: the reasoning text did not come back to the backend",
+      "thinking: the reasoning text did not come back to the backend",
+    ]),
+  ).toBe(
+    "the reasoning text did not come back to the backend (plain, error-result, thinking); result 1 lost its is_error flag (error-result)",
+  );
+  expect(groupedLosses([])).toBe("");
 });
 
 it("renders nothing for a run without loops", () => {

@@ -83,6 +83,24 @@ export function summarizeLoops(runId: string, loops: readonly LoopRecord[]): Loo
   };
 }
 
+/**
+ * A route's losses (`variant: loss`) with each loss once, followed by the variants it was
+ * found in: the same loss on every variant reads once, not six times.
+ */
+export function groupedLosses(losses: readonly string[]): string {
+  const variants = new Map<string, string[]>();
+  for (const entry of losses) {
+    const at = entry.indexOf(": ");
+    const [variant, loss] = at < 0 ? ["", entry] : [entry.slice(0, at), entry.slice(at + 2)];
+    const list = variants.get(loss) ?? [];
+    if (variant && !list.includes(variant)) list.push(variant);
+    variants.set(loss, list);
+  }
+  return [...variants]
+    .map(([loss, list]) => (list.length > 0 ? `${loss} (${list.join(", ")})` : loss))
+    .join("; ");
+}
+
 /** The matrix's "agent loops" section; nothing when the run has no loops. */
 export function renderLoopsSection(summary: LoopsSummary): string[] {
   if (summary.routes.length === 0) return [];
@@ -99,7 +117,7 @@ export function renderLoopsSection(summary: LoopsSummary): string[] {
     const breaks = r.breaks.map((b) => `${b.variant}: turn ${b.turn}, ${b.cause}`).join("; ");
     const notRun = r.notRun ? ` (${r.notRun} not run: ${r.notRunReasons.join("; ")})` : "";
     lines.push(
-      `| ${r.column} | ${r.routeId} | ${r.completed === r.run && r.run > 0 ? ratio : `**${ratio}**`}${cellText(notRun)} | ${cellText(breaks) || "·"} | ${cellText(r.losses.join("; ")) || "·"} |`,
+      `| ${r.column} | ${r.routeId} | ${r.completed === r.run && r.run > 0 ? ratio : `**${ratio}**`}${cellText(notRun)} | ${cellText(breaks) || "·"} | ${cellText(groupedLosses(r.losses)) || "·"} |`,
     );
   }
   const breaks = summary.routes.flatMap((r) => r.breaks.map((b) => ({ ...r, ...b })));
