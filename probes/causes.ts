@@ -54,6 +54,8 @@ export const CAUSES = {
   "erased-safety": "a safety stop reached the client as a natural stop",
   "erased-truncation": "a length stop reached the client as a natural stop",
   "erased-tool-turn": "a tool-call stop reached the client as a natural stop",
+  "erased-other":
+    "an upstream stop of no canonical meaning (an unnamed incomplete) reached the client as a natural stop",
   "status-changed": "the client got another status than the upstream sent",
   "not-a-stream": "a streamed request answered without a stream",
   "truncated-stream": "a stream that ended before its terminal event",

@@ -44,7 +44,16 @@ export function responsesStopWire(status: string, reason: string | undefined): s
 }
 
 export function responsesStopFromWire(wire: string, hasFunctionCalls: boolean): StopReason {
-  const reads = OPENAI_RESPONSES_STOP_REASONS.find((r) => r.wire === wire)?.reads ?? "other";
+  // The incomplete reason decides whatever the status says: `incomplete_details` is "details
+  // on why the response is incomplete" (INCOMPLETE), so a `completed` or `failed` reply that
+  // names max_output_tokens was still cut for length.
+  const slash = wire.indexOf("/");
+  const byReason =
+    slash < 0
+      ? undefined
+      : OPENAI_RESPONSES_STOP_REASONS.find((r) => r.wire === `incomplete${wire.slice(slash)}`);
+  const reads =
+    byReason?.reads ?? OPENAI_RESPONSES_STOP_REASONS.find((r) => r.wire === wire)?.reads ?? "other";
   return reads === "stop" && hasFunctionCalls ? "tool_calls" : reads;
 }
 

@@ -154,6 +154,14 @@ function judgeStop(pair: ReplyPair): Outcome {
     if (row) return { kind: "no-equivalent", detail: `${detail} (${row.reason})` };
     return { kind: "mangled", detail, cause: "erased-safety" };
   }
+  // A stop of no canonical meaning (Responses `incomplete` for an unnamed reason, `cancelled`)
+  // said as a natural end hides that the reply did not finish: never preserved (issue 20 §2).
+  if (upstream === "other") {
+    if (got === "other") return { kind: "preserved", detail };
+    if (got === "stop" || got === "stop_sequence") {
+      return { kind: "mangled", detail, cause: "erased-other" };
+    }
+  }
   if (got === expected) return { kind: "preserved", detail };
   const cause = stopReasonCause(expected, got);
   return cause ? { kind: "mangled", detail, cause } : { kind: "mangled", detail };
