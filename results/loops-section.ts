@@ -23,7 +23,8 @@ export interface LoopRouteSummary {
     /** Relative to the run outputs folder. */
     evidence: string;
   }[];
-  /** Cross-turn losses of loops that completed, `variant: loss`. */
+  /** Cross-turn losses, `variant: loss`: of loops that completed, and those a broken loop had
+   * before it broke. */
   losses: string[];
   notRunReasons: string[];
 }
@@ -109,7 +110,7 @@ export function renderLoopsSection(summary: LoopsSummary): string[] {
     "",
     `An official SDK client runs a scripted agent loop through each route against the mock as a deterministic model: turn 1 the task and the backend's tool calls, turn 2 the agent's echo (variants: ${LOOP_VARIANTS.map((v) => v.id).join(", ")}), turn 3 the final answer; and \`${SECOND_CLIENT_VARIANT}\`: two clients with their own keys, one after the other, where the second's requests must not reach the backend with the first's key (docs/loops.md). **${summary.completed} of ${summary.run} loops completed**${summary.notRun ? `; ${summary.notRun} not run (not counted)` : ""}.`,
     "",
-    "| gateway | route | completed / run | broke (variant: turn, cause) | lost on the way, loop completed |",
+    "| gateway | route | completed / run | broke (variant: turn, cause) | lost on the way (variants) |",
     "|---|---|---|---|---|",
   ];
   for (const r of summary.routes) {
