@@ -16,6 +16,7 @@ import {
   hasClientSide,
 } from "../exchange.ts";
 import type { Verdict } from "../verdict.ts";
+import { depthOver, MAX_JSON_DEPTH } from "./json-depth.ts";
 import { judgeBackendSide } from "./judge-backend-side.ts";
 import {
   judgeRead,
@@ -54,7 +55,27 @@ function readSide(dialect: Dialect, wire: ExchangeReply, mode: Mode): ReadSide<C
  * the client side can be judged (judgeExchange judges an exchange without one by its
  * backend side alone).
  */
+/** Every side's text nested deeper than the lens reads, named by its path in the exchange. */
+function refuseTooDeep(given: Exchange): void {
+  const sides: [string, string | undefined][] = [
+    ["clientRequest.body", given.clientRequest?.rawBody],
+    ...(given.forwarded ?? []).map((f, i): [string, string] => [`forwarded[${i}].body`, f.rawBody]),
+    ["upstreamReply.body", given.upstreamReply?.body],
+    ["clientResponse.body", given.clientResponse?.body],
+  ];
+  for (const [where, text] of sides) {
+    const depth = text === undefined ? undefined : depthOver(text);
+    if (depth === undefined) continue;
+    const code = where === "clientRequest.body" ? "unreadable-client-request" : "invalid-exchange";
+    throw new ExchangeError(
+      code,
+      `${where}: JSON nested ${depth} levels deep, more than the ${MAX_JSON_DEPTH} the lens reads; not judged`,
+    );
+  }
+}
+
 export function readExchange(given: Exchange): ReadExchange {
+  refuseTooDeep(given);
   if (!hasClientSide(given)) {
     throw new ExchangeError(
       "unreadable-client-request",

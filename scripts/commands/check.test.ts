@@ -124,6 +124,24 @@ describe("gatecheck check", () => {
     expect((await cli(oneSided, "--fail-on", "silent")).code).toBe(EXIT.failed);
   });
 
+  it("refuses JSON nested 20,000 levels deep with a clear error and exit 2, not a crash", async () => {
+    const deep = join(dir, "deep.json");
+    const nested = `${"[".repeat(20_000)}${"]".repeat(20_000)}`;
+    const body = `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"}],"metadata":{"x":${nested}}}`;
+    writeFileSync(
+      deep,
+      JSON.stringify({
+        route: { client: "anthropic-messages", backend: "openai-chat" },
+        mode: "non-stream",
+        clientRequest: { path: "/v1/messages", body },
+        forwarded: [{ path: "/v1/chat/completions", body }],
+      }),
+    );
+    const r = await cli(deep);
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.err).toContain("clientRequest.body: JSON nested 20002 levels deep");
+  });
+
   it("--fail-on exits 1 when a listed verdict is found, 0 when none is", async () => {
     const faithful = join(FIXTURES, "anthropic-to-chat-non-stream-faithful.json");
     const clean = await cli(faithful, "--json");
