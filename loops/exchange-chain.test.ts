@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { registerCheck } from "../scripts/commands/check.ts";
-import { runCli } from "../scripts/commands/testing-cli.ts";
+import { runCli } from "../scripts/commands/testing/run-cli.ts";
 import { EXIT } from "../scripts/exit-codes.ts";
 import { parseChain } from "./exchange-chain.ts";
 import { judgeChain } from "./judge-chain.ts";

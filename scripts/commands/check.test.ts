@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { newNonce, startMock } from "../../mock-upstream/index.ts";
 import { EXIT } from "../exit-codes.ts";
 import { registerCheck } from "./check.ts";
-import { runCli } from "./testing-cli.ts";
+import { runCli } from "./testing/run-cli.ts";
 
 const FIXTURES = join(import.meta.dirname, "..", "..", "probes", "lens", "fixtures");
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-check-"));

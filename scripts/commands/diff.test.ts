@@ -13,7 +13,7 @@ import { registerDiff } from "./diff.ts";
 import { registerMerge } from "./merge.ts";
 import { registerQuery } from "./query.ts";
 import { registerReport } from "./report.ts";
-import { runCli } from "./testing-cli.ts";
+import { runCli } from "./testing/run-cli.ts";
 
 let dir: string;
 let db: string;

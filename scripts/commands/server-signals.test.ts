@@ -56,8 +56,10 @@ function start(how: "npx" | "bin", args: string[]) {
     });
     child.once("exit", () => reject(new Error(`exited before listening: ${err}`)));
   });
+  // "close", not "exit": through npx the server is npm's grandchild and still holds the pipe
+  // when npm exits, so its last words ("stopped after N record(s)") arrive after "exit".
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal })),
+    child.once("close", (code, signal) => resolve({ code, signal })),
   );
   return { child, url, exit, err: () => err };
 }

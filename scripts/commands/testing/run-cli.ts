@@ -5,8 +5,8 @@
  */
 import { Command } from "commander";
 import { vi } from "vitest";
-import { CliError } from "../exit-codes.ts";
-import type { RegisterCommand } from "./index.ts";
+import { CliError } from "../../exit-codes.ts";
+import type { RegisterCommand } from "../index.ts";
 
 export async function runCli(
   registers: readonly RegisterCommand[],
