@@ -15,6 +15,20 @@ import { type MockHandle, startMock } from "../mock-upstream/index.ts";
  */
 export const PERSONA_MOUNTS: Readonly<Record<string, string>> = { google: "/v1beta/openai" };
 
+/**
+ * A second API a provider serves below the same host, in another dialect: the listener
+ * strips it too, but the base URL a gateway is given does not name it (the gateway finds it
+ * itself). DeepSeek serves an Anthropic-compatible Messages API at `/anthropic`, where
+ * LiteLLM 1.96.2 sends a Messages client's requests.
+ * @see https://api-docs.deepseek.com/guides/anthropic_api
+ */
+export const PERSONA_SECOND_MOUNTS: Readonly<Record<string, string>> = { deepseek: "/anthropic" };
+
+/** The path the persona's listener strips: its API's mount, else its second API's. */
+function mountOf(persona: string): string | undefined {
+  return PERSONA_MOUNTS[persona] ?? PERSONA_SECOND_MOUNTS[persona];
+}
+
 export interface ColumnMocks {
   /** The listener a route's requests reach: its persona's, else the column's own. */
   forRoute(route: Pick<GatewayRoute, "persona">): MockHandle;
@@ -39,7 +53,7 @@ export async function startPersonaMocks(
           name: `${label}@${persona}`,
           recordFile: join(workdir, `mock-records-${persona}.jsonl`),
           persona,
-          ...(PERSONA_MOUNTS[persona] ? { prefix: PERSONA_MOUNTS[persona] } : {}),
+          ...(mountOf(persona) ? { prefix: mountOf(persona) } : {}),
         }),
       );
     }

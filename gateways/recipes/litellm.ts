@@ -172,7 +172,13 @@ export function litellmConfigYaml(ctx: Pick<LaunchContext, "mockUrl" | "fallback
       `      api_key: ${q(RECIPE_PROVIDER_KEY)}`,
     );
   }
-  lines.push("litellm_settings:", "  telemetry: false", "  drop_params: false", "");
+  lines.push("litellm_settings:", "  telemetry: false", "  drop_params: false");
+  // Each cell is judged on its own: with one deployment per group, LiteLLM's router cools
+  // the deployment down for 5 s after a non-retryable upstream error (a probe's staged 4xx),
+  // and answers every request of the group in that window 429 "No deployments available",
+  // so one cell's staged error decided the verdicts of the cells sent after it.
+  // @see https://github.com/BerriAI/litellm/blob/v1.96.2/litellm/router_utils/cooldown_handlers.py
+  lines.push("router_settings:", "  disable_cooldowns: true", "");
   return lines.join("\n");
 }
 
@@ -215,18 +221,45 @@ export const LITELLM_ROWS: RecipeRouteRow[] = (Object.keys(INGRESS) as ClientDia
     }),
 );
 
-const LITELLM_PERSONA_ROWS: RecipeRouteRow[] = PERSONA_ROUTES.map(([client, name]) => {
-  const p = LITELLM_PERSONAS.find((x) => x.persona === name) ?? LITELLM_PERSONAS[0];
+/**
+ * Releases that send a Messages client's `deepseek/` requests to DeepSeek's own
+ * Anthropic-compatible API (`<api_base without /v1>/anthropic/v1/messages`), untranslated;
+ * earlier ones (1.83.9, 1.82.0: no `llms/deepseek/messages`) translate them to Chat.
+ * @see https://github.com/BerriAI/litellm/blob/v1.96.2/litellm/llms/deepseek/messages/transformation.py
+ */
+const DEEPSEEK_MESSAGES_NATIVE = new Set(["1.96.2"]);
+
+function litellmPersonaRows(version: string): RecipeRouteRow[] {
+  return PERSONA_ROUTES.map(([client, name]) => {
+    const p = LITELLM_PERSONAS.find((x) => x.persona === name) ?? LITELLM_PERSONAS[0];
+    const backend =
+      p.persona === "deepseek" &&
+      client === "anthropic-messages" &&
+      DEEPSEEK_MESSAGES_NATIVE.has(version)
+        ? "anthropic-messages"
+        : p.backend;
+    return personaRow(client, p, backend);
+  });
+}
+
+function personaRow(
+  client: ClientDialect,
+  p: (typeof LITELLM_PERSONAS)[number],
+  backend: Dialect,
+): RecipeRouteRow {
   return {
-    id: `${client}->${p.backend}@${p.persona}`,
+    id: `${client}->${backend}@${p.persona}`,
     client,
-    backend: p.backend,
+    backend,
     ingressPath: INGRESS[client],
     model: (m: string) => `${p.group}/${m}`,
     persona: p.persona,
     status: "works" as const,
+    ...(backend !== p.backend && {
+      notes: "LiteLLM sends these to DeepSeek's Anthropic-compatible API, untranslated",
+    }),
   };
-});
+}
 
 /**
  * Client-side fallbacks: the request body names model groups to try after the first fails
@@ -275,7 +308,7 @@ export const litellm = pythonAdapter({
     readyPath: "/health/liveliness",
     readyTimeoutMs: PYTHON_READY_TIMEOUT_MS,
   }),
-  routes: () => recipeRoutes([...LITELLM_ROWS, ...LITELLM_PERSONA_ROWS]),
+  routes: (spec) => recipeRoutes([...LITELLM_ROWS, ...litellmPersonaRows(spec.version)]),
   fallback: LITELLM_FALLBACK,
   // It sleeps out the 429 probe's `Retry-After: 30` until the client gives up at 20 s and
   // holds nothing meanwhile: with 16 such requests beside its 4 slots (the 2 Dec default

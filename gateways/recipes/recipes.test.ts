@@ -12,7 +12,7 @@ import { anyLlmConfigYaml } from "./any-llm.ts";
 import { AXONHUB_UNAVAILABLE, axonhub } from "./attach-only.ts";
 import { BIFROST_UNAVAILABLE, bifrost, bifrostConfig } from "./bifrost.ts";
 import { gomodelEnvironment } from "./gomodel.ts";
-import { litellmConfigYaml } from "./litellm.ts";
+import { litellm, litellmConfigYaml } from "./litellm.ts";
 import { prefixedRows } from "./recipe-kit.ts";
 import { switchyardToml } from "./switchyard.ts";
 
@@ -26,6 +26,21 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe("recipe config writers write what each gateway's docs describe", () => {
   it("LiteLLM: one wildcard deployment per provider, api_base at the mock", () => {
     expect(litellmConfigYaml(ctx)).toBe(fixture("litellm.yaml"));
+  });
+  it("LiteLLM: Messages to DeepSeek is Messages where the release calls DeepSeek's Anthropic API", () => {
+    const ids = (version: string) =>
+      litellm
+        .routes({ name: "litellm", version })
+        .map((r) => r.id)
+        .filter((id) => id.includes("@deepseek"));
+    expect(ids("1.96.2")).toEqual([
+      "openai-chat->openai-chat@deepseek",
+      "anthropic-messages->anthropic-messages@deepseek",
+    ]);
+    expect(ids("1.83.9")).toEqual([
+      "openai-chat->openai-chat@deepseek",
+      "anthropic-messages->openai-chat@deepseek",
+    ]);
   });
   it("Bifrost: file mode, config store off, base_url at the mock", () => {
     expect(json(bifrostConfig(ctx))).toBe(fixture("bifrost.config.json"));
