@@ -247,6 +247,11 @@ export interface GatewayAdapter {
    * requests at once its pool ran dry and it answered nothing more (docs/sweep.md).
    */
   timerSlotsPerSlot?: number;
+  /**
+   * It sleeps a retry backoff after an upstream error status (LiteLLM's router: two retries,
+   * `_time_to_sleep_before_retry`), so a cell whose probe stages one waits on a timer too.
+   */
+  sleepsBeforeRetry?: boolean;
 }
 
 export type GatewayErrorCode =

@@ -34,6 +34,7 @@ export interface PythonGatewayDefinition {
   routes(spec: GatewaySpec): GatewayRoute[];
   fallback?: FallbackSupport;
   timerSlotsPerSlot?: number;
+  sleepsBeforeRetry?: boolean;
 }
 
 export function pythonAdapter(def: PythonGatewayDefinition): GatewayAdapter {
@@ -56,5 +57,6 @@ export function pythonAdapter(def: PythonGatewayDefinition): GatewayAdapter {
     routes: def.routes,
     ...(def.fallback && { fallback: def.fallback }),
     ...(def.timerSlotsPerSlot !== undefined && { timerSlotsPerSlot: def.timerSlotsPerSlot }),
+    ...(def.sleepsBeforeRetry !== undefined && { sleepsBeforeRetry: def.sleepsBeforeRetry }),
   };
 }

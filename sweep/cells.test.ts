@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { direct } from "../gateways/adapters/direct.ts";
 import { CORPUS } from "../probes/corpus/index.ts";
-import { planCells, slowestFirst, stagedWaitMs } from "./cells.ts";
+import {
+  planCells,
+  slowestFirst,
+  stagedWaitMs,
+  stagesUpstreamError,
+  waitsOnTimer,
+} from "./cells.ts";
 
 const probe = (id: string) => {
   const found = CORPUS.find((p) => p.id === id);
@@ -14,6 +20,20 @@ describe("stagedWaitMs", () => {
     expect(stagedWaitMs(probe("oc-failure-deadline-slow-upstream"))).toBe(1500);
     expect(stagedWaitMs(probe("oc-retry-429-then-ok"))).toBe(1000);
     expect(stagedWaitMs(probe("oc-temperature"))).toBe(0);
+  });
+});
+
+describe("waitsOnTimer", () => {
+  it("counts a staged upstream error as a wait only on a gateway that sleeps before retrying", () => {
+    for (const id of ["oc-error-empty-500", "oc-failure-status-400", "oc-retry-503-then-ok"]) {
+      expect(stagesUpstreamError(probe(id)), id).toBe(true);
+      expect(waitsOnTimer(probe(id)), id).toBe(false);
+      expect(waitsOnTimer(probe(id), { sleepsBeforeRetry: true }), id).toBe(true);
+    }
+    expect(stagesUpstreamError(probe("oc-temperature"))).toBe(false);
+    expect(waitsOnTimer(probe("oc-temperature"), { sleepsBeforeRetry: true })).toBe(false);
+    // A staged delay is a wait on every gateway.
+    expect(waitsOnTimer(probe("oc-failure-deadline-slow-upstream"))).toBe(true);
   });
 });
 

@@ -5,7 +5,7 @@
  * logs read the same run after run.
  */
 import type { Mode } from "../dialects/dialect.ts";
-import type { GatewayRoute } from "../gateways/adapter.ts";
+import type { GatewayAdapter, GatewayRoute } from "../gateways/adapter.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
 import { type CellKey, cellKeyString } from "../results/records.ts";
 import { inShard, type Shard } from "./shard.ts";
@@ -103,13 +103,31 @@ export function stagedWaitMs(probe: Probe): number {
   return total;
 }
 
+/** Whether any upstream step of a probe answers with an error status (4xx or 5xx). */
+export function stagesUpstreamError(probe: Probe): boolean {
+  const upstream = probe.upstream;
+  if (!upstream) return false;
+  const steps = "sequence" in upstream ? upstream.sequence : [upstream];
+  return steps.some(
+    (step) =>
+      "error" in step || ("raw" in step && Object.values(step.raw).some((r) => r.status >= 400)),
+  );
+}
+
 /**
- * Whether a probe's request mostly waits on a timer (the mock's delay, or a gateway sleeping
- * out a `Retry-After`) rather than on the gateway's work: such requests get request slots and
- * lanes of their own (gateway-session.ts, column-phases.ts).
+ * Whether a probe's request mostly waits on a timer rather than on the gateway's work: the
+ * mock's delay, a `Retry-After` the gateway sleeps out, and on a gateway that sleeps a retry
+ * backoff after an upstream error (its adapter's `sleepsBeforeRetry`), a staged error. Such
+ * requests get request slots and lanes of their own where the gateway has them
+ * (gateway-session.ts, column-phases.ts).
  */
-export function waitsOnTimer(probe: Probe): boolean {
-  return stagedWaitMs(probe) > 0;
+export function waitsOnTimer(
+  probe: Probe,
+  gateway: Pick<GatewayAdapter, "sleepsBeforeRetry"> = {},
+): boolean {
+  return (
+    stagedWaitMs(probe) > 0 || (gateway.sleepsBeforeRetry === true && stagesUpstreamError(probe))
+  );
 }
 
 /**

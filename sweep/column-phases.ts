@@ -11,7 +11,7 @@ import type { GatewayRoute } from "../gateways/adapter.ts";
 import { isClean, isSilentDefect, type Verdict } from "../probes/verdict.ts";
 import { type AttemptPlan, mainLeg } from "./attempt.ts";
 import { attemptRecord, cellRecord, unattemptedCell } from "./cell-record.ts";
-import { type PlannedCell, waitsOnTimer } from "./cells.ts";
+import type { PlannedCell } from "./cells.ts";
 import type { ColumnDeps, ColumnSettings } from "./column-run.ts";
 import { controlLeg, nativeRouteFor } from "./control-leg.ts";
 import { type GatewaySession, NOT_WANTED } from "./gateway-session.ts";
@@ -44,15 +44,14 @@ export interface CellState {
 function forEachCell<T>(
   items: readonly T[],
   cellOf: (item: T) => PlannedCell,
-  session: Pick<GatewaySession, "timerSlots">,
+  session: Pick<GatewaySession, "timerSlots" | "waitsOnTimer">,
   settings: ColumnSettings,
   work: (item: T) => Promise<void>,
 ): Promise<void> {
-  const timerSlots = session.timerSlots;
   return forEachLimitedApart(
     items,
-    (item) => timerSlots > 0 && waitsOnTimer(cellOf(item).probe),
-    { rest: settings.concurrency * CELLS_PER_SLOT, apart: timerSlots },
+    (item) => session.waitsOnTimer(cellOf(item).probe),
+    { rest: settings.concurrency * CELLS_PER_SLOT, apart: session.timerSlots },
     work,
   );
 }

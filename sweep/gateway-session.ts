@@ -14,6 +14,7 @@ import type {
 import { type StartOptions, startGateway } from "../gateways/start.ts";
 import type { MockHandle } from "../mock-upstream/index.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
+import type { Probe } from "../probes/corpus/probe.ts";
 import {
   type AttemptOutcome,
   type AttemptPlan,
@@ -76,6 +77,11 @@ export class GatewaySession {
     this.waitingSlots = perSlot > 0 ? new Slots(settings.concurrency * perSlot) : undefined;
   }
 
+  /** Whether an attempt of this probe waits in the timer slots (there are some, and it waits). */
+  waitsOnTimer(probe: Probe): boolean {
+    return this.waitingSlots !== undefined && waitsOnTimer(probe, this.adapter);
+  }
+
   /** Request slots of the attempts that wait on a timer; 0 where they share the others'. */
   get timerSlots(): number {
     return this.waitingSlots?.size ?? 0;
@@ -107,7 +113,7 @@ export class GatewaySession {
       ...(this.fallback ? { fallback: this.fallback } : {}),
       ...(this.settings.judge ? { judge: this.settings.judge } : {}),
     });
-    const slots = (waitsOnTimer(plan.probe) && this.waitingSlots) || this.slots;
+    const slots = (this.waitsOnTimer(plan.probe) && this.waitingSlots) || this.slots;
     const send = () => slots.run(async () => (wanted() ? sendAttempt(target(), plan) : undefined));
     let sent = await send();
     if (sent?.response.transportError && this.gateway.exited()) {

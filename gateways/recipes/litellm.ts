@@ -314,4 +314,9 @@ export const litellm = pythonAdapter({
   // holds nothing meanwhile: with 16 such requests beside its 4 slots (the 2 Dec default
   // sweep, load 6-12) its other 3,200 first attempts took 0.37 s each on average.
   timerSlotsPerSlot: 4,
+  // After an upstream error its router sleeps a backoff before each of two retries (about
+  // 1 to 5 s a request here), holding nothing: with cooldowns off (the config above) no
+  // request's error changes another's answer, so those cells wait in the timer slots too.
+  // @see https://github.com/BerriAI/litellm/blob/v1.96.2/litellm/router.py
+  sleepsBeforeRetry: true,
 });
