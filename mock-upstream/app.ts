@@ -42,7 +42,7 @@ export interface MockAppOptions {
   replayTimeScale?: number;
   /**
    * How many records `records()` and the control API keep in memory (default the newest
-   * 100,000, at most 256 MiB of lines); older ones are forgotten there, never in the file.
+   * 100,000, at most 256 MiB of line bytes); older ones are forgotten there, never in the file.
    */
   memoryLimits?: RecorderLimits;
   /**
