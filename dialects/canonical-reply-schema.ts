@@ -34,6 +34,7 @@ export const partSchema: z.ZodType<Part> = z.lazy(() =>
       source: mediaSource,
       detail: z.string().optional(),
       cache: cacheMarker.optional(),
+      extras: z.record(z.string(), z.unknown()).optional(),
     }),
     z.strictObject({
       type: z.literal("document"),

@@ -26,7 +26,14 @@ export type MediaSource =
 
 export type Part =
   | { type: "text"; text: string; cache?: CacheMarker; extras?: Record<string, unknown> }
-  | { type: "image"; source: MediaSource; detail?: string; cache?: CacheMarker }
+  | {
+      type: "image";
+      source: MediaSource;
+      detail?: string;
+      cache?: CacheMarker;
+      /** Keys beside the image the dialect does not define, kept raw (the image still reads). */
+      extras?: Record<string, unknown>;
+    }
   | { type: "document"; source: MediaSource; title?: string; cache?: CacheMarker }
   | { type: "audio"; source: MediaSource; format?: string }
   | {

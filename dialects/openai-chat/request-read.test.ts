@@ -35,6 +35,33 @@ describe("openai-chat request fixtures", () => {
     expect(r.stream).toBeUndefined();
   });
 
+  it("an image_url part with a key beside it is still the image, the key kept as an extra", () => {
+    const body = {
+      model: "m",
+      messages: [
+        {
+          role: "user",
+          content: [
+            {
+              type: "image_url",
+              image_url: { url: "data:image/png;base64,iVBORw0KGgo=" },
+              media_type: "image/png",
+            },
+          ],
+        },
+      ],
+    };
+    const r = readRequest("openai-chat", body);
+    expect(r.messages[0]?.parts).toEqual([
+      {
+        type: "image",
+        source: { kind: "base64", mediaType: "image/png", data: "iVBORw0KGgo=" },
+        extras: { media_type: "image/png" },
+      },
+    ]);
+    expect(stableStringify(writeRequestBody("openai-chat", r))).toBe(stableStringify(body));
+  });
+
   it("image input: an image_url part is an image with a url source", () => {
     const r = read("request-api-reference-image-input.json");
     expect(r.messages[0]?.parts).toEqual([

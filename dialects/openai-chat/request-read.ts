@@ -34,6 +34,7 @@ function asRole(value: unknown): Role | undefined {
 }
 
 const TEXT_KEYS = ["type", "text", "cache_control"];
+const IMAGE_KEYS = ["type", "image_url"];
 
 /** One content part of a Chat message; a shape this reader does not know is kept whole. */
 export function readChatPart(raw: unknown): Part {
@@ -62,7 +63,9 @@ export function readChatPart(raw: unknown): Part {
     return { type: "refusal", text: part.refusal };
   }
   const image = asRecord(part.image_url);
-  if (part.type === "image_url" && image && onlyKeys(part, ["type", "image_url"])) {
+  // A key beside `image_url` does not void the image (issue 20: readers tolerate unknown sibling
+  // keys): it is kept as an extra, which the lens judges on its own.
+  if (part.type === "image_url" && image) {
     if (typeof image.url === "string" && onlyKeys(image, ["url", "detail"])) {
       const detail = image.detail;
       if (detail === undefined || typeof detail === "string") {
@@ -70,7 +73,11 @@ export function readChatPart(raw: unknown): Part {
         const source = inline
           ? ({ kind: "base64", mediaType: inline.mediaType, data: inline.data } as const)
           : ({ kind: "url", url: image.url } as const);
-        return detail === undefined ? { type: "image", source } : { type: "image", source, detail };
+        const read: Part & { type: "image" } =
+          detail === undefined ? { type: "image", source } : { type: "image", source, detail };
+        const extras = otherKeys(part, IMAGE_KEYS);
+        if (extras !== undefined) read.extras = extras;
+        return read;
       }
     }
   }

@@ -75,7 +75,11 @@ export function writeChatPart(part: Part, same: boolean): unknown {
       const url = mediaUrl(part.source);
       return url === undefined
         ? undefined
-        : { type: "image_url", image_url: compact({ url, detail: part.detail }) };
+        : {
+            ...(same ? part.extras : undefined),
+            type: "image_url",
+            image_url: compact({ url, detail: part.detail }),
+          };
     }
     case "audio":
       return part.source.kind === "base64"

@@ -182,7 +182,7 @@ export function judgeMedia(
         cause: "stringified",
       };
     }
-    // The reader keeps a part it cannot read whole (an extra key, a wrong shape): the payload
+    // The reader keeps a part it cannot read whole (a wrong shape): the payload
     // arrived, but not as something the backend dialect defines.
     const odd = flatParts(forwarded).some(
       (p) => p.type === "unknown" && probe.length >= 16 && JSON.stringify(p.raw).includes(probe),

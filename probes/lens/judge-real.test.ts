@@ -7,7 +7,8 @@
  * - ccr → Chat, disable_parallel_tool_use: forwarded `"tool_choice":"auto"` and no
  *   `parallel_tool_calls` at all.
  * - ccr → Chat, base64 image: forwarded as an `image_url` data URL but with a stray
- *   `"media_type"` key in the part, a shape Chat does not define.
+ *   `"media_type"` key in the part, a key Chat does not define: the image arrived as an image,
+ *   the key beside it is an addition (issue 20: an extra key does not void a structure).
  * - ccr → Gemini: `"generationConfig":{}`, so max_tokens and stop_sequences are gone; in the
  *   stream, Gemini's usageMetadata (12 in, 9 out) reaches the client as 0 and 0.
  * - ccr → Chat, tool_result id: the tool_use becomes a Chat `tool_calls` entry with id
@@ -86,7 +87,7 @@ const READINGS: Record<string, Reading> = {
   },
   "claude-code-router-am-image-base64-openai-chat-non-stream.json": {
     gateway: "claude-code-router",
-    read: { "messages[].content[].image": "mangled/malformed-part" },
+    read: { "messages[].content[].image": "invented/part-keys-added" },
   },
   "claude-code-router-am-stop-sequences-gemini-non-stream.json": {
     gateway: "claude-code-router",
@@ -303,6 +304,18 @@ describe("exchanges recorded from real gateways", () => {
       expect(unread).toEqual([]);
     });
   }
+
+  it("reads an image with a stray key beside it as the image, carried (claude-code-router)", () => {
+    const verdicts = judged("claude-code-router-am-image-base64-openai-chat-non-stream.json");
+    const image = verdicts.filter((v) => v.field === "messages[].content[].image");
+    expect(image.map((v) => `${v.verdict}/${v.cause ?? ""}`)).toEqual([
+      "preserved/",
+      "invented/part-keys-added",
+    ]);
+    expect(image[1]?.reason).toBe(
+      'messages[].content[].image: absent → media_type "image/png" beside an image',
+    );
+  });
 
   it("keeps stop_sequences where the gateway carried them (Portkey, same dialect)", () => {
     const verdicts = judged("portkey-am-stop-sequences-anthropic-messages-non-stream.json");

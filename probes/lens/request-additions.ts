@@ -4,6 +4,7 @@
  * ordering.ts finds them) and values a gateway set on its own (issue 20's additions rule),
  * each named in the client's spelling.
  */
+import type { CanonicalRequest } from "../../dialects/canonical.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
 import { dialectModule } from "../../dialects/registry.ts";
@@ -144,6 +145,43 @@ function emptyAddedInto(pair: RequestPair, out: Verdict[]): void {
   }
 }
 
+/** The extra keys of every image part of a request (keys beside the image its dialect lacks). */
+function imageExtras(req: CanonicalRequest): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const m of req.messages) {
+    for (const p of m.parts) {
+      if (p.type !== "image" || !p.extras) continue;
+      for (const key in p.extras) if (Object.hasOwn(p.extras, key)) out.set(key, p.extras[key]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Keys a gateway wrote beside an image that the client never sent there (claude-code-router
+ * 2.0.0's `media_type` beside a Chat `image_url`): the image itself is carried and judged as
+ * one (the reader keeps the key as an extra), the key is an addition, `invented`, cause
+ * `part-keys-added` (issue 20, readers tolerate unknown sibling keys).
+ */
+function partKeysAddedInto(pair: RequestPair, out: Verdict[]): void {
+  const got = imageExtras(pair.forwarded);
+  if (got.size === 0) return;
+  const sent = imageExtras(pair.client);
+  const added = [...got].filter(([key]) => !sent.has(key));
+  if (added.length === 0) return;
+  const shown = added.map(([key, value]) => `${key} ${show(value)}`).join(", ");
+  out.push(
+    verdict({
+      direction: "request",
+      subject: "messages.image",
+      field: spelling(pair, "messages.image") ?? "messages.image",
+      kind: "invented",
+      detail: `absent → ${shown} beside an image`,
+      cause: "part-keys-added",
+    }),
+  );
+}
+
 /** Every addition of a read pair pushed onto `out`: invented content, then added values. */
 export function additionsInto(pair: RequestPair, out: Verdict[]): void {
   for (const inv of findInventions(pair.client, pair.forwarded, pair.backend)) {
@@ -151,4 +189,5 @@ export function additionsInto(pair: RequestPair, out: Verdict[]): void {
   }
   addedValuesInto(pair, out);
   emptyAddedInto(pair, out);
+  partKeysAddedInto(pair, out);
 }
