@@ -61,3 +61,27 @@ function sortKeys(value: unknown): unknown {
   }
   return value;
 }
+
+/**
+ * How deeply JSON text nests (`[` and `{` outside strings), counted without parsing it or
+ * recursing, so a body nested beyond what a recursive walk survives can be measured first.
+ * Works on any text: an SSE stream's events are counted as they come.
+ */
+export function jsonTextDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return deepest;
+}

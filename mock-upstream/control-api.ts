@@ -6,7 +6,7 @@
 import type { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { DIALECTS } from "../dialects/dialect.ts";
-import { tryParseJson } from "../dialects/json.ts";
+import { jsonTextDepth, tryParseJson } from "../dialects/json.ts";
 import { canonicalBody } from "./dialect-replies.ts";
 import { parseStagedReply, type StagedReplySpec } from "./staged-reply-spec.ts";
 import type { TrafficState } from "./traffic.ts";
@@ -21,26 +21,6 @@ const encoder = new TextEncoder();
  * names the limit, instead of costing the mock gigabytes or its stack.
  */
 export const SPEC_LIMITS = { bytes: 16 * 1024 * 1024, depth: 128 } as const;
-
-/** How deeply JSON text nests (brackets outside strings), counted without parsing it. */
-export function textDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++; // a backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) {
-      depth++;
-      if (depth > deepest) deepest = depth;
-    } else if (c === 125 || c === 93) depth--;
-  }
-  return deepest;
-}
 
 /** How deeply a value nests (arrays and objects), walked with a stack of its own; stops past `limit`. */
 export function valueDepth(value: unknown, limit: number): number {
@@ -145,7 +125,7 @@ export function mountControlApi(app: Hono, state: TrafficState, onReset: () => v
   });
   app.post(`${base}/replies`, specSize, async (c) => {
     const text = await c.req.text();
-    const depth = textDepth(text);
+    const depth = jsonTextDepth(text);
     if (depth > SPEC_LIMITS.depth) return c.json({ error: depthProblem(depth, true) }, 400);
     const json = tryParseJson(text);
     if (!json.ok) return c.json({ error: `staged reply is not JSON: ${json.error}` }, 400);

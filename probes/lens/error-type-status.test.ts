@@ -6,25 +6,14 @@ import { describe, expect, it } from "vitest";
 import type { ClientDialect } from "../../dialects/dialect.ts";
 import { parseExchange } from "../exchange.ts";
 import { judgeExchange } from "./judge-exchange.ts";
-
-const CLIENT: Record<ClientDialect, { path: string; body: Record<string, unknown> }> = {
-  "anthropic-messages": {
-    path: "/v1/messages",
-    body: { model: "m", max_tokens: 64, messages: [{ role: "user", content: "hi" }] },
-  },
-  "openai-chat": {
-    path: "/v1/chat/completions",
-    body: { model: "m", messages: [{ role: "user", content: "hi" }] },
-  },
-  "openai-responses": { path: "/v1/responses", body: { model: "m", input: "hi" } },
-};
+import { CLIENT_REQUESTS } from "./testing/client-requests.ts";
 
 function errorType(client: ClientDialect, status: number, clientBody: unknown) {
   const verdicts = judgeExchange(
     parseExchange({
       route: { client, backend: "ollama" },
       mode: "non-stream",
-      clientRequest: CLIENT[client],
+      clientRequest: CLIENT_REQUESTS[client],
       forwarded: [{ path: "/api/chat", body: { model: "m", messages: [] } }],
       upstreamReply: { status, body: JSON.stringify({ error: "model 'm' not found" }) },
       clientResponse: { status, body: JSON.stringify(clientBody) },

@@ -5,29 +5,13 @@
  * exceeded". A side nested deeper than the lens reads is refused up front with a clear
  * message instead (issue 20 §2).
  */
+import { jsonTextDepth } from "../../dialects/json.ts";
 
 /** The deepest nesting the lens judges: real bodies (tool schemas included) nest a few dozen. */
 export const MAX_JSON_DEPTH = 1000;
 
-/**
- * The nesting of `[` and `{` in `text` (strings skipped) once it passes `limit`, or undefined
- * when it never does. Works on any text: an SSE stream's events are counted as they come.
- */
+/** The nesting of `text` (dialects/json.ts `jsonTextDepth`) once it passes `limit`, or undefined. */
 export function depthOver(text: string, limit = MAX_JSON_DEPTH): number | undefined {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: the next character is escaped
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      depth++;
-      if (depth > deepest) deepest = depth;
-    } else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
-  }
+  const deepest = jsonTextDepth(text);
   return deepest > limit ? deepest : undefined;
 }

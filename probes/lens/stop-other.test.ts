@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { ClientDialect } from "../../dialects/dialect.ts";
 import { parseExchange } from "../exchange.ts";
 import { judgeExchange } from "./judge-exchange.ts";
+import { CLIENT_REQUESTS } from "./testing/client-requests.ts";
 
 const responsesReply = (status: string, reason?: string) => ({
   id: "resp_1",
@@ -32,24 +33,12 @@ const chatReply = (finish: string) => ({
   choices: [{ index: 0, message: { role: "assistant", content: "Hello" }, finish_reason: finish }],
 });
 
-const CLIENT: Record<ClientDialect, { path: string; body: Record<string, unknown> }> = {
-  "anthropic-messages": {
-    path: "/v1/messages",
-    body: { model: "m", max_tokens: 64, messages: [{ role: "user", content: "hi" }] },
-  },
-  "openai-chat": {
-    path: "/v1/chat/completions",
-    body: { model: "m", messages: [{ role: "user", content: "hi" }] },
-  },
-  "openai-responses": { path: "/v1/responses", body: { model: "m", input: "hi" } },
-};
-
 function finish(client: ClientDialect, upstream: unknown, got: unknown) {
   const verdicts = judgeExchange(
     parseExchange({
       route: { client, backend: "openai-responses" },
       mode: "non-stream",
-      clientRequest: CLIENT[client],
+      clientRequest: CLIENT_REQUESTS[client],
       forwarded: [{ path: "/v1/responses", body: { model: "m", input: "hi" } }],
       upstreamReply: { status: 200, body: JSON.stringify(upstream) },
       clientResponse: { status: 200, body: JSON.stringify(got) },
