@@ -6,3 +6,9 @@ export declare function currentCliBundle(): string | undefined;
 export declare function buildCliBundle(): Promise<string>;
 /** The entry to start: the current bundle, or a fresh one. */
 export declare function cliBundle(): Promise<string>;
+/** Removes earlier builds' files (older than an hour) in `dir`, except those in `keep`. */
+export declare function removeOldOutput(
+  keep: ReadonlySet<string>,
+  dir?: string,
+  now?: number,
+): Promise<void>;

@@ -123,13 +123,17 @@ export async function buildCliBundle() {
   return join(CLI_BUNDLE_DIR, entry);
 }
 
-/** Earlier builds' files, once no process started in the last hour can still load them. */
-async function removeOldOutput(keep) {
-  const now = Date.now();
-  for (const name of readdirSync(CLI_BUNDLE_DIR)) {
+/**
+ * Earlier builds' files, once no process started in the last hour can still load them. A file
+ * listed may be gone when it is looked at: another `gatecheck` building at the same time renames
+ * its files into place and removes old ones too.
+ */
+export async function removeOldOutput(keep, dir = CLI_BUNDLE_DIR, now = Date.now()) {
+  for (const name of readdirSync(dir)) {
     if (keep.has(name)) continue;
-    const file = join(CLI_BUNDLE_DIR, name);
-    if (now - statSync(file).mtimeMs > KEEP_OLD_OUTPUT_MS) await rm(file, { force: true });
+    const file = join(dir, name);
+    const stats = statSync(file, { throwIfNoEntry: false });
+    if (stats && now - stats.mtimeMs > KEEP_OLD_OUTPUT_MS) await rm(file, { force: true });
   }
 }
 

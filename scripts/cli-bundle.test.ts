@@ -1,10 +1,25 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import packageJson from "../package.json" with { type: "json" };
 import { LENS_FIXTURES } from "../probes/lens/fixture-values.ts";
-import { buildCliBundle, CLI_BUNDLE_DIR, cliBundle, currentCliBundle } from "./cli-bundle.mjs";
+import {
+  buildCliBundle,
+  CLI_BUNDLE_DIR,
+  cliBundle,
+  currentCliBundle,
+  removeOldOutput,
+} from "./cli-bundle.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
 const EXCHANGE = join(LENS_FIXTURES, "anthropic-to-chat-non-stream-lossy.json");
@@ -110,4 +125,23 @@ describe("the CLI bundle", { timeout: 300_000 }, () => {
     expect(currentCliBundle()).toBeUndefined();
     expect(await buildCliBundle()).toBe(entry);
   });
+});
+
+it("removes old build files without failing on one that another build removed first", async () => {
+  // Two `npx gatecheck` after a source change: one crashed with ENOENT when a file it had
+  // listed was gone by the time it looked at it. A dangling link is such a file.
+  const dir = mkdtempSync(join(tmpdir(), "gatecheck-cli-"));
+  try {
+    const old = join(dir, "cli-OLD.js");
+    writeFileSync(old, "");
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    utimesSync(old, twoHoursAgo, twoHoursAgo);
+    writeFileSync(join(dir, "cli-NEW.js"), "");
+    symlinkSync(join(dir, "removed-meanwhile.js"), join(dir, "cli-GONE.js"));
+    await removeOldOutput(new Set(), dir);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(join(dir, "cli-NEW.js"))).toBe(true);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
