@@ -122,17 +122,30 @@ export const LITELLM_PERSONAS = [
   apiBase(m: string): string;
 }[];
 
-/** [client, persona] pairs run in the sweep: the routes a user of that provider takes. */
-const PERSONA_ROUTES: readonly (readonly [
-  ClientDialect,
-  (typeof LITELLM_PERSONAS)[number]["persona"],
-])[] = [
-  ["openai-chat", "deepseek"],
-  // Claude Code through LiteLLM to DeepSeek: Messages translated to Chat.
-  ["anthropic-messages", "deepseek"],
-  ["openai-chat", "moonshot"],
-  ["openai-chat", "google"],
-  ["openai-chat", "anthropic"],
+/**
+ * Releases that send a Messages client's `deepseek/` requests to DeepSeek's own
+ * Anthropic-compatible API (`<api_base without /v1>/anthropic/v1/messages`), untranslated;
+ * earlier ones (1.83.9, 1.82.0: no `llms/deepseek/messages`) translate them to Chat.
+ * @see https://github.com/BerriAI/litellm/blob/v1.96.2/litellm/llms/deepseek/messages/transformation.py
+ */
+const DEEPSEEK_MESSAGES_NATIVE: ReadonlySet<string> = new Set(["1.96.2"]);
+
+/**
+ * The (client, persona) routes run in the sweep: the routes a user of that provider takes.
+ * `untranslatedIn`: the releases that forward this client's requests to the provider in the
+ * client's own dialect (the provider's compatible endpoint for it) instead of the persona's.
+ */
+const PERSONA_ROUTES: readonly {
+  client: ClientDialect;
+  persona: (typeof LITELLM_PERSONAS)[number]["persona"];
+  untranslatedIn?: ReadonlySet<string>;
+}[] = [
+  { client: "openai-chat", persona: "deepseek" },
+  // Claude Code through LiteLLM to DeepSeek.
+  { client: "anthropic-messages", persona: "deepseek", untranslatedIn: DEEPSEEK_MESSAGES_NATIVE },
+  { client: "openai-chat", persona: "moonshot" },
+  { client: "openai-chat", persona: "google" },
+  { client: "openai-chat", persona: "anthropic" },
 ];
 
 /** The model group a fallback request names for a provider: the second target's listener. */
@@ -221,24 +234,10 @@ export const LITELLM_ROWS: RecipeRouteRow[] = (Object.keys(INGRESS) as ClientDia
     }),
 );
 
-/**
- * Releases that send a Messages client's `deepseek/` requests to DeepSeek's own
- * Anthropic-compatible API (`<api_base without /v1>/anthropic/v1/messages`), untranslated;
- * earlier ones (1.83.9, 1.82.0: no `llms/deepseek/messages`) translate them to Chat.
- * @see https://github.com/BerriAI/litellm/blob/v1.96.2/litellm/llms/deepseek/messages/transformation.py
- */
-const DEEPSEEK_MESSAGES_NATIVE = new Set(["1.96.2"]);
-
 function litellmPersonaRows(version: string): RecipeRouteRow[] {
-  return PERSONA_ROUTES.map(([client, name]) => {
-    const p = LITELLM_PERSONAS.find((x) => x.persona === name) ?? LITELLM_PERSONAS[0];
-    const backend =
-      p.persona === "deepseek" &&
-      client === "anthropic-messages" &&
-      DEEPSEEK_MESSAGES_NATIVE.has(version)
-        ? "anthropic-messages"
-        : p.backend;
-    return personaRow(client, p, backend);
+  return PERSONA_ROUTES.map(({ client, persona, untranslatedIn }) => {
+    const p = LITELLM_PERSONAS.find((x) => x.persona === persona) ?? LITELLM_PERSONAS[0];
+    return personaRow(client, p, untranslatedIn?.has(version) ? client : p.backend);
   });
 }
 
