@@ -10,6 +10,7 @@
  * Not applicable where the route sends one fixed key whatever the client's (any-llm's
  * virtual key): both clients would send the same key, and no stick can be told.
  */
+import { findSecretIn } from "../dialects/credential-found.ts";
 import { redactionTag } from "../dialects/credentials.ts";
 import { type Bytes, bytesBuffer } from "../dialects/wire/bytes.ts";
 import type { GatewayRoute } from "../gateways/adapter.ts";
@@ -53,10 +54,9 @@ function bodyText(body: Bytes): string {
 /** Where in a forwarded record a tag appears: a header's name, the query or the body. */
 function whereTag(record: MockRecord, tag: string): string | undefined {
   const { headers, path, body } = record.request;
-  const header = headers.find(([, value]) => value.includes(tag));
-  if (header) return `its ${header[0]} header`;
-  if (path.includes("?") && path.slice(path.indexOf("?")).includes(tag)) return "its query";
-  return bodyText(body).includes(tag) ? "its body" : undefined;
+  const found = findSecretIn({ headers, path, body: bodyText(body) }, [tag]);
+  if (found?.place === "header") return `its ${found.name} header`;
+  return found ? `its ${found.place}` : undefined;
 }
 
 /**

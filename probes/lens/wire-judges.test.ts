@@ -134,6 +134,8 @@ describe("credentials", () => {
     expect(surface(["/v1beta/m", [["x-goog-api-key", key]]]).cause).toBe("in-auth-header");
     expect(surface(["/v1/messages", [["x-forwarded-key", key]]]).cause).toBe("in-other-header");
     expect(surface([`/v1/messages?key=${key}`]).cause).toBe("in-query");
+    // A later `?` is a query character (RFC 3986 §3.4): the key after it is still in the query.
+    expect(surface([`/v1/messages?q=a?b&key=${key}`]).cause).toBe("in-query");
     expect(surface(["/v1/messages", [], { metadata: { k: key } }]).cause).toBe("in-body");
     const clean = surface(["/v1/messages", [["x-api-key", "sk-gateway-own-key-000"]]]);
     expect(clean).toMatchObject({ verdict: "preserved" });

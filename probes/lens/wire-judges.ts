@@ -4,6 +4,7 @@
  * anywhere in the forwarded request (by value or by the redaction tag of the value).
  */
 
+import { findSecretIn } from "../../dialects/credential-found.ts";
 import { safeDecode } from "../../dialects/credential-url.ts";
 import {
   CREDENTIAL_BODY_KEYS,
@@ -280,12 +281,6 @@ function masked(value: string): string {
   return value.length > 8 ? `${value.slice(0, 4)}…${value.slice(-4)}` : "…";
 }
 
-/** Whether any needle is inside `text`. A loop: this runs for every forwarded header. */
-function holdsAny(text: string, needles: readonly string[]): boolean {
-  for (const needle of needles) if (text.includes(needle)) return true;
-  return false;
-}
-
 /**
  * Headers a backend authenticates a request with: every dialect's own (`authorization`,
  * `x-api-key`, `x-goog-api-key`: the dialect modules' `auth`), a proxy's
@@ -305,21 +300,17 @@ interface Found {
 }
 
 /** Where in the forwarded request a needle appears, or undefined. */
-function findIn(forwarded: ExchangeRequest, needles: string[]): Found | undefined {
-  for (const [name, value] of forwarded.headers) {
-    if (holdsAny(value, needles)) {
-      const cause = AUTH_HEADERS.has(name) ? "in-auth-header" : "in-other-header";
-      return { where: `header ${name}`, cause };
-    }
+function findIn(forwarded: ExchangeRequest, needles: readonly string[]): Found | undefined {
+  const found = findSecretIn(
+    { headers: forwarded.headers, path: forwarded.path, body: forwarded.rawBody },
+    needles,
+  );
+  if (found?.place === "header") {
+    const cause = AUTH_HEADERS.has(found.name) ? "in-auth-header" : "in-other-header";
+    return { where: `header ${found.name}`, cause };
   }
-  const at = forwarded.path.indexOf("?");
-  if (at >= 0) {
-    const query = forwarded.path.slice(at + 1).split("?")[0] ?? "";
-    if (holdsAny(query, needles) || holdsAny(safeDecode(query), needles)) {
-      return { where: "query", cause: "in-query" };
-    }
-  }
-  if (holdsAny(forwarded.rawBody, needles)) return { where: "body", cause: "in-body" };
+  if (found?.place === "query") return { where: "query", cause: "in-query" };
+  if (found?.place === "body") return { where: "body", cause: "in-body" };
   return undefined;
 }
 
