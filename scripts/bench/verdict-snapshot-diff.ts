@@ -12,6 +12,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { readSnapshotLine } from "./verdict-snapshot-lines.ts";
 
 const { values, positionals } = parseArgs({
   options: { json: { type: "boolean", default: false } },
@@ -30,31 +31,13 @@ interface Snapshot {
   cells: Map<string, string>;
 }
 
-/** A line's first `n` space-separated words, and the rest. */
-function split(line: string, n: number): [string, string] {
-  let at = 0;
-  for (let i = 0; i < n; i++) {
-    at = line.indexOf(" ", at) + 1;
-    if (at === 0) return [line, ""];
-  }
-  return [line.slice(0, at - 1), line.slice(at)];
-}
-
 function read(path: string): Snapshot {
   const lists = new Map<string, string>();
   const cells = new Map<string, string>();
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    if (line.startsWith("attempt ")) {
-      const [key, rest] = split(line, 8);
-      lists.set(key, rest);
-    } else if (line.startsWith("fixture ")) {
-      const [key, rest] = split(line, 2);
-      lists.set(key, rest);
-    } else if (line.startsWith("cell ")) {
-      // cell RUN column route probe mode VERDICT reason...
-      const [key, rest] = split(line, 6);
-      cells.set(key, rest.split(" ")[0] ?? "");
-    }
+  for (const text of readFileSync(path, "utf8").split("\n")) {
+    const line = readSnapshotLine(text);
+    if (line?.kind === "cell") cells.set(line.key, line.payload.split(" ")[0] ?? "");
+    else if (line) lists.set(line.key, line.payload);
   }
   return { lists, cells };
 }

@@ -35,6 +35,7 @@ import { parseExchangeText } from "../../probes/exchange.ts";
 import { judgeExchange } from "../../probes/lens/judge-exchange.ts";
 import { openStore } from "../../results/store.ts";
 import { rescoreRun } from "../../sweep/rescore.ts";
+import { snapshotLine } from "./verdict-snapshot-lines.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const FIXTURES = join(ROOT, "probes", "lens", "fixtures");
@@ -76,7 +77,7 @@ for (const path of jsonFiles(FIXTURES)) {
   } catch (error) {
     verdicts = `error ${(error as Error).message}`;
   }
-  lines.push(`fixture ${relative(ROOT, path)} ${verdicts}`);
+  lines.push(snapshotLine("fixture", [relative(ROOT, path)], verdicts));
   fixtures += 1;
 }
 
@@ -107,7 +108,7 @@ if (existsSync(values.db)) {
         .all(rescored) as unknown[][];
       for (const row of rows) {
         const list = row.pop() as string;
-        lines.push(`attempt ${run} ${[...row, listText(JSON.parse(list))].join(" ")}`);
+        lines.push(snapshotLine("attempt", [run, ...row], listText(JSON.parse(list))));
       }
       attempts += rows.length;
       const cells = store.db
@@ -118,7 +119,9 @@ if (existsSync(values.db)) {
         )
         .raw(true)
         .all(rescored) as unknown[][];
-      for (const row of cells) lines.push(`cell ${run} ${row.join(" ")}`);
+      for (const row of cells) {
+        lines.push(snapshotLine("cell", [run, ...row.slice(0, 4)], row.slice(4).join(" ")));
+      }
     }
     store.close();
   } finally {
