@@ -210,6 +210,26 @@ export interface StreamLifecycle {
   orphanFragments: number;
   /** An error event seen mid-stream. */
   error?: ReplyError;
+  /**
+   * Content blocks opened and closed by events of their own (Anthropic content_block_start /
+   * content_block_stop), where the dialect has them: how many, and each event out of a block's
+   * lifecycle.
+   */
+  blocks?: { count: number; faults: BlockFault[] };
+}
+
+/**
+ * An event out of its content block's lifecycle (start, deltas, stop): one after the block's
+ * stop (`after-stop`), one for a block never started (`no-start`), a second start of an open
+ * block (`started-twice`), a block still open when the stream ended (`no-stop`).
+ */
+export interface BlockFault {
+  fault: "after-stop" | "no-start" | "started-twice" | "no-stop";
+  /** The block's key (`block:0`) and the event's number in the stream (0: at the end). */
+  block: string;
+  event: number;
+  /** The event's type (`content_block_delta`), or `message_stop` for a block never stopped. */
+  type: string;
 }
 
 export interface CanonicalReply {

@@ -72,6 +72,9 @@ export const CAUSES = {
   "invalid-arguments": "a tool call's arguments are not a JSON object",
   "id-out-of-form": "a tool-call id outside the form the client's dialect documents for it",
   "after-terminal": "stream events after the terminal event, or a second response in one stream",
+  "after-block-stop": "stream events for a content block after that block's stop event",
+  "block-lifecycle":
+    "a content block started twice, or a delta or stop for a block never started, or never stopped",
   // Failure axis (docs/failure.md).
   "status-relabelled": "an upstream error delivered as a 2xx",
   "status-class-changed": "an upstream error delivered with another status class",

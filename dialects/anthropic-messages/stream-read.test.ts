@@ -27,6 +27,7 @@ describe("anthropic-messages stream reader", () => {
       events: 12,
       malformed: [],
       orphanFragments: 0,
+      blocks: { count: 1, faults: [] },
     });
   });
 
@@ -102,5 +103,67 @@ describe("anthropic-messages stream reader", () => {
       "event 2: a second message_start",
       "event 3: delta for block:4, which was never started",
     ]);
+  });
+
+  describe("each block's lifecycle (start, deltas, stop)", () => {
+    const ev = (type: string, body: Record<string, unknown> = {}) =>
+      `event: ${type}\ndata: ${JSON.stringify({ type, ...body })}\n\n`;
+    const tool = { type: "tool_use", id: "toolu_1", name: "get_weather", input: {} };
+    const args = (index: number, partial_json: string) =>
+      ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json } });
+    const begin = ev("message_start", { message: { id: "msg_1", content: [] } });
+    const end = ev("message_delta", { delta: { stop_reason: "tool_use" } }) + ev("message_stop");
+
+    it("reads tool arguments as of the block's stop and keeps a later delta as a fault", () => {
+      const body =
+        begin +
+        ev("content_block_start", { index: 0, content_block: tool }) +
+        args(0, '{"city":"Paris"}') +
+        ev("content_block_stop", { index: 0 }) +
+        args(0, '{"city":"Rome"}') +
+        end;
+      const got = read(body);
+      expect(got.parts).toEqual([
+        { type: "tool-call", id: "toolu_1", name: "get_weather", arguments: '{"city":"Paris"}' },
+      ]);
+      expect(got.stream?.blocks).toEqual({
+        count: 1,
+        faults: [{ fault: "after-stop", block: "block:0", event: 5, type: "content_block_delta" }],
+      });
+      expect(got.stream?.malformed).toEqual([
+        "event 5: delta for block:0 after its content_block_stop",
+      ]);
+    });
+
+    it("keeps a second start, a stop never started and a block never stopped as faults", () => {
+      const text = { type: "text", text: "" };
+      const body =
+        begin +
+        ev("content_block_start", { index: 0, content_block: text }) +
+        ev("content_block_start", { index: 0, content_block: text }) +
+        ev("content_block_stop", { index: 0 }) +
+        ev("content_block_stop", { index: 2 }) +
+        ev("content_block_start", { index: 1, content_block: text }) +
+        end;
+      const got = read(body);
+      expect(got.stream?.blocks?.faults.map((f) => `${f.fault} ${f.block}`)).toEqual([
+        "started-twice block:0",
+        "no-start block:2",
+        "no-stop block:1",
+      ]);
+      expect(got.stream?.malformed).toEqual([
+        "event 3: content_block_start for block:0, which was already started",
+        "event 5: content_block_stop for block:2, which was never started",
+        "block:1: never stopped before message_stop",
+      ]);
+    });
+
+    it("finds no fault in the captured streams, and does not ask a cut stream for its stops", () => {
+      for (const name of ["stream-text.sse", "stream-thinking.sse", "stream-tool-no-args.sse"]) {
+        expect(read(fixture(name)).stream?.blocks?.faults).toEqual([]);
+      }
+      const cut = begin + ev("content_block_start", { index: 0, content_block: tool });
+      expect(read(cut).stream?.blocks).toEqual({ count: 1, faults: [] });
+    });
   });
 });

@@ -2,10 +2,13 @@
  * Anthropic Messages stream → canonical reply. Content blocks are assembled by their
  * `index`; usage is message_start's, updated by message_delta's (which carries the final
  * output_tokens and, in newer API versions, the input counts too); message_stop is terminal.
- * The `event:` name and the data's `type` must agree; a mismatch is malformed.
+ * The `event:` name and the data's `type` must agree; a mismatch is malformed. Each block's
+ * lifecycle (start, deltas, stop) is kept by `BlockLifecycle`: a delta after its block's stop is
+ * not assembled (a block, tool arguments included, is what it was at its stop).
  *
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
+import { BlockLifecycle } from "../block-lifecycle.ts";
 import type { CanonicalReply } from "../canonical.ts";
 import { asNumber, asRecord, asString, type JsonRecord, unknownKeys } from "../json.ts";
 import { type StreamReader, StreamState } from "../reply-parts.ts";
@@ -36,6 +39,7 @@ const MESSAGE_KEYS = [
 class AnthropicStreamReader implements StreamReader {
   private readonly state = new StreamState("anthropic-messages");
   private usage: JsonRecord = {};
+  private readonly blocks = new BlockLifecycle();
 
   malformed(why: string): void {
     this.state.malformed(why);
@@ -63,13 +67,38 @@ class AnthropicStreamReader implements StreamReader {
         this.usage = { ...this.usage, ...(asRecord(message.usage) ?? {}) };
         break;
       }
-      case "content_block_start":
+      case "content_block_start": {
+        const k = blockKey(data.index);
+        const before = this.blocks.faults.length;
+        this.blocks.start(k, n, type);
+        if (this.blocks.faults.length > before) {
+          const fault = this.blocks.faults[before]?.fault;
+          state.malformed(
+            fault === "started-twice"
+              ? `event ${n}: content_block_start for ${k}, which was already started`
+              : `event ${n}: content_block_start for ${k} after its content_block_stop`,
+          );
+        }
         this.onStart(data);
         break;
+      }
       case "content_block_delta":
         this.onDelta(data, n);
         break;
-      case "content_block_stop":
+      case "content_block_stop": {
+        const k = blockKey(data.index);
+        const before = this.blocks.faults.length;
+        this.blocks.stop(k, n, type);
+        if (this.blocks.faults.length > before) {
+          const fault = this.blocks.faults[before]?.fault;
+          state.malformed(
+            fault === "no-start"
+              ? `event ${n}: content_block_stop for ${k}, which was never started`
+              : `event ${n}: content_block_stop for ${k} after its content_block_stop`,
+          );
+        }
+        break;
+      }
       case "ping":
         break;
       case "message_delta": {
@@ -98,9 +127,17 @@ class AnthropicStreamReader implements StreamReader {
   }
 
   finish(): CanonicalReply {
+    const { state } = this;
     const read = readAnthropicUsage(this.usage);
-    if (read && Object.keys(read).length) this.state.reply.usage = read;
-    return this.state.finish();
+    if (read && Object.keys(read).length) state.reply.usage = read;
+    const before = this.blocks.faults.length;
+    const blocks = this.blocks.finish(state.lifecycle.complete, "message_stop");
+    for (const f of blocks.faults.slice(before)) {
+      state.malformed(`${f.block}: never stopped before message_stop`);
+    }
+    const reply = state.finish();
+    if (reply.stream) reply.stream.blocks = blocks;
+    return reply;
   }
 
   private onStart(data: JsonRecord): void {
@@ -128,6 +165,10 @@ class AnthropicStreamReader implements StreamReader {
     const parts = state.assembler;
     const delta = asRecord(data.delta);
     const k = blockKey(data.index);
+    if (!this.blocks.delta(k, n, "content_block_delta")) {
+      state.malformed(`event ${n}: delta for ${k} after its content_block_stop`);
+      return;
+    }
     // Deltas of a block kept whole (a server tool's input) are not ours to assemble.
     const kind = parts.kindOf(k);
     if (kind === "unknown") return;

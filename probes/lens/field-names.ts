@@ -70,6 +70,7 @@ export const REPLY_INVARIANTS = [
   "invariant.tool-arguments",
   "invariant.tool-call-id",
   "invariant.one-lifecycle",
+  "invariant.block-lifecycle",
 ] as const;
 
 export type ReplyInvariant = (typeof REPLY_INVARIANTS)[number];

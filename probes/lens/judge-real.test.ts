@@ -85,6 +85,18 @@ const READINGS: Record<string, Reading> = {
     gateway: "claude-code-router",
     read: { "tool_choice.disable_parallel_tool_use": "dropped" },
   },
+  // The upstream interleaves two calls' argument fragments (Chat, by index); the Anthropic stream
+  // stops block 0 before any of its fragments, then sends them all for index 0 after that stop.
+  // As of its stop, get_weather's input is empty (issue 20 §2, each block's lifecycle).
+  "claude-code-router-am-stream-interleaved-tool-fragments-openai-chat-stream.json": {
+    gateway: "claude-code-router",
+    read: {
+      "tool_calls[].arguments": "mangled",
+      "stream.framing": "mangled/malformed-events",
+      "invariant.tool-arguments": "mangled/invalid-arguments",
+      "invariant.block-lifecycle": "invented/after-block-stop",
+    },
+  },
   "claude-code-router-am-image-base64-openai-chat-non-stream.json": {
     gateway: "claude-code-router",
     read: { "messages[].content[].image": "invented/part-keys-added" },

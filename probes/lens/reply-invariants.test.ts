@@ -223,3 +223,64 @@ describe("one lifecycle per stream", () => {
     });
   });
 });
+
+describe("each content block's lifecycle", () => {
+  const head = [
+    { type: "message_start", message: anthropic([], null) },
+    { type: "content_block_start", index: 0, content_block: { ...toolUse, input: {} } },
+    {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "input_json_delta", partial_json: '{"city":"Paris"}' },
+    },
+  ];
+  const stop = { type: "content_block_stop", index: 0 };
+  const tail = [
+    { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 1 } },
+    { type: "message_stop" },
+  ];
+  const judge = (events: unknown[]) =>
+    of(oneSided("anthropic-messages", sse(events), { stream: true }), "invariant.block-lifecycle");
+
+  it("passes a block started once, filled, then stopped", () => {
+    expect(judge([...head, stop, ...tail])?.verdict).toBe("preserved");
+  });
+
+  it("calls a delta after the block's stop invented, and judges the arguments as of the stop", () => {
+    const late = {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "input_json_delta", partial_json: ',"unit":"C"}' },
+    };
+    const verdicts = oneSided("anthropic-messages", sse([...head, stop, late, ...tail]), {
+      stream: true,
+    });
+    expect(of(verdicts, "invariant.block-lifecycle")).toMatchObject({
+      verdict: "invented",
+      cause: "after-block-stop",
+    });
+    // Read as of the stop, the arguments are the complete object, not '{"city":"Paris"},"unit"...'.
+    expect(of(verdicts, "invariant.tool-arguments")?.verdict).toBe("preserved");
+  });
+
+  it("calls a block started twice, or never stopped, mangled", () => {
+    expect(judge([...head, head[1], stop, ...tail])).toMatchObject({
+      verdict: "mangled",
+      cause: "block-lifecycle",
+    });
+    expect(judge([...head, ...tail])).toMatchObject({
+      verdict: "mangled",
+      cause: "block-lifecycle",
+    });
+  });
+
+  it("gives no verdict where the dialect's blocks have no events of their own", () => {
+    const chunk = { id: "c", object: "chat.completion.chunk", model: "m" };
+    const chat = [
+      { ...chunk, choices: [{ index: 0, delta: { content: "hi" }, finish_reason: "stop" }] },
+    ];
+    const body = `${chat.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("")}data: [DONE]\n\n`;
+    const verdicts = oneSided("openai-chat", body, { stream: true });
+    expect(of(verdicts, "invariant.block-lifecycle")).toBeUndefined();
+  });
+});

@@ -12,7 +12,10 @@
  * - `invariant.tool-arguments`: each tool call's arguments, streamed or not, are a JSON object;
  * - `invariant.tool-call-id`: each tool call's id has the form the client's dialect documents
  *   (`traits.toolCallId`: Anthropic's `^[a-zA-Z0-9_-]+$`), where it documents one;
- * - `invariant.one-lifecycle`: a stream has one response and nothing after its terminal event.
+ * - `invariant.one-lifecycle`: a stream has one response and nothing after its terminal event;
+ * - `invariant.block-lifecycle`: where a stream's content blocks have events of their own
+ *   (Anthropic), each block is started once, its deltas come between its start and its stop,
+ *   and nothing for it comes after its stop.
  *
  * An invariant a reply gives no occasion for (no tool call, not a stream, an error reply) gets
  * no verdict. docs/lens.md "What one side can show" has the references.
@@ -132,6 +135,33 @@ function oneLifecycle(reply: CanonicalReply): Verdict | undefined {
 }
 
 /**
+ * Each content block's lifecycle (dialects/block-lifecycle.ts). An event for a block after its
+ * stop is something the block's upstream never sent: `invented (after-block-stop)`; a block
+ * started twice, a delta or stop for a block never started, a block never stopped: the
+ * block's lifecycle arrived changed, `mangled (block-lifecycle)`, which says more and wins.
+ */
+function blockLifecycle(reply: CanonicalReply): Verdict | undefined {
+  const blocks = reply.stream?.blocks;
+  if (!blocks) return undefined;
+  const { count, faults } = blocks;
+  if (faults.length === 0) {
+    return judged(
+      "invariant.block-lifecycle",
+      "preserved",
+      `${count} block(s) → each started, then its deltas, then stopped`,
+    );
+  }
+  const shown = faults
+    .slice(0, 3)
+    .map((f) => `${f.fault} ${f.block}${f.event > 0 ? ` (event ${f.event} ${f.type})` : ""}`)
+    .join("; ");
+  const detail = `${count} block(s) → ${faults.length} event(s) out of a block's lifecycle: ${shown}`;
+  return faults.some((f) => f.fault !== "after-stop")
+    ? judged("invariant.block-lifecycle", "mangled", detail, "block-lifecycle")
+    : judged("invariant.block-lifecycle", "invented", detail, "after-block-stop");
+}
+
+/**
  * The invariants of one client reply pushed onto `out`. An error reply (non-2xx, or an error
  * object) holds no answer to judge, but its stream's lifecycle still is.
  */
@@ -157,4 +187,6 @@ export function replyInvariantsInto(
   }
   const life = oneLifecycle(reply);
   if (life) out.push(life);
+  const blocks = blockLifecycle(reply);
+  if (blocks) out.push(blocks);
 }
