@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { subjectOf } from "../probes/subject.ts";
+import type { Verdict } from "../probes/verdict.ts";
 import { queryResultToJson, runReadOnlyQuery } from "./read-only-query.ts";
 import type { ProbeRecord } from "./records.ts";
 import { openStore, openStoreReadonly, type ResultsStore } from "./store.ts";
@@ -63,6 +64,14 @@ function addMessagesStrictCell(writer: ResultsStore, runId: string): void {
   cells.close();
 }
 
+const INVENTED_TEXT: Verdict = {
+  subject: "text",
+  field: "text",
+  verdict: "invented",
+  reason: 'text: absent → "Sure!"',
+  direction: "reply",
+};
+
 let dir: string;
 let store: ResultsStore;
 const queries = docQueries();
@@ -102,6 +111,11 @@ beforeAll(() => {
         verdict: "dropped",
         reason: '["STOPPROBE"] → absent',
         runs: 5,
+      },
+      // A text nobody sent, found on a probe about the stop sequences.
+      "portkey@1.15.2+locked|am-stop-sequences|anthropic-messages->openai-chat|stream": {
+        verdict: "preserved",
+        side: [INVENTED_TEXT],
       },
     },
   });
@@ -159,6 +173,27 @@ describe("docs/results.md SQL", () => {
       "am-stop-sequences non-stream: portkey@1.15.2+locked preserved → portkey@1.16.0+locked dropped",
       "oc-tools-strict stream: portkey@1.15.2+locked dropped → portkey@1.16.0+locked preserved",
     ]);
+  });
+
+  it("side findings by gateway and version: the version that ran, and an attempt whose verdicts hold it", () => {
+    const rows = ask("Side findings by gateway and version, each with an attempt to read");
+    expect(rows).toEqual([
+      {
+        gateway: "portkey",
+        version: "1.16.0",
+        subject: "text",
+        verdict: "invented",
+        cause: null,
+        cells: 1,
+        routes: "anthropic-messages->openai-chat",
+        example_attempt: expect.any(Number),
+      },
+    ]);
+    const held = store.db
+      .prepare(`SELECT probe_id, mode, phase, verdicts FROM attempts WHERE attempt_id = ?`)
+      .get(rows[0]?.example_attempt) as Record<string, string>;
+    expect(held).toMatchObject({ probe_id: "am-stop-sequences", mode: "stream", phase: "main" });
+    expect(JSON.parse(held.verdicts ?? "[]")).toContainEqual(INVENTED_TEXT);
   });
 
   it("preservation per gateway agrees with the matrix and keeps the absent gateway apart", () => {

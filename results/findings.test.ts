@@ -48,11 +48,26 @@ beforeAll(() => {
     ]),
     // A stop probe that dropped its own field; the framing error showed in 2 of 3 attempts,
     // the messages in 1 of 3 (a minority: not a finding); a leaked x-api-key, whose own probe
-    // the route runs, in all 3.
+    // the route runs, in all 3; an invented seed in the two repeats, not the main attempt.
     cellUnit(RUN, stop, "dropped", [
-      { verdicts: [v("stop", "dropped"), framing, leakedKey] },
-      { verdicts: [v("stop", "dropped"), framing, leakedKey, v("messages", "dropped")] },
-      { verdicts: [v("stop", "dropped"), v("stream.framing", "preserved"), leakedKey] },
+      { verdicts: [v("stop", "dropped"), framing, leakedKey, v("seed", "preserved")] },
+      {
+        verdicts: [
+          v("stop", "dropped"),
+          framing,
+          leakedKey,
+          v("messages", "dropped"),
+          v("seed", "invented"),
+        ],
+      },
+      {
+        verdicts: [
+          v("stop", "dropped"),
+          v("stream.framing", "preserved"),
+          leakedKey,
+          v("seed", "invented"),
+        ],
+      },
     ]),
     cellUnit(RUN, credential, "preserved", [
       { verdicts: [v("credentials.header.x-api-key", "preserved")] },
@@ -74,8 +89,36 @@ describe("findings", () => {
       "oc-refusal side text invented 1/1 reply",
       "oc-stop own sampling.stop dropped 3/3 request",
       "oc-stop side credentials.header.x-api-key leaked 3/3 request",
+      "oc-stop side sampling.seed invented 2/3 request",
       "oc-stop side stream.framing mangled (malformed-events) 2/3 reply",
     ]);
+  });
+
+  it("names the gateway, its version and the attempt to read: the main one where it gave the verdict, else the first repeat that did", () => {
+    const attempts = new Map(
+      (
+        store.db
+          .prepare(`SELECT attempt_id, probe_id, phase, attempt_no FROM attempts WHERE run_id = ?`)
+          .all(RUN) as { attempt_id: number; probe_id: string; phase: string; attempt_no: number }[]
+      ).map((a) => [`${a.probe_id} ${a.phase} ${a.attempt_no}`, a.attempt_id]),
+    );
+    const where = (f: ReturnType<typeof findingsOf>[number]) =>
+      `${f.probeId} ${f.subject} ${f.gateway}@${f.version} ${f.attempt?.phase} ${f.attempt?.attemptNo} #${f.attempt?.id}`;
+    expect(findingsOf(store, RUN).map(where)).toEqual([
+      `oc-refusal sampling.temperature gw@1 main 1 #${attempts.get("oc-refusal main 1")}`,
+      `oc-refusal text gw@1 main 1 #${attempts.get("oc-refusal main 1")}`,
+      `oc-stop sampling.stop gw@1 main 1 #${attempts.get("oc-stop main 1")}`,
+      `oc-stop credentials.header.x-api-key gw@1 main 1 #${attempts.get("oc-stop main 1")}`,
+      `oc-stop sampling.seed gw@1 repeat 1 #${attempts.get("oc-stop repeat 1")}`,
+      `oc-stop stream.framing gw@1 main 1 #${attempts.get("oc-stop main 1")}`,
+    ]);
+    const bySql = store.db
+      .prepare(
+        `SELECT gateway, version, phase, attempt_no FROM findings
+         WHERE run_id = ? AND gateway = 'gw' AND version = '1' AND subject = 'sampling.seed'`,
+      )
+      .all(RUN);
+    expect(bySql).toEqual([{ gateway: "gw", version: "1", phase: "repeat", attempt_no: 1 }]);
   });
 
   it("answers a question by subject in SQL, whoever's probe it was", () => {

@@ -27,6 +27,12 @@ export interface FindingRecord extends CellKey {
   runs: number;
   /** The probe's own subject (the cell's verdict), or another subject of the same attempts. */
   own: boolean;
+  /** The gateway's name and version (gateway_runs; version undefined without a row). */
+  gateway: string;
+  version?: string;
+  /** The attempt whose bytes show it (schema version 8): the main attempt when it gave this
+   * verdict, else the first repeat that did; `gatecheck export --attempt-id` writes it. */
+  attempt?: { id: number; phase: string; attemptNo: number };
 }
 
 interface FindingRow {
@@ -44,6 +50,11 @@ interface FindingRow {
   k: number;
   runs: number;
   own: number;
+  gateway: string;
+  version: string | null;
+  attempt_id: number | null;
+  phase: string | null;
+  attempt_no: number | null;
 }
 
 function toFinding(row: FindingRow): FindingRecord {
@@ -64,6 +75,13 @@ function toFinding(row: FindingRow): FindingRecord {
     k: row.k,
     runs: row.runs,
     own: row.own === 1,
+    gateway: row.gateway,
+    ...(row.version === null ? {} : { version: row.version }),
+    ...(row.attempt_id === null
+      ? {}
+      : {
+          attempt: { id: row.attempt_id, phase: row.phase ?? "", attemptNo: row.attempt_no ?? 0 },
+        }),
   };
 }
 

@@ -272,6 +272,78 @@ export const MIGRATIONS: readonly string[] = [
     JOIN exchanges e ON e.id = j.exchange_id
     JOIN verdict_lists v ON v.id = j.verdicts_id;
   `,
+  // 8: a finding names its gateway and version (from gateway_runs) and the attempt it was read
+  // from, so a matrix line leads to bytes (`gatecheck export --attempt-id`): `attempt_id` is
+  // the main attempt when its verdict list gave that subject that verdict, else the first
+  // repeat written that did; an own finding whose subject no list names (a failure probe, judged per cell)
+  // points at the cell's main attempt. `phase` and `attempt_no` are that attempt's. The rows
+  // and the rules are version 5's; the new columns come last, so a query by position reads
+  // what it read before.
+  `
+  DROP VIEW findings;
+  CREATE VIEW findings AS
+  SELECT f.*, coalesce(g.gateway, CASE WHEN instr(f."column", '@') > 0
+           THEN substr(f."column", 1, instr(f."column", '@') - 1) ELSE f."column" END) AS gateway,
+         g.version, j.phase, j.attempt_no
+  FROM (
+    SELECT c.run_id, c."column", c.route_id, c.probe_id, c.mode, c.subject, p.field,
+           coalesce(
+             (SELECT json_extract(e.value, '$.direction')
+                FROM judgements j JOIN verdict_lists v ON v.id = j.verdicts_id,
+                     json_each(v.verdicts) e
+               WHERE j.run_id = c.run_id AND j."column" = c."column" AND j.route_id = c.route_id
+                 AND j.probe_id = c.probe_id AND j.mode = c.mode AND j.phase = 'main'
+                 AND json_extract(e.value, '$.subject') = c.subject
+               LIMIT 1),
+             CASE WHEN c.subject LIKE 'failure.%' THEN 'reply' END
+           ) AS direction,
+           c.verdict, c.cause, c.reason, c.determinism AS k, c.runs, 1 AS own,
+           coalesce(
+             (SELECT coalesce(min(CASE WHEN j.phase = 'main' THEN j.rowid END), min(j.rowid))
+                FROM judgements j JOIN verdict_lists v ON v.id = j.verdicts_id,
+                     json_each(v.verdicts) e
+               WHERE j.run_id = c.run_id AND j."column" = c."column" AND j.route_id = c.route_id
+                 AND j.probe_id = c.probe_id AND j.mode = c.mode AND j.phase IN ('main', 'repeat')
+                 AND json_extract(e.value, '$.subject') = c.subject
+                 AND json_extract(e.value, '$.verdict') = c.verdict),
+             (SELECT min(j.rowid) FROM judgements j
+               WHERE j.run_id = c.run_id AND j."column" = c."column" AND j.route_id = c.route_id
+                 AND j.probe_id = c.probe_id AND j.mode = c.mode AND j.phase = 'main')
+           ) AS attempt_id
+    FROM cells c
+    JOIN probes p ON p.probe_id = c.probe_id AND p.definition_hash = c.definition_hash
+    WHERE c.verdict IN ('dropped', 'mangled', 'invented', 'leaked')
+    UNION ALL
+    SELECT c.run_id, c."column", c.route_id, c.probe_id, c.mode, s.subject, s.field, s.direction,
+           s.verdict, s.cause, s.reason, s.k, c.runs, 0 AS own, s.attempt_id
+    FROM (
+      SELECT j.run_id, j."column", j.route_id, j.probe_id, j.mode,
+             coalesce(json_extract(e.value, '$.subject'), json_extract(e.value, '$.field'))
+               AS subject,
+             min(json_extract(e.value, '$.field')) AS field,
+             json_extract(e.value, '$.direction') AS direction,
+             json_extract(e.value, '$.verdict') AS verdict,
+             json_extract(e.value, '$.cause') AS cause,
+             min(json_extract(e.value, '$.reason')) AS reason,
+             count(*) AS k,
+             coalesce(min(CASE WHEN j.phase = 'main' THEN j.rowid END), min(j.rowid))
+               AS attempt_id
+      FROM judgements j JOIN verdict_lists v ON v.id = j.verdicts_id, json_each(v.verdicts) e
+      WHERE j.phase IN ('main', 'repeat')
+        AND json_extract(e.value, '$.verdict') IN ('dropped', 'mangled', 'invented', 'leaked')
+      GROUP BY j.run_id, j."column", j.route_id, j.probe_id, j.mode, 6, 8, 9, 10
+    ) s
+    JOIN cells c ON c.run_id = s.run_id AND c."column" = s."column" AND c.route_id = s.route_id
+     AND c.probe_id = s.probe_id AND c.mode = s.mode
+    JOIN probes p ON p.probe_id = c.probe_id AND p.definition_hash = c.definition_hash
+    WHERE s.subject <> c.subject AND s.subject <> p.field AND 2 * s.k >= c.runs
+      AND (s.subject NOT LIKE 'credentials.%' OR EXISTS (
+        SELECT 1 FROM cells o WHERE o.run_id = c.run_id AND o."column" = c."column"
+          AND o.route_id = c.route_id AND o.subject = s.subject))
+  ) f
+  LEFT JOIN gateway_runs g ON g.run_id = f.run_id AND g."column" = f."column"
+  LEFT JOIN judgements j ON j.rowid = f.attempt_id;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

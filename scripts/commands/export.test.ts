@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Command } from "commander";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { exchangeJson, parseWireExchange } from "../../probes/exchange.ts";
+import { openStoreReadonly } from "../../results/store.ts";
 import { CELL, FIXTURE, RUN, storeAttempt } from "../../sweep/testing-stored-attempt.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 import { registerCheck } from "./check.ts";
@@ -47,6 +48,46 @@ describe("gatecheck export", () => {
       (v) => v.field === "seed",
     );
     expect(seed?.verdict).toBe("no-equivalent");
+  });
+
+  it("writes the same exchange by its attempt_id (the matrix's #N), without naming the cell", async () => {
+    const store = openStoreReadonly(db);
+    const id = store.db
+      .prepare(`SELECT attempt_id FROM attempts WHERE probe_id = 'oc-seed' AND phase = 'main'`)
+      .pluck()
+      .get() as number;
+    store.close();
+    const byCell = await cli("export", ...cell, "--mode", "non-stream");
+    const byId = await cli("export", "--db", db, "--attempt-id", String(id));
+    expect(byId).toMatchObject({ code: EXIT.ok, out: byCell.out });
+    expect(await cli("export", "--db", db, "--attempt-id", "999999")).toMatchObject({
+      code: EXIT.usage,
+      err: expect.stringContaining("no attempt with attempt_id 999999"),
+    });
+    expect(await cli("export", "--db", db, "--attempt-id", "1.5")).toMatchObject({
+      code: EXIT.usage,
+      err: "--attempt-id: expected a whole number ≥ 1, got 1.5",
+    });
+    expect(
+      await cli(
+        "export",
+        "--db",
+        db,
+        "--attempt-id",
+        String(id),
+        "--probe",
+        "oc-seed",
+        "--phase",
+        "main",
+      ),
+    ).toMatchObject({
+      code: EXIT.usage,
+      err: "--attempt-id names one attempt of one run: leave out --probe, --phase",
+    });
+    expect(await cli("export", "--db", db, "--probe", "oc-seed")).toMatchObject({
+      code: EXIT.usage,
+      err: "export needs --attempt-id, or --column, --route, --probe and --mode: missing --column, --route, --mode",
+    });
   });
 
   it("exits 2 on a bad option or a cell that is not stored, saying which", async () => {
