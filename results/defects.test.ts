@@ -126,6 +126,32 @@ describe("the headline's defects", () => {
     expect(strict?.knownIssues).toEqual(["Portkey-AI/gateway#1180"]);
   });
 
+  it("leads from a defect's example to the attempt that shows it, in the headline and the appendix", () => {
+    const text = headOf(PORTKEY).defects.find((d) => d.title === "invented `text`");
+    const example = text?.exampleAttempt;
+    expect(example).toBeDefined();
+    // The attempt is one of the defect's cells, and its stored verdict list holds the finding.
+    const stored = store.db
+      .prepare(
+        `SELECT "column", route_id, probe_id, mode, phase, verdicts FROM attempts WHERE attempt_id = ?`,
+      )
+      .get(example?.attemptId) as Record<string, string>;
+    expect(stored).toMatchObject({
+      column: PORTKEY,
+      route_id: example?.routeId,
+      probe_id: example?.probeId,
+      mode: example?.mode,
+      phase: "main",
+    });
+    expect(JSON.parse(stored.verdicts ?? "[]")).toContainEqual(invented);
+    const md = renderMarkdownReport(facts);
+    expect(md).toContain("`npx gatecheck export --attempt-id N` writes its exchange");
+    expect(md).toContain(`| #${example?.attemptId}: text: absent → "Sure!" |`);
+    expect(md).toContain(
+      `| #${example?.attemptId} ${example?.probeId} · ${example?.routeId} · ${example?.mode === "stream" ? "s" : "ns"}: text: absent → "Sure!" |`,
+    );
+  });
+
   it("names a failed delivery and never lets its column read as clean", () => {
     const direct = headOf(DIRECT);
     expect(direct.defects.map((d) => [d.rule, d.cells.length])).toEqual([["failed-delivery", 5]]);

@@ -44,8 +44,15 @@ export interface Defect {
   /** Cells where the probe asked about one of its subjects; the rest are side findings. */
   ownCells: number;
   example: string;
+  /** The attempt behind `example` and its cell, where the example came from a finding:
+   * `gatecheck export --attempt-id` writes its bytes. */
+  exampleAttempt?: ExampleAttempt;
   knownIssues: string[];
   probes: string[];
+}
+
+export interface ExampleAttempt extends CellKey {
+  attemptId: number;
 }
 
 export interface ColumnHeadline {
@@ -85,6 +92,7 @@ interface Group {
   subjects: Set<string>;
   severity: number;
   example?: string;
+  exampleAttempt?: ExampleAttempt;
   exampleIsOwn: boolean;
 }
 
@@ -125,7 +133,14 @@ export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
     }
     return g;
   };
-  const add = (g: Group, cell: CellKey, subject: string, own: boolean, reason?: string) => {
+  const add = (
+    g: Group,
+    cell: CellKey,
+    subject: string,
+    own: boolean,
+    reason?: string,
+    attempt?: FindingRecord["attempt"],
+  ) => {
     const key = cellKeyString(cell);
     g.cells.set(key, cell);
     if (own) g.own.add(key);
@@ -136,6 +151,13 @@ export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
     if (reason && (g.example === undefined || (own && !g.exampleIsOwn))) {
       g.example = reason;
       g.exampleIsOwn = own;
+      g.exampleAttempt = attempt && {
+        column: cell.column,
+        routeId: cell.routeId,
+        probeId: cell.probeId,
+        mode: cell.mode,
+        attemptId: attempt.id,
+      };
     }
   };
 
@@ -159,7 +181,7 @@ export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
       const g = group(f.column, FAILED_DELIVERY, "failed-delivery", () =>
         deliveryTitle(facts, f.column),
       );
-      add(g, f, f.subject, f.own, f.reason);
+      add(g, f, f.subject, f.own, f.reason, f.attempt);
       continue;
     }
     const carried = notCarried.get(
@@ -173,7 +195,8 @@ export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
         () => notCarriedTitle(direction, f.routeId),
         direction,
       );
-      add(g, f, f.subject, f.own, f.subject === CARRIERS[direction] ? f.reason : undefined);
+      const carrier = f.subject === CARRIERS[direction];
+      add(g, f, f.subject, f.own, carrier ? f.reason : undefined, f.attempt);
       continue;
     }
     const g = group(
@@ -182,7 +205,7 @@ export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
       "subject",
       () => `${f.verdict} \`${f.subject}\`${f.cause ? ` (${f.cause})` : ""}`,
     );
-    add(g, f, f.subject, f.own, f.reason);
+    add(g, f, f.subject, f.own, f.reason, f.attempt);
   }
   return columnsOf(facts, [...groups.values()], cellOf, notCarried);
 }
@@ -276,6 +299,7 @@ function toDefect(
     subjects: [...g.subjects].filter(Boolean).sort(),
     ownCells: g.own.size,
     example: g.example ?? "",
+    ...(g.exampleAttempt ? { exampleAttempt: g.exampleAttempt } : {}),
     knownIssues: [...new Set(records.flatMap((c) => (c.knownIssue ? [c.knownIssue] : [])))],
     probes: [...new Set(cells.map((c) => c.probeId))].sort(),
   };

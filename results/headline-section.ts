@@ -44,10 +44,23 @@ function defectTitle(d: Defect): string {
   return `${cellText(d.rule === "failed-delivery" ? `**${d.title}**` : d.title)}${issues}`;
 }
 
+/** The example reason, after the attempt that shows it (`#id`) and, in the appendix, its cell. */
+function exampleText(d: Defect, withCell: boolean): string {
+  const a = d.exampleAttempt;
+  const reason = clip(d.example, EXAMPLE_CHARS);
+  if (!a) return cellText(reason);
+  const cell = withCell ? ` ${a.probeId} · ${a.routeId} · ${modesText([a.mode])}` : "";
+  return cellText(`#${a.attemptId}${cell}: ${reason}`);
+}
+
 function defectRow(d: Defect): string {
   const side = d.cells.length - d.ownCells;
-  return `| ${d.severity} | ${defectTitle(d)} | ${count(d.cells.length)} | ${count(side)} | ${where(d)} | ${cellText(clip(d.example, EXAMPLE_CHARS))} |`;
+  return `| ${d.severity} | ${defectTitle(d)} | ${count(d.cells.length)} | ${count(side)} | ${where(d)} | ${exampleText(d, false)} |`;
 }
+
+/** How to read the bytes behind an example. */
+export const EXAMPLE_NOTE =
+  "An example's `#N` is the attempt it was read from: `npx gatecheck export --attempt-id N` writes its exchange (bytes and all) for `gatecheck check`.";
 
 const TABLE_HEAD = [
   "| severity | defect | cells | of them side | where | example |",
@@ -58,7 +71,9 @@ export function renderHeadline(heads: readonly ColumnHeadline[]): string[] {
   const lines = [
     "## Headline: distinct silent defects per gateway",
     "",
-    "One row per root cause, with every cell it explains (docs/results.md, *The headline*, gives the grouping rules). *Side* cells found it on a probe about something else. Ranked by the severity of the probes that name the subject, then by cells.",
+    "One row per root cause, with every cell it explains (docs/results.md, *The headline*, gives the grouping rules). *Side* cells found it on a probe about something else: the defect is on the subject it names, never on that probe's field. Ranked by the severity of the probes that name the subject, then by cells.",
+    "",
+    EXAMPLE_NOTE,
     "",
   ];
   for (const head of heads) {
@@ -84,7 +99,7 @@ export function renderDefectAppendix(heads: readonly ColumnHeadline[]): string[]
   const lines = [
     "## A. Every silent defect by root cause",
     "",
-    "The headline's rows and the rest, with the probes whose cells show them.",
+    "The headline's rows and the rest, with the probes whose cells show them; each example names its attempt and cell.",
     "",
   ];
   for (const head of heads) {
@@ -98,7 +113,7 @@ export function renderDefectAppendix(heads: readonly ColumnHeadline[]): string[]
     for (const d of head.defects) {
       const side = d.cells.length - d.ownCells;
       lines.push(
-        `| ${d.severity} | ${defectTitle(d)} | ${count(d.cells.length)} | ${count(side)} | ${cellText(someOf(d.routes, 3))} · ${modesText(d.modes)} | ${cellText(someOf(d.probes, 6))} | ${cellText(clip(d.example, EXAMPLE_CHARS))} |`,
+        `| ${d.severity} | ${defectTitle(d)} | ${count(d.cells.length)} | ${count(side)} | ${cellText(someOf(d.routes, 3))} · ${modesText(d.modes)} | ${cellText(someOf(d.probes, 6))} | ${exampleText(d, true)} |`,
       );
     }
     lines.push("");

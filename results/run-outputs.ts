@@ -10,8 +10,9 @@ import { htmlReportOf } from "./html/build-html-report.ts";
 import { type LoopsSummary, summarizeLoops } from "./loops-section.ts";
 import { renderMarkdownReport } from "./markdown-report.ts";
 import { loadReportFacts } from "./report-facts.ts";
-import { type RunSummary, summarizeRun } from "./run-summary.ts";
+import { type ColumnSummary, type RunSummary, summarizeRun } from "./run-summary.ts";
 import { loadRunView, type RunView } from "./run-view.ts";
+import { type ColumnSideFindings, sideFindingsOf } from "./side-findings.ts";
 import type { ResultsStore } from "./store.ts";
 
 export const DEFAULT_OUTPUT_DIR = "results";
@@ -28,8 +29,23 @@ export function markdownOf(store: ResultsStore, view: RunView): string {
   return renderMarkdownReport(loadReportFacts(store, view));
 }
 
-export function runSummaryOf(view: RunView): RunSummary & { loops?: LoopsSummary } {
-  const summary = summarizeRun(view.run, view.gatewayRuns, view.cells);
+/** The JSON summary: the run's counts, each column's side findings beside its counts (they
+ * are not in them: results/side-findings.ts), and the loops when any ran. */
+export interface JsonSummary extends Omit<RunSummary, "columns"> {
+  columns: (ColumnSummary & { sideFindings: ColumnSideFindings })[];
+  loops?: LoopsSummary;
+}
+
+export function runSummaryOf(view: RunView): JsonSummary {
+  const counted = summarizeRun(view.run, view.gatewayRuns, view.cells);
+  const side = sideFindingsOf(view.findings);
+  const summary = {
+    ...counted,
+    columns: counted.columns.map((col) => ({
+      ...col,
+      sideFindings: side.get(col.column) ?? { cells: 0, findings: [] },
+    })),
+  };
   const loops = view.loops ?? [];
   return loops.length > 0
     ? { ...summary, loops: summarizeLoops(loopEvidenceRun(view.run), loops) }
