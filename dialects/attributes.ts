@@ -60,6 +60,11 @@ export const REQUEST_ATTRIBUTES = [
   "stream",
   "stream-options.include-usage",
   "service-tier",
+  "store",
+  "logprobs",
+  "top-logprobs",
+  "prediction",
+  "context-management",
   "cache",
 ] as const;
 
@@ -137,6 +142,11 @@ type TopKey =
   | "user"
   | "stream"
   | "serviceTier"
+  | "store"
+  | "logprobs"
+  | "topLogprobs"
+  | "prediction"
+  | "contextManagement"
   | "cache";
 
 function top(key: TopKey): Accessor {
@@ -198,6 +208,11 @@ export const VALUE_ACCESSORS = {
     },
   },
   "service-tier": top("serviceTier"),
+  store: top("store"),
+  logprobs: top("logprobs"),
+  "top-logprobs": top("topLogprobs"),
+  prediction: top("prediction"),
+  "context-management": top("contextManagement"),
   cache: top("cache"),
 } as const satisfies Partial<Record<RequestAttribute, Accessor>>;
 

@@ -150,6 +150,16 @@ export interface CanonicalRequest {
   stream?: boolean;
   streamOptions?: { includeUsage?: boolean };
   serviceTier?: string;
+  /** Keep the response for later retrieval (Chat and Responses `store`; their defaults differ). */
+  store?: boolean;
+  /** Return the log probability of each output token (Chat `logprobs`). */
+  logprobs?: boolean;
+  /** How many most likely tokens to return beside each output token, with their log probabilities. */
+  topLogprobs?: number;
+  /** Chat predicted output (`prediction`: `{type: "content", content}`), as sent. */
+  prediction?: Record<string, unknown>;
+  /** Anthropic context editing (`context_management: {edits: [...]}`), as sent. */
+  contextManagement?: Record<string, unknown>;
   /** Top-level cache_control (Anthropic automatic caching). */
   cache?: CacheMarker;
   /** Request keys the reader does not map, kept raw. */

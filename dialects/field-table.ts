@@ -69,8 +69,17 @@ export interface FieldRow {
   required?: boolean;
 }
 
-/** A subject a no-equivalent row can name. */
-export type AbsentSubject = RequestAttribute | RefinedSubject | ReplyFeature | `headers.${string}`;
+/**
+ * A subject a no-equivalent row can name. `extras.<key>` is a documented request parameter of
+ * another dialect that no canonical attribute models (Responses `store`), named by its key:
+ * the lens judges such a client key against these rows before calling it dropped.
+ */
+export type AbsentSubject =
+  | RequestAttribute
+  | RefinedSubject
+  | ReplyFeature
+  | `headers.${string}`
+  | `extras.${string}`;
 
 /** The dialect cannot carry `subject`: the only source of a `no-equivalent` verdict. */
 export interface AbsentRow {

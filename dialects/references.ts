@@ -30,6 +30,10 @@ export const DOCS = {
   geminiFunctionResponse: "https://ai.google.dev/api/caching#FunctionResponse",
   geminiUsage: "https://ai.google.dev/api/generate-content#UsageMetadata",
   ollama: "https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion",
+  /** The current reference of /api/chat (it lists `logprobs` and `top_logprobs`; docs/api.md predates them). */
+  ollamaChat: "https://docs.ollama.com/api/chat",
+  anthropicContextEditing: "https://docs.anthropic.com/en/docs/build-with-claude/context-editing",
+  openaiPredictedOutputs: "https://platform.openai.com/docs/guides/predicted-outputs",
   ollamaOptions:
     "https://github.com/ollama/ollama/blob/main/docs/modelfile.md#valid-parameters-and-values",
   deepseekReasoning: "https://api-docs.deepseek.com/guides/reasoning_model",

@@ -63,6 +63,13 @@ export function writeRequest(dialect: Dialect, request: CanonicalRequest): Writt
   const omitted: Omission[] = [];
   for (const row of module.fields.absent) {
     if (row.direction !== "request" || row.subject.startsWith("headers.")) continue;
+    if (row.subject.startsWith("extras.")) {
+      // A client key no attribute models: never written to another dialect (see above).
+      if (!same && Object.hasOwn(request.extras, row.subject.slice("extras.".length))) {
+        omitted.push({ subject: row.subject, reason: row.reason, see: row.see });
+      }
+      continue;
+    }
     if (carriesSubject(request, row.subject as RequestAttribute | RefinedSubject)) {
       omitted.push({ subject: row.subject, reason: row.reason, see: row.see });
     }

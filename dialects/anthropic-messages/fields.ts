@@ -10,6 +10,7 @@ import {
   carriedIn,
   type FieldTable,
   NUMBER,
+  RECORD,
   STRING,
   STRINGS,
   spelled,
@@ -75,6 +76,7 @@ export const ANTHROPIC_FIELDS = {
     value("stream", "stream", BOOLEAN, `${ANTHROPIC}#body-stream`),
     value("service-tier", "service_tier", STRING, `${ANTHROPIC}#body-service-tier`),
     value("cache", "cache_control", CACHE_MARKER, DOCS.anthropicCaching),
+    value("context-management", "context_management", RECORD, DOCS.anthropicContextEditing),
   ],
   absent: [
     ...absent(
@@ -133,6 +135,25 @@ export const ANTHROPIC_FIELDS = {
       "output_config.format has only type and schema: no strict flag",
       DOCS.anthropicStructured,
     ),
+    ...absent(
+      ["logprobs", "top-logprobs"],
+      "Messages returns no token log probabilities",
+      `${ANTHROPIC}#body`,
+    ),
+    ...absent(["prediction"], "Messages has no predicted output", `${ANTHROPIC}#body`),
+    // Documented parameters of other dialects that no attribute models (docs/lens.md, "A
+    // client key no reader maps"): Messages has no field for them.
+    ...absent(
+      ["store", "extras.previous_response_id"],
+      "Messages keeps no responses: nothing to store or continue from",
+      `${ANTHROPIC}#body`,
+    ),
+    ...absent(
+      ["extras.truncation", "extras.max_tool_calls", "extras.include"],
+      "a Responses parameter: Messages has no such field",
+      `${ANTHROPIC}#body`,
+    ),
+    ...absent(["extras.verbosity"], "Messages has no verbosity setting", `${ANTHROPIC}#body`),
     ...absent(["headers.openai-beta"], "an OpenAI-only header", DOCS.responses),
     ...absentInReply(
       ["usage.reasoning_tokens"],

@@ -3,7 +3,15 @@
  * containers as the reader leaves them, camelCased), or why Gemini cannot carry it
  * (field-table.ts). The model and the stream choice travel in the path.
  */
-import { absent, type FieldTable, NUMBER, STRINGS, spelled, value } from "../field-table.ts";
+import {
+  absent,
+  BOOLEAN,
+  type FieldTable,
+  NUMBER,
+  STRINGS,
+  spelled,
+  value,
+} from "../field-table.ts";
 import { DOCS } from "../references.ts";
 
 const GENERATION_CONFIG = DOCS.geminiGenerationConfig;
@@ -91,6 +99,9 @@ export const GEMINI_FIELDS = {
       "generationConfig.thinkingConfig.thinkingBudget",
       DOCS.geminiThinkingConfig,
     ),
+    value("logprobs", "generationConfig.responseLogprobs", BOOLEAN, GENERATION_CONFIG),
+    // "Only valid if responseLogprobs=True": the number of top logprobs at each step.
+    value("top-logprobs", "generationConfig.logprobs", NUMBER, GENERATION_CONFIG),
   ],
   absent: [
     ...absent(
@@ -127,6 +138,26 @@ export const GEMINI_FIELDS = {
       "generationConfig has a response schema but no strict flag",
       GENERATION_CONFIG,
     ),
+    ...absent(["prediction"], "generateContent has no predicted output", DOCS.gemini),
+    ...absent(
+      ["context-management"],
+      "generateContent has no context editing: the request carries the whole history as sent",
+      DOCS.gemini,
+    ),
+    // Documented parameters of other dialects that no attribute models (docs/lens.md, "A
+    // client key no reader maps"): generateContent has no field for them.
+    ...absent(
+      ["store", "extras.previous_response_id"],
+      "generateContent keeps no responses: nothing to store or continue from",
+      DOCS.gemini,
+    ),
+    ...absent(
+      ["extras.truncation", "extras.max_tool_calls", "extras.include"],
+      "a Responses parameter: generateContent has no such field",
+      DOCS.gemini,
+    ),
+    ...absent(["extras.verbosity"], "generationConfig has no verbosity setting", GENERATION_CONFIG),
+    ...absent(["extras.container"], "an Anthropic code-execution container id", DOCS.gemini),
     ...absent(["headers.anthropic-beta"], "an Anthropic-only header", DOCS.anthropicBeta),
     ...absent(["headers.anthropic-version"], "an Anthropic-only header", DOCS.anthropicVersioning),
     ...absent(["headers.openai-beta"], "an OpenAI-only header", DOCS.responses),

@@ -57,6 +57,8 @@ export const OLLAMA_FIELDS = {
     value("sampling.presence-penalty", "options.presence_penalty", NUMBER, OPTIONS),
     value("sampling.frequency-penalty", "options.frequency_penalty", NUMBER, OPTIONS),
     value("stream", "stream", BOOLEAN, OLLAMA),
+    value("logprobs", "logprobs", BOOLEAN, DOCS.ollamaChat),
+    value("top-logprobs", "top_logprobs", NUMBER, DOCS.ollamaChat),
   ],
   absent: [
     ...absent(["reasoning.budget-tokens"], "think is on/off or a level", OLLAMA),
@@ -101,6 +103,27 @@ export const OLLAMA_FIELDS = {
       'format is "json" or a schema, with no strict flag',
       OLLAMA,
     ),
+    ...absent(["prediction"], "/api/chat has no predicted output", DOCS.ollamaChat),
+    ...absent(
+      ["context-management"],
+      "/api/chat has no context editing: the request carries the whole history as sent",
+      DOCS.ollamaChat,
+    ),
+    // Documented parameters of other dialects that no attribute models (docs/lens.md, "A
+    // client key no reader maps"): /api/chat has no field for them. Responses' `truncation`
+    // has no row: /api/chat documents a `truncate` of its own, not modelled.
+    ...absent(
+      ["store", "extras.previous_response_id"],
+      "/api/chat keeps no responses: nothing to store or continue from",
+      DOCS.ollamaChat,
+    ),
+    ...absent(
+      ["extras.max_tool_calls", "extras.include"],
+      "a Responses parameter: /api/chat has no such field",
+      DOCS.ollamaChat,
+    ),
+    ...absent(["extras.verbosity"], "/api/chat has no verbosity setting", DOCS.ollamaChat),
+    ...absent(["extras.container"], "an Anthropic code-execution container id", DOCS.ollamaChat),
     ...absent(["headers.anthropic-beta"], "an Anthropic-only header", DOCS.anthropicBeta),
     ...absent(["headers.anthropic-version"], "an Anthropic-only header", DOCS.anthropicVersioning),
     ...absent(["headers.openai-beta"], "an OpenAI-only header", DOCS.responses),

@@ -110,6 +110,10 @@ export const CHAT_FIELDS = {
     value("user", "user", STRING, `${CHAT}#chat-create-user`, { aliases: ["safety_identifier"] }),
     value("stream", "stream", BOOLEAN, `${CHAT}#chat-create-stream`),
     value("service-tier", "service_tier", STRING, `${CHAT}#chat-create-service_tier`),
+    value("store", "store", BOOLEAN, `${CHAT}#chat-create-store`),
+    value("logprobs", "logprobs", BOOLEAN, `${CHAT}#chat-create-logprobs`),
+    value("top-logprobs", "top_logprobs", NUMBER, `${CHAT}#chat-create-top_logprobs`),
+    value("prediction", "prediction", RECORD, `${CHAT}#chat-create-prediction`),
   ],
   absent: [
     ...absent(["sampling.top-k"], "Chat Completions has no top_k", CHAT),
@@ -139,6 +143,24 @@ export const CHAT_FIELDS = {
       DOCS.anthropicCaching,
     ),
     ...absent(["messages.document.url"], "a file part has file_data or file_id, no URL", MESSAGES),
+    ...absent(
+      ["context-management"],
+      "Chat Completions has no context editing: the request carries the whole history as sent",
+      CHAT,
+    ),
+    // Documented parameters of other dialects that no attribute models (docs/lens.md, "A
+    // client key no reader maps"): Chat has no field for them.
+    ...absent(
+      ["extras.previous_response_id"],
+      "Chat Completions keeps no conversation state: no response to continue from",
+      CHAT,
+    ),
+    ...absent(
+      ["extras.truncation", "extras.max_tool_calls", "extras.include"],
+      "a Responses parameter: Chat Completions has no such field",
+      CHAT,
+    ),
+    ...absent(["extras.container"], "an Anthropic code-execution container id", CHAT),
     ...absent(["headers.anthropic-beta"], NOT_ANTHROPIC_HEADER, DOCS.anthropicBeta),
     ...absent(["headers.anthropic-version"], NOT_ANTHROPIC_HEADER, DOCS.anthropicVersioning),
     ...absentInReply(

@@ -90,7 +90,10 @@ const rich: CanonicalRequest = {
   stream: true,
   streamOptions: { includeUsage: true },
   serviceTier: "flex",
-  extras: { logprobs: true, top_logprobs: 3 },
+  logprobs: true,
+  topLogprobs: 3,
+  prediction: { type: "content", content: "PREDICTPROBE" },
+  extras: { verbosity: "low" },
 };
 
 describe("openai-chat writer", () => {
@@ -106,6 +109,8 @@ describe("openai-chat writer", () => {
     expect(body.parallel_tool_calls).toBe(false);
     expect(body.stream_options).toEqual({ include_usage: true });
     expect(body.logprobs).toBe(true);
+    expect(body.top_logprobs).toBe(3);
+    expect(body.prediction).toEqual({ type: "content", content: "PREDICTPROBE" });
     const messages = body.messages as Record<string, unknown>[];
     expect(messages[2]?.content).toContainEqual({
       type: "image_url",

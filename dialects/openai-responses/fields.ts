@@ -21,6 +21,8 @@ const INPUT = `${RESPONSES}#responses-create-input`;
 const TOOLS = `${RESPONSES}#responses-create-tools`;
 const REASONING = `${RESPONSES}#responses-create-reasoning`;
 const NOT_ANTHROPIC_HEADER = "an Anthropic-only header";
+/** The `include` entry that asks for the output text's log probabilities (canonical `logprobs`). */
+export const LOGPROBS_INCLUDE = "message.output_text.logprobs";
 
 export const RESPONSES_FIELDS = {
   rows: [
@@ -87,6 +89,10 @@ export const RESPONSES_FIELDS = {
     }),
     value("stream", "stream", BOOLEAN, `${RESPONSES}#responses-create-stream`),
     value("service-tier", "service_tier", STRING, `${RESPONSES}#responses-create-service_tier`),
+    value("store", "store", BOOLEAN, `${RESPONSES}#responses-create-store`),
+    // Asked for as one entry of `include`; read and written by the dialect's own code.
+    spelled("logprobs", `include[${LOGPROBS_INCLUDE}]`, `${RESPONSES}#responses-create-include`),
+    value("top-logprobs", "top_logprobs", NUMBER, `${RESPONSES}#responses-create-top_logprobs`),
   ],
   absent: [
     ...absent(["sampling.top-k"], "Responses has no top_k", RESPONSES),
@@ -112,6 +118,27 @@ export const RESPONSES_FIELDS = {
       ["messages.cache", "tools.cache", "cache"],
       "no cache_control markers",
       DOCS.anthropicCaching,
+    ),
+    ...absent(
+      ["prediction"],
+      "predicted outputs are a Chat Completions parameter; Responses has none",
+      DOCS.openaiPredictedOutputs,
+    ),
+    // Decision: Responses' `context_management` takes compaction entries (a summary of the
+    // earlier turns past a token threshold) and `truncation` drops whole items from the start;
+    // neither clears old tool results or thinking blocks as Anthropic's edits do.
+    ...absent(
+      ["context-management"],
+      "context_management here is compaction and truncation drops whole items: no clearing of tool results or thinking",
+      `${RESPONSES}#responses-create-context_management`,
+    ),
+    // Documented parameters of other dialects that no attribute models (docs/lens.md, "A
+    // client key no reader maps"). Chat's `verbosity` is Responses' `text.verbosity`: not
+    // modelled, so it has no row here (its probe does not run to Responses).
+    ...absent(
+      ["extras.container"],
+      "an Anthropic code-execution container id; Responses gives a container per code_interpreter tool",
+      TOOLS,
     ),
     ...absent(["headers.anthropic-beta"], NOT_ANTHROPIC_HEADER, DOCS.anthropicBeta),
     ...absent(["headers.anthropic-version"], NOT_ANTHROPIC_HEADER, DOCS.anthropicVersioning),

@@ -106,7 +106,8 @@ describe("openai-responses request fixtures", () => {
       id: "msg_6820f3877ab4819193a0e4e5e1e8c3a2",
       status: "completed",
     });
-    expect(r.extras).toEqual({ store: false, include: ["reasoning.encrypted_content"] });
+    expect(r.store).toBe(false);
+    expect(r.extras).toEqual({ include: ["reasoning.encrypted_content"] });
   });
 
   it("structured outputs: text.format, with its description and verbosity kept raw", () => {

@@ -32,7 +32,7 @@ import {
   parseDataUrl,
   readNested,
 } from "../request-fields.ts";
-import { RESPONSES_FIELDS } from "./fields.ts";
+import { LOGPROBS_INCLUDE, RESPONSES_FIELDS } from "./fields.ts";
 
 const MESSAGE_ROLES = ["system", "developer", "user", "assistant"] as const satisfies Role[];
 
@@ -275,6 +275,19 @@ function readFormat(value: unknown): { format: ResponseFormat; leftover?: JsonRe
   return parsed && { format: parsed.value, leftover: parsed.leftover };
 }
 
+/**
+ * `include: ["message.output_text.logprobs"]` is the canonical `logprobs: true`. Included
+ * with other entries, the list stays raw in extras as sent (written back whole to Responses),
+ * and the flag is read from it too.
+ * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-include
+ */
+function readLogprobsInclude(f: FieldReader, out: CanonicalRequest): void {
+  const include = f.record.include;
+  if (!Array.isArray(include) || !include.includes(LOGPROBS_INCLUDE)) return;
+  out.logprobs = true;
+  if (include.length === 1) f.take("include", () => true);
+}
+
 export function readResponsesRequest(raw: JsonRecord): CanonicalRequest {
   const body = new BodyReader(raw);
   const f = body.root;
@@ -306,6 +319,7 @@ export function readResponsesRequest(raw: JsonRecord): CanonicalRequest {
   );
   if (reasoning !== undefined) out.reasoning = reasoning;
   f.takeInto(out, "toolChoice", "tool_choice", readToolChoice);
+  readLogprobsInclude(f, out);
   readValueRows(body, out, RESPONSES_FIELDS.rows);
   out.extras = body.finish();
   return out;

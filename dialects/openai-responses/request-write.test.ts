@@ -81,7 +81,8 @@ const rich: CanonicalRequest = {
   user: "u1",
   stream: false,
   serviceTier: "priority",
-  extras: { store: true, include: ["reasoning.encrypted_content"], text: { verbosity: "high" } },
+  store: true,
+  extras: { include: ["reasoning.encrypted_content"], text: { verbosity: "high" } },
 };
 
 describe("openai-responses writer", () => {

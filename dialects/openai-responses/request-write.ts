@@ -13,7 +13,7 @@ import { writeValueRows } from "../field-walk.ts";
 import { isRecord, type JsonRecord } from "../json.ts";
 import { isPlainText, openaiEffort } from "../openai-chat/request-write.ts";
 import { compact, mergeExtras, nonEmpty, toDataUrl } from "../request-fields.ts";
-import { RESPONSES_FIELDS } from "./fields.ts";
+import { LOGPROBS_INCLUDE, RESPONSES_FIELDS } from "./fields.ts";
 
 function writePart(part: Part, role: string, same: boolean): unknown {
   switch (part.type) {
@@ -227,6 +227,8 @@ export function writeResponsesRequest(request: CanonicalRequest, same: boolean):
     reasoning:
       request.reasoning &&
       nonEmpty({ effort: openaiEffort(request.reasoning), summary: request.reasoning.summary }),
+    // Read from Responses with other entries, the list is in extras whole (request-read.ts).
+    include: request.logprobs === true ? [LOGPROBS_INCLUDE] : undefined,
   });
   return writeValueRows(body, request, RESPONSES_FIELDS.rows, same);
 }

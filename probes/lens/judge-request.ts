@@ -274,22 +274,30 @@ function finish(
   return verdict({ ...base, kind: "dropped", detail: j.detail, sent });
 }
 
-/** Unknown client keys (kept raw by the reader) must arrive with the same value. */
+/**
+ * A client key no reader maps (kept raw in extras), judged by the same rule as an attribute:
+ * the target's absent rows (`extras.<key>`: a documented parameter of the client's dialect the
+ * target has no field for) decide first. With a row, absent downstream is `no-equivalent` with
+ * the row's reason, and the value under that key is `mangled (foreign-key)`: the target never
+ * reads it. Without one, the key must arrive with the same value (`dropped`, `mangled`).
+ */
 export function judgeUnknownKey(pair: RequestPair, key: string): Verdict {
   const sent = pair.client.extras[key];
   // An own key only: `toString` or `constructor` absent downstream is absent, not a function.
   const got = Object.hasOwn(pair.forwarded.extras, key) ? pair.forwarded.extras[key] : undefined;
+  const subject = extrasSubject(key);
+  const base = { direction: "request", subject, field: key, sent } as const;
+  const row = requestNoEquivalent(subject, pair.backend);
+  if (row && got !== undefined) {
+    const detail = `${show(sent)} → absent, found under ${key} ${show(got)} (a key ${pair.backend} does not define)`;
+    return verdict({ ...base, kind: "mangled", detail, cause: "foreign-key", got });
+  }
+  if (row) {
+    const detail = `${show(sent)} → absent (${pair.backend}: ${row.reason})`;
+    return verdict({ ...base, kind: "no-equivalent", detail });
+  }
   const kind = got === undefined ? "dropped" : sameValue(sent, got) ? "preserved" : "mangled";
-  const detail = showChange(sent, got);
-  return verdict({
-    direction: "request",
-    subject: extrasSubject(key),
-    field: key,
-    kind,
-    detail,
-    sent,
-    got,
-  });
+  return verdict({ ...base, kind, detail: showChange(sent, got), got });
 }
 
 /** Every request verdict for a read pair: attributes, unknown keys, additions. */

@@ -59,7 +59,8 @@ describe("the no-equivalent table", () => {
           ? isReplyFeature(row.subject)
           : (REQUEST_ATTRIBUTES as readonly string[]).includes(row.subject) ||
             isRefinedSubject(row.subject) ||
-            row.subject.startsWith("headers.");
+            row.subject.startsWith("headers.") ||
+            row.subject.startsWith("extras.");
       expect(known, row.subject).toBe(true);
       const key = `${row.direction} ${row.subject} ${row.target}`;
       expect(keys.has(key), key).toBe(false);
@@ -74,6 +75,7 @@ describe("the no-equivalent table", () => {
     (r) =>
       r.direction === "request" &&
       !r.subject.startsWith("headers.") &&
+      !r.subject.startsWith("extras.") &&
       !isRefinedSubject(r.subject),
   )) {
     it(`request ${row.subject} → ${row.target}: the perfect writer cannot carry it either`, () => {

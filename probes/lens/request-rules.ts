@@ -246,6 +246,9 @@ const RULES = {
     // Where a stream always reports its usage at the end, there is nothing to ask for.
     impliedBy: (backend) => backend.traits.streamUsage === "always",
   }),
+  // `logprobs: false` is every dialect's default (Chat "Defaults to false"; Responses, Gemini
+  // and Ollama return none unless asked): left out downstream it means the same.
+  logprobs: value((r) => r.logprobs, { isDefault: (v) => v === false }),
   cache: value((r) => (r.cache ? { type: r.cache.type, ttl: r.cache.ttl } : undefined)),
 } as const satisfies Record<Exclude<RequestAttribute, ValueAttribute>, AttributeRule> &
   Partial<Record<ValueAttribute, AttributeRule>>;

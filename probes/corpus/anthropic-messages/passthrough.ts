@@ -1,6 +1,8 @@
 /**
- * Anthropic parameters the canonical model keeps raw (no other dialect has them): on an
- * Anthropic backend they must pass through unchanged, the promise of every "native" route.
+ * Documented Anthropic parameters no canonical attribute models (the canonical request keeps
+ * them raw): judged as `extras.<key>` against each target's absent rows (docs/lens.md, "A
+ * client key no reader maps"). `mcp_servers` still runs to Anthropic only: Responses carries
+ * remote MCP servers as `tools[{type: "mcp"}]`, which no attribute models yet.
  * @see https://docs.anthropic.com/en/api/messages
  */
 import type { Probe } from "../probe.ts";
@@ -9,17 +11,6 @@ import { BOTH_MODES } from "../shared.ts";
 const native = ["anthropic-messages"] as const;
 
 export const anthropicPassthroughProbes: Probe[] = [
-  {
-    id: "am-context-management",
-    client: "anthropic-messages",
-    axis: "request",
-    field: "context_management",
-    request: { context_management: { edits: [{ type: "clear_tool_uses_20250919" }] } },
-    modes: BOTH_MODES,
-    backends: native,
-    severity: "low",
-    note: "the context-editing config reaches an Anthropic backend unchanged",
-  },
   {
     id: "am-mcp-servers",
     client: "anthropic-messages",
@@ -40,8 +31,7 @@ export const anthropicPassthroughProbes: Probe[] = [
     field: "container",
     request: { container: "container_PROBE0123456789" },
     modes: BOTH_MODES,
-    backends: native,
     severity: "low",
-    note: "the code-execution container id reaches an Anthropic backend unchanged",
+    note: "the code-execution container id reaches an Anthropic backend unchanged; no-equivalent elsewhere",
   },
 ];

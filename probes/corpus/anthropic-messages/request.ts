@@ -147,6 +147,16 @@ export const anthropicRequestProbes: Probe[] = [
     note: "standard_only arrives where the backend has a tier; no-equivalent elsewhere",
   },
   {
+    id: "am-context-management",
+    client: "anthropic-messages",
+    axis: "request",
+    field: "context_management",
+    request: { context_management: { edits: [{ type: "clear_tool_uses_20250919" }] } },
+    modes: BOTH_MODES,
+    severity: "low",
+    note: "the context-editing config reaches an Anthropic backend unchanged; no-equivalent elsewhere",
+  },
+  {
     id: "am-stream",
     client: "anthropic-messages",
     axis: "request",

@@ -1,36 +1,14 @@
 /**
- * Chat parameters the canonical model keeps raw: on a Chat backend they must pass through
- * unchanged (the native route's promise).
+ * Documented Chat parameters no canonical attribute models (the canonical request keeps them
+ * raw): judged as `extras.<key>` against each target's absent rows, so they run on every
+ * backend whose verdict the rows can decide (docs/lens.md, "A client key no reader maps").
+ * The ones modelled as attributes (logprobs, prediction, ...) are in request.ts.
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 import type { Probe } from "../probe.ts";
 import { BOTH_MODES } from "../shared.ts";
 
-const native = ["openai-chat"] as const;
-
 export const chatPassthroughProbes: Probe[] = [
-  {
-    id: "oc-logprobs",
-    client: "openai-chat",
-    axis: "request",
-    field: "logprobs",
-    request: { logprobs: true, top_logprobs: 3 },
-    modes: BOTH_MODES,
-    backends: native,
-    severity: "low",
-    note: "logprobs: true reaches a Chat backend",
-  },
-  {
-    id: "oc-prediction",
-    client: "openai-chat",
-    axis: "request",
-    field: "prediction",
-    request: { prediction: { type: "content", content: "PREDICTPROBE expected output" } },
-    modes: BOTH_MODES,
-    backends: native,
-    severity: "low",
-    note: "predicted output reaches a Chat backend unchanged",
-  },
   {
     id: "oc-store",
     client: "openai-chat",
@@ -38,9 +16,8 @@ export const chatPassthroughProbes: Probe[] = [
     field: "store",
     request: { store: false },
     modes: BOTH_MODES,
-    backends: native,
     severity: "medium",
-    note: "store: false (do not retain) reaches a Chat backend as false",
+    note: "store: false (do not retain) reaches Chat and Responses (which stores by default) as false; no-equivalent where nothing is stored",
   },
   {
     id: "oc-verbosity",
@@ -49,8 +26,9 @@ export const chatPassthroughProbes: Probe[] = [
     field: "verbosity",
     request: { verbosity: "low" },
     modes: BOTH_MODES,
-    backends: native,
+    // Responses spells it `text.verbosity`, which no attribute models yet: not judged there.
+    backends: ["openai-chat", "anthropic-messages", "gemini", "ollama"],
     severity: "low",
-    note: "verbosity low reaches a Chat backend",
+    note: "verbosity low reaches a Chat backend; no-equivalent on Anthropic, Gemini and Ollama",
   },
 ];

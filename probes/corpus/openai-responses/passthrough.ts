@@ -1,12 +1,11 @@
 /**
- * Responses parameters the canonical model keeps raw: on a Responses backend they must
- * pass through unchanged (the native route's promise).
+ * Documented Responses parameters no canonical attribute models (the canonical request keeps
+ * them raw): judged as `extras.<key>` against each target's absent rows, so they run on every
+ * backend whose verdict the rows can decide (docs/lens.md, "A client key no reader maps").
  * @see https://platform.openai.com/docs/api-reference/responses/create
  */
 import type { Probe } from "../probe.ts";
 import { BOTH_MODES } from "../shared.ts";
-
-const native = ["openai-responses"] as const;
 
 export const responsesPassthroughProbes: Probe[] = [
   {
@@ -16,9 +15,8 @@ export const responsesPassthroughProbes: Probe[] = [
     field: "store",
     request: { store: false },
     modes: BOTH_MODES,
-    backends: native,
     severity: "medium",
-    note: "store: false (do not retain) reaches a Responses backend as false",
+    note: "store: false (do not retain) reaches Responses and Chat as false; no-equivalent where nothing is stored",
   },
   {
     id: "or-previous-response-id",
@@ -27,9 +25,8 @@ export const responsesPassthroughProbes: Probe[] = [
     field: "previous_response_id",
     request: { previous_response_id: "resp_PREVPROBE0123" },
     modes: BOTH_MODES,
-    backends: native,
     severity: "high",
-    note: "the conversation link reaches a Responses backend unchanged",
+    note: "the conversation link reaches a Responses backend unchanged; no-equivalent on stateless backends",
   },
   {
     id: "or-truncation",
@@ -38,9 +35,10 @@ export const responsesPassthroughProbes: Probe[] = [
     field: "truncation",
     request: { truncation: "auto" },
     modes: BOTH_MODES,
-    backends: native,
+    // Ollama's /api/chat documents a `truncate` of its own, not modelled: not judged there.
+    backends: ["openai-responses", "openai-chat", "anthropic-messages", "gemini"],
     severity: "low",
-    note: "truncation auto reaches a Responses backend",
+    note: "truncation auto reaches a Responses backend; no-equivalent on Chat, Anthropic, Gemini",
   },
   {
     id: "or-include",
@@ -49,9 +47,8 @@ export const responsesPassthroughProbes: Probe[] = [
     field: "include",
     request: { include: ["reasoning.encrypted_content"] },
     modes: BOTH_MODES,
-    backends: native,
     severity: "medium",
-    note: "include reasoning.encrypted_content reaches a Responses backend",
+    note: "include reasoning.encrypted_content reaches a Responses backend; no-equivalent elsewhere",
   },
   {
     id: "or-max-tool-calls",
@@ -60,8 +57,7 @@ export const responsesPassthroughProbes: Probe[] = [
     field: "max_tool_calls",
     request: { max_tool_calls: 2 },
     modes: BOTH_MODES,
-    backends: native,
     severity: "low",
-    note: "max_tool_calls 2 reaches a Responses backend",
+    note: "max_tool_calls 2 reaches a Responses backend; no-equivalent elsewhere",
   },
 ];

@@ -84,6 +84,16 @@ export const responsesRequestProbes: Probe[] = [
     note: "USERPROBE-4413 arrives as the end-user id",
   },
   {
+    id: "or-include-logprobs",
+    client: "openai-responses",
+    axis: "request",
+    field: "include[message.output_text.logprobs]",
+    request: { include: ["message.output_text.logprobs"], top_logprobs: 2 },
+    modes: BOTH_MODES,
+    severity: "low",
+    note: "the logprobs include entry arrives as Chat and Ollama logprobs: true, Gemini responseLogprobs; no-equivalent on Anthropic",
+  },
+  {
     id: "or-service-tier",
     client: "openai-responses",
     axis: "request",
