@@ -124,6 +124,12 @@ export interface LaunchContext {
   mockUrl(backend: Dialect, persona?: string): string;
   /** Port to listen on (127.0.0.1). Picked free by `startGateway` when not given. */
   port: number;
+  /**
+   * The backend model names the caller's requests will name (the sweep's mock model). A
+   * recipe whose gateway decides what a request may carry from what it knows of the model
+   * (LiteLLM's model map) declares these models as a user declares theirs; others ignore it.
+   */
+  models?: readonly string[];
   /** Deadline for readiness. */
   readyTimeoutMs?: number;
   /** Abort (e.g. SIGINT): the launch stops its child and rejects with code `interrupted`. */

@@ -30,6 +30,8 @@ export interface StartOptions {
   /** Use the gateway already running at this URL; never launch. */
   attachUrl?: string;
   readyTimeoutMs?: number;
+  /** The backend model names requests will name (LaunchContext.models). */
+  models?: readonly string[];
   signal?: AbortSignal;
   /** Told what an install does and how long it took. */
   report?(line: string): void;
@@ -109,6 +111,7 @@ export async function startGateway(
       mockUrl: options.mockUrl,
       port: options.port ?? (await freePort()),
       ...(options.readyTimeoutMs !== undefined && { readyTimeoutMs: options.readyTimeoutMs }),
+      ...(options.models && { models: options.models }),
       ...(options.signal && { signal: options.signal }),
     });
     return { status: "running", label, gateway, routes, install };

@@ -137,6 +137,7 @@ export async function runColumn(
   const startOptions = {
     workdir,
     mockUrl: (_backend: unknown, persona?: string) => mocks.url(persona),
+    models: [settings.backendModel],
     ...(settings.cacheDir ? { cacheDir: settings.cacheDir } : {}),
     signal,
     // Install lines name the column already; the progress line does too.

@@ -153,8 +153,59 @@ export function litellmFallbackGroup(prefix: string): string {
   return `gatecheck-fallback-${prefix}`;
 }
 
-export function litellmConfigYaml(ctx: Pick<LaunchContext, "mockUrl" | "fallbackMockUrl">): string {
+/**
+ * What the config tells LiteLLM about the sweep's model: a reasoning model, as the mock is
+ * (its replies carry thinking and reasoning). LiteLLM decides from its model map whether a
+ * request may carry `reasoning_effort` or `thinking` (`supports_reasoning`): for a model it
+ * does not list, such as the mock's, it refuses them (400 UnsupportedParamsError) before
+ * any upstream call, which is our configuration speaking, not its translation. A user
+ * deploying a model LiteLLM does not list declares it per deployment in `model_info`,
+ * which LiteLLM registers in its model map under `<provider>/<model>`; a wildcard
+ * deployment's `model_info` is registered under `<provider>/*`, which no lookup of a
+ * concrete model reads, so the declaration is a deployment of that exact model.
+ * @see https://docs.litellm.ai/docs/reasoning_content (Checking if a model supports reasoning, proxy)
+ * @see https://github.com/BerriAI/litellm/blob/v1.96.2/litellm/router.py (_create_deployment: register_model)
+ */
+export const LITELLM_MODEL_INFO = { supports_reasoning: true } as const;
+
+const modelInfoLines = (): string[] => [
+  "    model_info:",
+  ...Object.entries(LITELLM_MODEL_INFO).map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`),
+];
+
+function declaredDeployment(
+  group: string,
+  provider: string,
+  model: string,
+  apiBase: string,
+): string[] {
+  return [
+    `  - model_name: ${q(`${group}/${model}`)}`,
+    "    litellm_params:",
+    `      model: ${q(`${provider}/${model}`)}`,
+    `      api_base: ${q(apiBase)}`,
+    `      api_key: ${q(RECIPE_PROVIDER_KEY)}`,
+    ...modelInfoLines(),
+  ];
+}
+
+export function litellmConfigYaml(
+  ctx: Pick<LaunchContext, "mockUrl" | "fallbackMockUrl" | "models">,
+): string {
   const lines = ["model_list:"];
+  // The models requests will name, declared as LITELLM_MODEL_INFO says; the wildcards below
+  // take any other model name.
+  for (const model of ctx.models ?? []) {
+    for (const p of LITELLM_PROVIDERS) {
+      lines.push(
+        ...declaredDeployment(p.prefix, p.prefix, model, p.apiBase(ctx.mockUrl(p.backend))),
+      );
+    }
+    for (const p of LITELLM_PERSONAS) {
+      const apiBase = p.apiBase(ctx.mockUrl(p.backend, p.persona));
+      lines.push(...declaredDeployment(p.group, p.provider, model, apiBase));
+    }
+  }
   for (const p of LITELLM_PROVIDERS) {
     lines.push(
       `  - model_name: ${q(`${p.prefix}/*`)}`,
@@ -183,6 +234,7 @@ export function litellmConfigYaml(ctx: Pick<LaunchContext, "mockUrl" | "fallback
       `      model: ${q(`${p.prefix}/${RECIPE_MODEL}`)}`,
       `      api_base: ${q(p.apiBase(second?.(p.backend) ?? ""))}`,
       `      api_key: ${q(RECIPE_PROVIDER_KEY)}`,
+      ...modelInfoLines(),
     );
   }
   lines.push("litellm_settings:", "  telemetry: false", "  drop_params: false");

@@ -27,6 +27,17 @@ describe("recipe config writers write what each gateway's docs describe", () => 
   it("LiteLLM: one wildcard deployment per provider, api_base at the mock", () => {
     expect(litellmConfigYaml(ctx)).toBe(fixture("litellm.yaml"));
   });
+  it("LiteLLM: the sweep's model declared a reasoning model in every group, as a user declares theirs", () => {
+    const yaml = litellmConfigYaml({ ...ctx, models: ["gatecheck-mock-model"] });
+    expect(yaml).toBe(fixture("litellm-declared.yaml"));
+    // One exact deployment per model group (4 providers, 4 strict providers), each with
+    // model_info; a wildcard's model_info would be registered under `<provider>/*`, which
+    // LiteLLM never looks up for a concrete model.
+    const declared = yaml.match(/model_name: "[^"*]+\/gatecheck-mock-model"/g) ?? [];
+    expect(declared).toHaveLength(8);
+    expect(yaml.match(/model_info:\n {6}supports_reasoning: true/g)).toHaveLength(8);
+    expect(yaml).not.toMatch(/drop_params: true|allowed_openai_params/);
+  });
   it("LiteLLM: Messages to DeepSeek is Messages where the release calls DeepSeek's Anthropic API", () => {
     const ids = (version: string) =>
       litellm

@@ -7,7 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GatewayError, gatewayLabel } from "../../gateways/adapter.ts";
 import { gatewayCacheDir, installedLabels } from "../../gateways/cache.ts";
-import { checkRoutes, type DoctorMock, type RouteCheck } from "../../gateways/doctor.ts";
+import {
+  checkRoutes,
+  DOCTOR_MODEL,
+  type DoctorMock,
+  type RouteCheck,
+} from "../../gateways/doctor.ts";
 import { BUILTIN_ADAPTERS, resolveGateway } from "../../gateways/registry.ts";
 import { startGateway } from "../../gateways/start.ts";
 import { startMock } from "../../mock-upstream/index.ts";
@@ -201,6 +206,7 @@ export async function doctor(text: string, options: DoctorOptions): Promise<void
     const started = await startGateway(adapter, spec, {
       workdir,
       mockUrl: () => mock.url,
+      models: [DOCTOR_MODEL],
       ...(options.timeout !== undefined && { readyTimeoutMs: Number(options.timeout) }),
       signal: abort.signal,
       ...(options.attach && { attachUrl: options.attach }),
