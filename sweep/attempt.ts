@@ -32,6 +32,7 @@ import {
 } from "./fallback-targets.ts";
 import { type ClientResponse, sendRequest } from "./http-client.ts";
 import { judgeWire, type WireJudge } from "./judge-wire.ts";
+import { backendMountOf } from "./persona-mocks.ts";
 import { stagedReplyFor } from "./stage-upstream.ts";
 
 export interface AttemptTarget {
@@ -144,6 +145,8 @@ export async function sendAttempt(target: AttemptTarget, plan: AttemptPlan): Pro
   const listeners = fallback ? [mock, fallback.mock] : [mock];
   const forwarded = await collectRecords(listeners, nonce, target.settleMs ?? 50);
   const context: ExchangeContext = { ...probe.context, ...twoTargets?.context };
+  const mount = backendMountOf(route);
+  if (mount) context.backendMount = mount;
   return { nonce, path, headers, body, response, forwarded, context };
 }
 

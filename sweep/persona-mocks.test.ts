@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type MockHandle, startMock } from "../mock-upstream/index.ts";
-import { type ColumnMocks, startPersonaMocks } from "./persona-mocks.ts";
+import { backendMountOf, type ColumnMocks, startPersonaMocks } from "./persona-mocks.ts";
 
 const root = mkdtempSync(join(tmpdir(), "gatecheck-persona-mocks-"));
 let main: MockHandle;
@@ -54,4 +54,19 @@ it("serves DeepSeek's Anthropic API under /anthropic as Messages, its Chat API a
     ["/v1/chat/completions", "openai-chat"],
   ]);
   expect(main.records()).toEqual([]);
+});
+
+it("states a route's provider mount for the lens: DeepSeek's Messages, Google's Chat, none else", () => {
+  expect(backendMountOf({ persona: "deepseek", backend: "anthropic-messages" })).toEqual({
+    provider: "deepseek",
+    at: "/anthropic",
+    replaces: "",
+    see: "https://api-docs.deepseek.com/guides/anthropic_api",
+  });
+  expect(backendMountOf({ persona: "google", backend: "openai-chat" })).toMatchObject({
+    at: "/v1beta/openai",
+    replaces: "/v1",
+  });
+  expect(backendMountOf({ persona: "deepseek", backend: "openai-chat" })).toBeUndefined();
+  expect(backendMountOf({ backend: "anthropic-messages" })).toBeUndefined();
 });

@@ -5,28 +5,34 @@
  * a rejection by one is judged a finding of its own (`strict-provider`, judge-attempt.ts).
  */
 import { join } from "node:path";
+import type { ExchangeContext } from "../dialects/wire/exchange.ts";
 import type { GatewayRoute } from "../gateways/adapter.ts";
 import { type MockHandle, startMock } from "../mock-upstream/index.ts";
+import { mountsOf, providerMount } from "../mock-upstream/personas/mounts.ts";
 
 /**
- * Where a provider serves its OpenAI-compatible API below the host: the persona's listener
- * strips it (the mock's `prefix`), and its URL includes it, in place of `/v1`.
- * @see https://ai.google.dev/gemini-api/docs/openai
+ * The path a persona's listener strips: the provider's mount of a dialect
+ * (mock-upstream/personas/mounts.ts; the mock serves one prefix per listener).
  */
-export const PERSONA_MOUNTS: Readonly<Record<string, string>> = { google: "/v1beta/openai" };
-
-/**
- * A second API a provider serves below the same host, in another dialect: the listener
- * strips it too, but the base URL a gateway is given does not name it (the gateway finds it
- * itself). DeepSeek serves an Anthropic-compatible Messages API at `/anthropic`, where
- * LiteLLM 1.96.2 sends a Messages client's requests.
- * @see https://api-docs.deepseek.com/guides/anthropic_api
- */
-export const PERSONA_SECOND_MOUNTS: Readonly<Record<string, string>> = { deepseek: "/anthropic" };
-
-/** The path the persona's listener strips: its API's mount, else its second API's. */
 function mountOf(persona: string): string | undefined {
-  return PERSONA_MOUNTS[persona] ?? PERSONA_SECOND_MOUNTS[persona];
+  return mountsOf(persona)[0]?.at;
+}
+
+/** What a persona's base URL adds to the listener's: a mount a gateway is given in it. */
+function baseUrlMount(persona: string): string {
+  return mountsOf(persona).find((m) => m.inBaseUrl)?.at ?? "";
+}
+
+/**
+ * The provider mount a route's backend flavour is served at, as the exchange's context
+ * states it for the lens (the path a forwarded request must take there), or none.
+ */
+export function backendMountOf(
+  route: Pick<GatewayRoute, "persona" | "backend">,
+): ExchangeContext["backendMount"] {
+  const mount = providerMount(route.persona, route.backend);
+  if (!mount) return undefined;
+  return { provider: mount.persona, at: mount.at, replaces: mount.replaces, see: mount.see };
 }
 
 export interface ColumnMocks {
@@ -67,7 +73,7 @@ export async function startPersonaMocks(
   return {
     forRoute: (route) => pick(route.persona),
     url: (persona) =>
-      `${pick(persona).url}${(persona && byPersona.has(persona) && PERSONA_MOUNTS[persona]) || ""}`,
+      `${pick(persona).url}${persona && byPersona.has(persona) ? baseUrlMount(persona) : ""}`,
     close: async () => {
       await Promise.all([...byPersona.values()].map((m) => m.close()));
     },

@@ -40,6 +40,13 @@ export interface ExchangeContext {
    * which persona, by which of its rules, with what message (the first such rejection).
    */
   strictProvider?: { persona: string; rule: string; message: string };
+  /**
+   * The backend is a provider's mount of its dialect (the route's backend flavour): the
+   * provider serves the dialect under `at` in place of the route's `replaces` prefix
+   * (Google's OpenAI-compatible API at `/v1beta/openai` for `/v1`), so that is the path a
+   * forwarded request must take. `see` is the provider's reference for it.
+   */
+  backendMount?: { provider: string; at: string; replaces: string; see: string };
 }
 
 /**
@@ -84,6 +91,14 @@ export const exchangeContextSchema = z.strictObject({
   deadlineMs: z.number().positive().finite().optional(),
   strictProvider: z
     .strictObject({ persona: z.string().min(1), rule: z.string().min(1), message: z.string() })
+    .optional(),
+  backendMount: z
+    .strictObject({
+      provider: z.string().min(1),
+      at: z.string().regex(/^\//),
+      replaces: z.string().regex(/^(\/.*)?$/),
+      see: z.string().min(1),
+    })
     .optional(),
 });
 

@@ -16,7 +16,11 @@ export function judgeBackendSide(exchange: Exchange): Verdict[] {
   const forwarded = exchange.forwarded ?? [];
   const wire = forwarded.find((f) => dialectOfPath(f.path)?.kind === "generate") ?? forwarded[0];
   if (!wire) return [];
-  const outcome = knownPathOutcome(wire.path, exchange.route.backend);
+  const outcome = knownPathOutcome(
+    wire.path,
+    exchange.route.backend,
+    exchange.context.backendMount,
+  );
   return [
     verdict({
       direction: "request",

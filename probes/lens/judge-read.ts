@@ -185,7 +185,7 @@ function requestVerdicts(read: ReadExchange): Verdict[] {
   for (const c of clientCredentials(exchange.clientRequest)) {
     out.push(judgeCredential(c, exchange.forwarded, exchange.secrets));
   }
-  out.push(judgePath(exchange.clientRequest.path, wire, backend));
+  out.push(judgePath(exchange.clientRequest.path, wire, backend, exchange.context.backendMount));
   return out;
 }
 

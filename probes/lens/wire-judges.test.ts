@@ -63,6 +63,42 @@ describe("path", () => {
       "mangled",
     );
   });
+  it("wants a provider's mount of the dialect where the backend is one", () => {
+    const google = {
+      provider: "google",
+      at: "/v1beta/openai",
+      replaces: "/v1",
+      see: "https://ai.google.dev/gemini-api/docs/openai",
+    };
+    const deepseek = {
+      provider: "deepseek",
+      at: "/anthropic",
+      replaces: "",
+      see: "https://api-docs.deepseek.com/guides/anthropic_api",
+    };
+    const atGoogle = wire("/v1beta/openai/chat/completions");
+    expect(judgePath("/v1/chat/completions", atGoogle, "openai-chat", google)).toMatchObject({
+      verdict: "preserved",
+      reason:
+        'path: "/v1/chat/completions" → "/v1beta/openai/chat/completions" (the openai-chat route at google\'s mount /v1beta/openai (https://ai.google.dev/gemini-api/docs/openai))',
+    });
+    // Without the mount the same bytes are another route; with it, OpenAI's own path is.
+    expect(judgePath("/v1/chat/completions", atGoogle, "openai-chat").cause).toBe("wrong-route");
+    expect(
+      judgePath("/v1/chat/completions", wire("/v1/chat/completions"), "openai-chat", google),
+    ).toMatchObject({ verdict: "mangled", cause: "wrong-route" });
+    const atDeepseek = wire("/anthropic/v1/messages");
+    expect(judgePath("/v1/messages", atDeepseek, "anthropic-messages", deepseek).verdict).toBe(
+      "preserved",
+    );
+    expect(judgePath("/v1/messages", atDeepseek, "anthropic-messages").cause).toBe("wrong-route");
+    expect(
+      judgePath("/v1/messages", wire("/v1/messages"), "anthropic-messages", deepseek),
+    ).toMatchObject({
+      verdict: "mangled",
+      reason: expect.stringContaining('expected "/anthropic/v1/messages" at deepseek\'s mount'),
+    });
+  });
 });
 
 describe("credentials", () => {

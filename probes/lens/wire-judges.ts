@@ -19,7 +19,12 @@ import { isRecord } from "../../dialects/json.ts";
 import { dialectModule } from "../../dialects/registry.ts";
 import { dialectOfPath } from "../../dialects/routes.ts";
 import type { Cause } from "../causes.ts";
-import { type ExchangeRequest, type HeaderPairs, headerValue } from "../exchange.ts";
+import {
+  type ExchangeContext,
+  type ExchangeRequest,
+  type HeaderPairs,
+  headerValue,
+} from "../exchange.ts";
 import type { Verdict } from "../verdict.ts";
 import { show, showChange, verdict } from "./describe.ts";
 import { type CredentialPlace, credentialField, headerField, PATH_FIELD } from "./field-names.ts";
@@ -120,41 +125,61 @@ export interface PathOutcome {
   cause?: Cause;
 }
 
-function pathOutcome(forwardedPath: string, backend: Dialect): PathOutcome {
+/** A provider's mount of the backend dialect (exchange context `backendMount`). */
+export type BackendMount = NonNullable<ExchangeContext["backendMount"]>;
+
+/** A dialect route as the provider serves it: under its mount in place of `replaces`. */
+function mounted(route: string, mount: BackendMount | undefined): string {
+  if (!mount || !route.startsWith(mount.replaces)) return route;
+  return mount.at + route.slice(mount.replaces.length);
+}
+
+function pathOutcome(
+  forwardedPath: string,
+  backend: Dialect,
+  mount: BackendMount | undefined,
+): PathOutcome {
   const [path = "", query = ""] = forwardedPath.split("?");
   const routes = dialectModule(backend).routes;
-  const match = dialectOfPath(path);
+  const match = dialectOfPath(path, mount?.at);
   const model = encodeURIComponent(match?.model ?? "");
-  const plain = routes.generate(model);
-  const stream = routes.generateStream(model);
+  const plain = mounted(routes.generate(model), mount);
+  const stream = mounted(routes.generateStream(model), mount);
   const [streamPath = "", streamQuery = ""] = stream.split("?");
-  if (path === plain) return { kind: "preserved", note: `the ${backend} route` };
+  const where = mount ? ` at ${mount.provider}'s mount ${mount.at} (${mount.see})` : "";
+  if (path === plain) return { kind: "preserved", note: `the ${backend} route${where}` };
   if (path === streamPath) {
     const params = new Set(query.split("&"));
     if (streamQuery === "" || params.has(streamQuery)) {
-      return { kind: "preserved", note: `the ${backend} stream route` };
+      return { kind: "preserved", note: `the ${backend} stream route${where}` };
     }
     return { kind: "mangled", note: `expected ?${streamQuery}`, cause: "missing-query" };
   }
-  return { kind: "mangled", note: `expected ${show(plain)}`, cause: "wrong-route" };
+  return { kind: "mangled", note: `expected ${show(plain)}${where}`, cause: "wrong-route" };
 }
 
 /**
- * Outcomes of recent forwarded paths, per backend: a sweep forwards to the same few routes
- * again and again, and working one out (two splits, the route regex, two route strings) was
- * 3–4% of judging's own profile (docs/lens.md, Round 4). Bounded: paths come from traffic.
+ * Outcomes of recent forwarded paths, per backend (and provider mount): a sweep forwards to
+ * the same few routes again and again, and working one out (two splits, the route regex, two
+ * route strings) was 3–4% of judging's own profile (docs/lens.md, Round 4). Bounded: paths
+ * come from traffic.
  */
-const pathOutcomes = new Map<Dialect, Map<string, PathOutcome>>();
+const pathOutcomes = new Map<string, Map<string, PathOutcome>>();
 
-export function knownPathOutcome(forwardedPath: string, backend: Dialect): PathOutcome {
-  let byPath = pathOutcomes.get(backend);
+export function knownPathOutcome(
+  forwardedPath: string,
+  backend: Dialect,
+  mount?: BackendMount,
+): PathOutcome {
+  const key = mount ? `${backend} ${mount.at} ${mount.replaces}` : backend;
+  let byPath = pathOutcomes.get(key);
   if (!byPath) {
     byPath = new Map();
-    pathOutcomes.set(backend, byPath);
+    pathOutcomes.set(key, byPath);
   }
   let outcome = byPath.get(forwardedPath);
   if (outcome === undefined) {
-    outcome = pathOutcome(forwardedPath, backend);
+    outcome = pathOutcome(forwardedPath, backend, mount);
     if (byPath.size >= 256) byPath.clear();
     byPath.set(forwardedPath, outcome);
   }
@@ -162,15 +187,17 @@ export function knownPathOutcome(forwardedPath: string, backend: Dialect): PathO
 }
 
 /**
- * The forwarded path must be the backend dialect's documented generate route; a doubled
- * version prefix (`/v1/v1/...`) or another route is mangled.
+ * The forwarded path must be the backend dialect's documented generate route, under the
+ * provider's mount where the backend is one (`mount`); a doubled version prefix
+ * (`/v1/v1/...`) or another route is mangled.
  */
 export function judgePath(
   clientPath: string,
   forwarded: ExchangeRequest,
   backend: Dialect,
+  mount?: BackendMount,
 ): Verdict {
-  const outcome = knownPathOutcome(forwarded.path, backend);
+  const outcome = knownPathOutcome(forwarded.path, backend, mount);
   const detail = `${showChange(clientPath, forwarded.path)} (${outcome.note})`;
   return verdict({
     direction: "request",
