@@ -56,6 +56,39 @@ describe("doctor against the direct control column", () => {
     expect(misrouted.detail).toMatch(/reached \/v1\/chat\/completions, not a gemini path/);
   });
 
+  it("a route to a provider's mount of a dialect works when the request reached that mount", async () => {
+    // DeepSeek's Anthropic API under /anthropic, reached through the direct column.
+    const provider = await startTinyMock({ prefix: "/anthropic" });
+    try {
+      const started = await startGateway(
+        direct,
+        { name: "direct", version: "0" },
+        { workdir: "/nonexistent", mockUrl: () => provider.url },
+      );
+      if (started.status !== "running") throw new Error(started.reason);
+      const messages = started.routes.find((r) => r.client === "anthropic-messages");
+      if (!messages) throw new Error("no route");
+      const mounted = { ...messages, ingressPath: "/anthropic/v1/messages", persona: "deepseek" };
+      const seen: DoctorMock = {
+        url: provider.url,
+        pathsContaining: async (t) =>
+          provider.records.filter((r) => r.body.includes(t)).map((r) => r.path),
+      };
+      const check = await checkRoute(
+        started.gateway,
+        mounted,
+        { ...seen, mountOf: () => "/anthropic" },
+        false,
+      );
+      expect(check.reached).toEqual(["/anthropic/v1/messages"]);
+      expect(check).toMatchObject({ worked: true, asDocumented: true });
+      // Without the mount, the same path is no Messages path.
+      expect((await checkRoute(started.gateway, mounted, seen, false)).worked).toBe(false);
+    } finally {
+      await provider.close();
+    }
+  });
+
   it("a dead gateway is a transport failure that never reached the mock", async () => {
     const { routes } = await directGateway();
     const chat = routes[0];

@@ -16,6 +16,8 @@ import type { GatewayRoute, RouteStatus, RunningGateway } from "./adapter.ts";
 export interface DoctorMock {
   url: string;
   pathsContaining(text: string): Promise<string[]>;
+  /** The provider mount a route's backend is served under (`/anthropic`), if any. */
+  mountOf?(route: GatewayRoute): string | undefined;
 }
 
 export interface RouteCheck {
@@ -47,8 +49,8 @@ export function doctorBody(client: ClientDialect, model: string, nonce: string, 
   });
 }
 
-function backendOf(path: string): Dialect | undefined {
-  return dialectOfPath(path)?.dialect;
+function backendOf(path: string, mount?: string): Dialect | undefined {
+  return dialectOfPath(path, mount)?.dialect;
 }
 
 export async function checkRoute(
@@ -86,7 +88,8 @@ export async function checkRoute(
     detail = `transport: ${(error as Error).message}`;
   }
   const reached = await mock.pathsContaining(nonce);
-  const rightDialect = reached.some((p) => backendOf(p) === route.backend);
+  const mount = mock.mountOf?.(route);
+  const rightDialect = reached.some((p) => backendOf(p, mount) === route.backend);
   const worked = clientStatus !== undefined && clientStatus < 300 && rightDialect;
   if (!detail && !rightDialect) {
     detail = reached.length

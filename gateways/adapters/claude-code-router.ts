@@ -87,6 +87,16 @@ export const CCR_PROVIDERS = [
     persona: "anthropic",
     see: "https://github.com/musistudio/llms (Anthropic transformer: passthrough to /v1/messages)",
   },
+  // DeepSeek's Anthropic-compatible API, the way Claude Code users reach DeepSeek through CCR:
+  // the Anthropic transformer at `<DeepSeek>/anthropic/v1/messages` (mock-upstream's mounts).
+  {
+    name: "gc-deepseek-anthropic",
+    backend: "anthropic-messages",
+    apiBase: (m: string) => `${m}/anthropic/v1/messages`,
+    transformer: "Anthropic",
+    persona: "deepseek",
+    see: "https://api-docs.deepseek.com/guides/anthropic_api",
+  },
 ] as const satisfies readonly CcrProviderRow[];
 
 type CcrProviderName = (typeof CCR_PROVIDERS)[number]["name"];
@@ -144,6 +154,13 @@ export const CCR_ROUTES = [
     client: "anthropic-messages",
     ingressPath: "/v1/messages",
     provider: "gc-anthropic-strict",
+    status: "works",
+  },
+  {
+    id: "anthropic-messages->anthropic-messages@deepseek",
+    client: "anthropic-messages",
+    ingressPath: "/v1/messages",
+    provider: "gc-deepseek-anthropic",
     status: "works",
   },
   {

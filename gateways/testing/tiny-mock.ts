@@ -68,14 +68,15 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-export async function startTinyMock(): Promise<TinyMock> {
+/** `prefix`: a path it serves the dialects under as well (a provider's mount, `/anthropic`). */
+export async function startTinyMock(options: { prefix?: string } = {}): Promise<TinyMock> {
   const records: TinyRecord[] = [];
   let holdText: string | undefined;
   const held: ServerResponse[] = [];
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
     const path = req.url ?? "/";
-    const match = dialectOfPath(path);
+    const match = dialectOfPath(path, options.prefix);
     records.push({
       method: req.method ?? "GET",
       path,

@@ -2,10 +2,14 @@
  * DeepSeek's OpenAI-compatible Chat Completions API: strict about tool-message ordering, and in
  * thinking mode about `reasoning_content` riding on every assistant tool-call message.
  * Errors are OpenAI-shaped with `code` repeating the type and `param: null`, status 400.
+ * Its Anthropic-compatible Messages API (served at `/anthropic`, mounts.ts) has the thinking
+ * rule in Messages form (the thinking block on tool_use turns); the ordering rules are Chat's
+ * (a Messages tool result rides in the next user message, which Anthropic's own checks cover,
+ * and DeepSeek publishes no error of its own for it), so they are not applied there.
  */
-import { asString, type JsonRecord } from "../../dialects/json.ts";
+import { asString, isRecord, type JsonRecord } from "../../dialects/json.ts";
 import { chatMessages, hasToolCalls, thinkingType, toolCallIds } from "./chat-messages.ts";
-import { definePersona, type PersonaRule, type Violation } from "./persona.ts";
+import { definePersona, type PersonaRequest, type PersonaRule, type Violation } from "./persona.ts";
 
 export const DEEPSEEK_MESSAGES = {
   /** @see https://github.com/TurixAI/TuriX-CUA/issues/15 (full body, status 400) */
@@ -17,6 +21,8 @@ export const DEEPSEEK_MESSAGES = {
   /** @see https://github.com/hotovo/aider-desk/issues/529 (full body, status 400) */
   missingReasoning: (index: number) =>
     `Missing \`reasoning_content\` field in the assistant message at message index ${index}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`,
+  /** @see https://github.com/sdcb/chats/issues/136 (full body, Anthropic API, thinking on) */
+  missingThinking: "The `content[].thinking` in the thinking mode must be passed back to the API.",
 } as const;
 
 /**
@@ -102,22 +108,49 @@ const rules: PersonaRule[] = [
       return undefined;
     },
   },
+  {
+    id: "deepseek/thinking-on-tool-use",
+    description:
+      "On its Anthropic API (/anthropic), in thinking mode every assistant message with a tool_use block must carry its thinking block: the Messages form of reasoning_content on tool-call history.",
+    citations: [
+      "https://api-docs.deepseek.com/guides/thinking_mode#tool-calls",
+      "https://github.com/sdcb/chats/issues/136",
+      "https://api-docs.deepseek.com/guides/anthropic_api",
+    ],
+    dialects: ["anthropic-messages"],
+    check(body): Violation | undefined {
+      if (!deepseekThinking(body)) return undefined;
+      const messages = Array.isArray(body.messages) ? body.messages : [];
+      for (const message of messages) {
+        if (!isRecord(message) || message.role !== "assistant") continue;
+        const blocks = Array.isArray(message.content) ? message.content.filter(isRecord) : [];
+        const calls = blocks.some((b) => b.type === "tool_use");
+        if (calls && !blocks.some((b) => b.type === "thinking")) {
+          return { message: DEEPSEEK_MESSAGES.missingThinking };
+        }
+      }
+      return undefined;
+    },
+  },
 ];
+
+/**
+ * DeepSeek's error bodies: OpenAI-shaped on its Chat API; on its Anthropic API the same
+ * `error.message` and `type` without `param` or `code`, as sdcb/chats#136 shows one.
+ */
+function deepseekError(violation: Violation, req: PersonaRequest): unknown {
+  const type = "invalid_request_error";
+  if (req.dialect === "anthropic-messages") return { error: { message: violation.message, type } };
+  return { error: { message: violation.message, type, param: null, code: type } };
+}
 
 export const deepseek = definePersona({
   name: "deepseek",
   description:
-    "DeepSeek Chat Completions: tool messages must answer the preceding tool_calls in order; thinking mode needs reasoning_content on tool-call history.",
+    "DeepSeek Chat Completions: tool messages must answer the preceding tool_calls in order; thinking mode needs reasoning_content on tool-call history (on its Anthropic API, the thinking block on tool_use turns).",
   rules,
-  reject: (violation) => ({
+  reject: (violation, req) => ({
     status: violation.status ?? 400,
-    body: {
-      error: {
-        message: violation.message,
-        type: "invalid_request_error",
-        param: null,
-        code: "invalid_request_error",
-      },
-    },
+    body: deepseekError(violation, req),
   }),
 });

@@ -56,8 +56,11 @@ export interface PersonaDefinition {
   name: string;
   description: string;
   rules: readonly PersonaRule[];
-  /** The provider's error status and body for a violation. */
-  reject(violation: Violation): { status: number; body: unknown };
+  /**
+   * The provider's error status and body for a violation (`req`: a provider serving two
+   * dialects answers each in its own error shape).
+   */
+  reject(violation: Violation, req: PersonaRequest): { status: number; body: unknown };
 }
 
 export function definePersona(definition: PersonaDefinition): Persona {
@@ -72,7 +75,7 @@ export function definePersona(definition: PersonaDefinition): Persona {
       for (const rule of rules) {
         if (!rule.dialects.includes(req.dialect)) continue;
         const violation = rule.check(req.body, req);
-        if (violation) return { ...reject(violation), rule: rule.id };
+        if (violation) return { ...reject(violation, req), rule: rule.id };
       }
       return undefined;
     },

@@ -106,6 +106,28 @@ describe("error shapes", () => {
     });
   });
 
+  it("deepseek answers on its Anthropic API with message and type only (sdcb/chats#136)", () => {
+    const body = {
+      model: "deepseek-v4-pro",
+      thinking: { type: "enabled" },
+      messages: [
+        { role: "assistant", content: [{ type: "tool_use", id: "t", name: "f", input: {} }] },
+      ],
+    };
+    const req: PersonaRequest = {
+      dialect: "anthropic-messages",
+      path: "/anthropic/v1/messages",
+      body,
+      headers: [],
+    };
+    expect(getPersona("deepseek")?.check(req)?.body).toEqual({
+      error: {
+        message: "The `content[].thinking` in the thinking mode must be passed back to the API.",
+        type: "invalid_request_error",
+      },
+    });
+  });
+
   it("moonshot answers with message and type only", () => {
     const body = { model: "kimi-k2-thinking", temperature: 0.3, messages: [] };
     expect(getPersona("moonshot")?.check(chat(body))?.body).toEqual({

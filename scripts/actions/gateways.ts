@@ -16,6 +16,7 @@ import {
 import { BUILTIN_ADAPTERS, resolveGateway } from "../../gateways/registry.ts";
 import { startGateway } from "../../gateways/start.ts";
 import { startMock } from "../../mock-upstream/index.ts";
+import { backendMountOf, startPersonaMocks } from "../../sweep/persona-mocks.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 
 function asCliError(error: unknown): never {
@@ -192,20 +193,33 @@ export async function doctor(text: string, options: DoctorOptions): Promise<void
   const onSigint = () => abort.abort();
   process.once("SIGINT", onSigint);
   const mock = await startMock({ name: spec.name });
+  // Strict-provider routes reach a listener of their own, as in a sweep: one that serves the
+  // provider's mount of a dialect (DeepSeek's Anthropic API at /anthropic) where it has one.
+  const routes = adapter.routes(spec);
+  const mocks = await startPersonaMocks(spec.name, workdir, routes, mock).catch(
+    async (error: unknown) => {
+      await mock.close();
+      throw error;
+    },
+  );
+  const listeners = [...new Set(routes.map((r) => mocks.forRoute(r)))];
   const doctorMock: DoctorMock = {
     url: mock.url,
     pathsContaining: async (needle) =>
-      mock
-        .records()
-        .filter((r) => r.request.body.data.includes(needle))
-        .map((r) => r.request.path),
+      listeners.flatMap((l) =>
+        l
+          .records()
+          .filter((r) => r.request.body.data.includes(needle))
+          .map((r) => r.request.path),
+      ),
+    mountOf: (route) => backendMountOf(route)?.at,
   };
   let failed: string | undefined;
   try {
     process.stdout.write(`${label}: starting against mock ${mock.url} (workdir ${workdir})\n`);
     const started = await startGateway(adapter, spec, {
       workdir,
-      mockUrl: () => mock.url,
+      mockUrl: (_backend, persona) => mocks.url(persona),
       models: [DOCTOR_MODEL],
       ...(options.timeout !== undefined && { readyTimeoutMs: Number(options.timeout) }),
       signal: abort.signal,
@@ -222,6 +236,7 @@ export async function doctor(text: string, options: DoctorOptions): Promise<void
     }
   } finally {
     process.off("SIGINT", onSigint);
+    await mocks.close();
     await mock.close();
     if (!options.workdir && !options.keep) rmSync(workdir, { recursive: true, force: true });
   }
