@@ -125,7 +125,10 @@ const rules: PersonaRule[] = [
         if (!isRecord(message) || message.role !== "assistant") continue;
         const blocks = Array.isArray(message.content) ? message.content.filter(isRecord) : [];
         const calls = blocks.some((b) => b.type === "tool_use");
-        if (calls && !blocks.some((b) => b.type === "thinking")) {
+        // A redacted_thinking block is taken as one: DeepSeek lists it as not supported and
+        // publishes no error for it, so the persona claims none.
+        const thought = blocks.some((b) => b.type === "thinking" || b.type === "redacted_thinking");
+        if (calls && !thought) {
           return { message: DEEPSEEK_MESSAGES.missingThinking };
         }
       }
