@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Verdict } from "../probes/verdict.ts";
 import { parseAcceptFile } from "./accept-file.ts";
 import { renderJunit } from "./junit-report.ts";
 import { loadRunView, type RunView } from "./run-view.ts";
 import { openStore, type ResultsStore } from "./store.ts";
-import { writeFixtureRun } from "./testing/fixture-run.ts";
+import { FIXTURE_OVERRIDES, writeFixtureRun } from "./testing/fixture-run.ts";
 
 let dir: string;
 let store: ResultsStore;
@@ -106,6 +107,66 @@ describe("renderJunit", () => {
     const xml = renderJunit(odd).xml;
     expect(xml).toContain('message="mangled: a&lt;b &amp; &quot;c&quot;\ufffd"');
     expect(xml).not.toContain("\u0001");
+  });
+});
+
+describe("renderJunit: side findings", () => {
+  const PORTKEY = "portkey@1.15.2+locked";
+  const text: Verdict = {
+    subject: "text",
+    field: "text",
+    verdict: "invented",
+    reason: 'text: absent → "Sure!"',
+    direction: "reply",
+  };
+  let side: RunView;
+  beforeAll(() => {
+    writeFixtureRun(store, {
+      runId: "S",
+      startedAt: "2026-11-30T03:10:00.000Z",
+      overrides: {
+        ...FIXTURE_OVERRIDES,
+        [`${PORTKEY}|am-stop-sequences|anthropic-messages->openai-chat|non-stream`]: {
+          verdict: "preserved",
+          side: [text],
+        },
+        [`${PORTKEY}|am-stop-sequences|anthropic-messages->openai-chat|stream`]: {
+          verdict: "preserved",
+          side: [text],
+        },
+      },
+    });
+    side = loadRunView(store, "S");
+  });
+
+  it("fails one case per side finding, not per cell, naming its cells and an attempt to read", () => {
+    const plain = renderJunit(view);
+    const junit = renderJunit(side);
+    expect(junit.tests).toBe(plain.tests + 1);
+    expect(junit.failures).toBe(plain.failures + 1);
+    const example = side.findings.find((f) => !f.own)?.attempt?.id;
+    expect(example).toEqual(expect.any(Number));
+    expect(junit.xml).toContain(
+      `<testcase classname="gatecheck.${PORTKEY}.side-findings" name="side finding: invented text">`,
+    );
+    expect(junit.xml).toContain(
+      `<failure type="invented" message="invented text on 2 cells of other probes, e.g. #${example}: text: absent → &quot;Sure!&quot;">`,
+    );
+    expect(junit.xml).toContain(`bytes: npx gatecheck export --attempt-id ${example}`);
+  });
+
+  it("passes a side finding an entry accepts by its subject, and counts the entry as used", () => {
+    const accepts = parseAcceptFile(
+      JSON.stringify([
+        { gateway: "portkey", field: "text", verdict: "invented", reason: "greeting, tracked" },
+      ]),
+      "accept.json",
+    );
+    const junit = renderJunit(side, accepts);
+    expect(junit.failures).toBe(renderJunit(view).failures);
+    expect(junit.accepted).toBe(1);
+    expect(junit.unusedAccepts).toEqual([]);
+    expect(junit.xml).toContain("): greeting, tracked</system-out>");
   });
 });
 

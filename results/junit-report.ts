@@ -1,11 +1,13 @@
 /**
- * JUnit XML for CI: one test suite per gateway column, one test case per cell. A silent
- * defect fails unless an accepted-losses entry covers it; `error` and `not-run` cells are
+ * JUnit XML for CI: one test suite per gateway column, one test case per cell, and one per
+ * side finding (a silent defect on a subject the cell's probe did not ask about: junit-side-
+ * cases.ts). A silent defect fails unless an accepted-losses entry covers it; `error` and `not-run` cells are
  * skipped (not measured is not a pass), and a gateway that did not run at all gets one
  * skipped case saying why, so it never looks like a green suite.
  */
 import { VERDICT_CLASS } from "../probes/verdict.ts";
 import { type AcceptedLoss, findAcceptance } from "./accept-file.ts";
+import { sideFindingCases } from "./junit-side-cases.ts";
 import type { LoopRecord } from "./loop-records.ts";
 import type { CellRecord } from "./records.ts";
 import { probeOfCell, type RunView } from "./run-view.ts";
@@ -48,6 +50,22 @@ export function renderJunit(view: RunView, accepts: readonly AcceptedLoss[] = []
     }
     const list = suites.get(cell.column) ?? [];
     suites.set(cell.column, list);
+    list.push(c);
+  }
+  for (const side of sideFindingCases(view.findings, accepts)) {
+    const c: Case = {
+      classname: side.classname,
+      name: side.name,
+      failure: { type: side.verdict, message: side.message, body: side.body },
+    };
+    if (side.acceptance) {
+      used.add(side.acceptance);
+      accepted += 1;
+      c.systemOut = `accepted loss (${side.message}): ${side.acceptance.reason}`;
+      c.failure = undefined;
+    }
+    const list = suites.get(side.column) ?? [];
+    suites.set(side.column, list);
     list.push(c);
   }
   for (const g of view.gatewayRuns) {
