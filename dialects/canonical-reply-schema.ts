@@ -19,6 +19,7 @@ const mediaSource = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("base64"), mediaType: z.string().optional(), data: z.string() }),
   z.strictObject({ kind: z.literal("url"), url: z.string(), mediaType: z.string().optional() }),
   z.strictObject({ kind: z.literal("file-id"), fileId: z.string() }),
+  z.strictObject({ kind: z.literal("text"), mediaType: z.string().optional(), data: z.string() }),
 ]);
 
 export const partSchema: z.ZodType<Part> = z.lazy(() =>

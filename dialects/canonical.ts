@@ -22,7 +22,9 @@ export interface CacheMarker {
 export type MediaSource =
   | { kind: "base64"; mediaType?: string; data: string }
   | { kind: "url"; url: string; mediaType?: string }
-  | { kind: "file-id"; fileId: string };
+  | { kind: "file-id"; fileId: string }
+  /** A document given as its plain text (Anthropic `source: {type: "text", data}`). */
+  | { kind: "text"; mediaType?: string; data: string };
 
 export type Part =
   | { type: "text"; text: string; cache?: CacheMarker; extras?: Record<string, unknown> }

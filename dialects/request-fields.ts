@@ -3,7 +3,7 @@
  * object compaction for writers, the deep merge that writes extras back, and data URLs.
  * (They live here because this room has no shared request folder; see docs/dialects-requests.md.)
  */
-import type { CacheMarker } from "./canonical.ts";
+import type { CacheMarker, MediaSource } from "./canonical.ts";
 import { asArray, asRecord, isRecord, type JsonRecord } from "./json.ts";
 
 /** One row of a reader's spelling table: `[canonical field, wire key, parse]`. */
@@ -296,6 +296,17 @@ export function parseDataUrl(url: string): { mediaType: string; data: string } |
 
 export function toDataUrl(mediaType: string, data: string): string {
   return `data:${mediaType};base64,${data}`;
+}
+
+/**
+ * A media source as inline bytes where it is a text: a dialect with no text source (Chat and
+ * Responses `file_data`, Gemini `inlineData`) carries a text document as its UTF-8 bytes in
+ * base64, `text/plain` unless the source says otherwise. Other sources are returned as they are.
+ */
+export function inlineSource(source: MediaSource): Exclude<MediaSource, { kind: "text" }> {
+  if (source.kind !== "text") return source;
+  const data = Buffer.from(source.data, "utf8").toString("base64");
+  return { kind: "base64", mediaType: source.mediaType ?? "text/plain", data };
 }
 
 /** Parses tool-call arguments for dialects that carry an object; undefined when not an object. */

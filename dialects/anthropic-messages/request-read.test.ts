@@ -126,8 +126,16 @@ describe("anthropic-messages request fixtures", () => {
   it("all parameters: each mapped to its canonical field, the rest raw", () => {
     const r = read("request-api-reference-all-parameters.json");
     expect(r.system).toEqual([{ type: "text", text: "You are a weather bot." }]);
-    // A text-source document has no canonical MediaSource: kept whole.
-    expect(r.messages[0]?.parts[0]).toMatchObject({ type: "unknown" });
+    // The API reference's own text-source document is a document (issue 20 §2).
+    expect(r.messages[0]?.parts[0]).toEqual({
+      type: "document",
+      source: {
+        kind: "text",
+        mediaType: "text/plain",
+        data: "The grass is green. The sky is blue.",
+      },
+      title: "My Document",
+    });
     expect(r.messages[0]?.parts[1]).toEqual({
       type: "text",
       text: "What color is the grass?",

@@ -62,6 +62,18 @@ function readSource(raw: unknown): MediaSource | undefined {
   if (s.type === "file" && typeof s.file_id === "string" && onlyKeys(s, ["type", "file_id"])) {
     return { kind: "file-id", fileId: s.file_id };
   }
+  // A plain-text document: `{"type": "text", "media_type": "text/plain", "data": "..."}`
+  // (https://docs.anthropic.com/en/docs/build-with-claude/citations#plain-text-documents).
+  if (
+    s.type === "text" &&
+    typeof s.data === "string" &&
+    onlyKeys(s, ["type", "media_type", "data"])
+  ) {
+    const mediaType = s.media_type;
+    if (mediaType === undefined) return { kind: "text", data: s.data };
+    if (typeof mediaType !== "string") return undefined;
+    return { kind: "text", mediaType, data: s.data };
+  }
   return undefined;
 }
 
@@ -90,7 +102,11 @@ export function readAnthropicBlock(raw: unknown, seen: Lossy = { lossy: false })
       break;
     case "image": {
       const source = readSource(block.source);
-      if (source && onlyKeys(block, ["type", "source", "cache_control"])) {
+      if (
+        source &&
+        source.kind !== "text" &&
+        onlyKeys(block, ["type", "source", "cache_control"])
+      ) {
         const part: Part & { type: "image" } = { type: "image", source };
         if (cache) part.cache = cache;
         return part;
@@ -98,7 +114,7 @@ export function readAnthropicBlock(raw: unknown, seen: Lossy = { lossy: false })
       break;
     }
     case "document": {
-      // Text and content-block document sources have no canonical MediaSource: kept raw.
+      // Content-block document sources have no canonical MediaSource: kept raw.
       // `context` and `citations` have no canonical field: the document stays typed and the
       // caller keeps the raw content list beside it (see Lossy).
       const source = readSource(block.source);

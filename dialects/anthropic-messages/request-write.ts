@@ -37,6 +37,8 @@ function writeSource(source: MediaSource): JsonRecord {
       return { type: "url", url: source.url };
     case "file-id":
       return { type: "file", file_id: source.fileId };
+    case "text":
+      return compact({ type: "text", media_type: source.mediaType, data: source.data });
   }
 }
 

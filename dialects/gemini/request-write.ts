@@ -23,7 +23,13 @@ import type {
 } from "../canonical.ts";
 import { writeValueRows } from "../field-walk.ts";
 import { isRecord, type JsonRecord } from "../json.ts";
-import { argumentsObject, compact, mergeExtras, nonEmpty } from "../request-fields.ts";
+import {
+  argumentsObject,
+  compact,
+  inlineSource,
+  mergeExtras,
+  nonEmpty,
+} from "../request-fields.ts";
 import { GEMINI_FIELDS } from "./fields.ts";
 
 /**
@@ -62,7 +68,7 @@ export function mimeTypeOfUrl(url: string): string | undefined {
 }
 
 function blob(source: Part & { type: "image" | "audio" | "document" }): JsonRecord | undefined {
-  const s = source.source;
+  const s = inlineSource(source.source);
   const audioType = source.type === "audio" && source.format ? `audio/${source.format}` : undefined;
   if (s.kind === "base64")
     return { inlineData: compact({ mimeType: s.mediaType ?? audioType, data: s.data }) };

@@ -1,13 +1,15 @@
 /**
  * OpenAI Chat Completions JSON → canonical reply. Reads the first choice (gatecheck sends
  * n=1); reasoning rides as `reasoning_content` (DeepSeek, Moonshot) or `reasoning`
- * (OpenRouter, vLLM); content may be a string or, from some compatible servers, an array of
+ * (OpenRouter, vLLM) or, with its thinking signature, in Portkey's `content_blocks`
+ * (content-blocks.ts); content may be a string or, from some compatible servers, an array of
  * text parts.
  *
  * @see https://platform.openai.com/docs/api-reference/chat/object
  */
 import type { CanonicalReply, Part } from "../canonical.ts";
 import { asArray, asRecord, asString, type JsonRecord, unknownKeys } from "../json.ts";
+import { contentBlocksThinking } from "./content-blocks.ts";
 import { readOpenAiError } from "./error-body.ts";
 import { chatStopFromWire } from "./stop-reason.ts";
 import { readChatUsage } from "./usage.ts";
@@ -51,9 +53,10 @@ export function readChatReply(body: unknown): CanonicalReply {
 }
 
 function messageParts(message: JsonRecord): Part[] {
-  const parts: Part[] = [];
+  const parts: Part[] = contentBlocksThinking(message.content_blocks);
   const reasoning = asString(message.reasoning_content) ?? asString(message.reasoning);
-  if (reasoning) parts.push({ type: "reasoning", text: reasoning });
+  // Portkey's blocks carry the same reasoning with its signature: read once, from them.
+  if (reasoning && parts.length === 0) parts.push({ type: "reasoning", text: reasoning });
   const text = contentText(message.content);
   if (text) parts.push({ type: "text", text });
   const refusal = asString(message.refusal);

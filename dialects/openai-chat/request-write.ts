@@ -21,7 +21,7 @@ import type {
 } from "../canonical.ts";
 import { writeValueRows } from "../field-walk.ts";
 import type { JsonRecord } from "../json.ts";
-import { compact, mergeExtras, nonEmpty, toDataUrl } from "../request-fields.ts";
+import { compact, inlineSource, mergeExtras, nonEmpty, toDataUrl } from "../request-fields.ts";
 import { CHAT_FIELDS } from "./fields.ts";
 
 /**
@@ -86,7 +86,7 @@ export function writeChatPart(part: Part, same: boolean): unknown {
         ? { type: "input_audio", input_audio: { data: part.source.data, format: part.format } }
         : undefined;
     case "document": {
-      const s = part.source;
+      const s = inlineSource(part.source);
       if (s.kind === "file-id") {
         return { type: "file", file: compact({ file_id: s.fileId, filename: part.title }) };
       }

@@ -10,6 +10,7 @@ import type { CanonicalReply } from "../canonical.ts";
 import { asArray, asNumber, asRecord, asString, unknownKeys } from "../json.ts";
 import { type StreamReader, StreamState } from "../reply-parts.ts";
 import type { ReceivedEvent } from "../sse.ts";
+import { contentBlocksDelta } from "./content-blocks.ts";
 import { readOpenAiError } from "./error-body.ts";
 import { chatStopFromWire } from "./stop-reason.ts";
 import { readChatUsage } from "./usage.ts";
@@ -59,6 +60,7 @@ class ChatStreamReader implements StreamReader {
     if (delta) {
       const reasoning = asString(delta.reasoning_content) ?? asString(delta.reasoning);
       if (reasoning) parts.text("reasoning", "reasoning", reasoning);
+      contentBlocksDelta(delta.content_blocks, parts);
       if (typeof delta.content === "string" && delta.content !== "") {
         parts.text("text", "text", delta.content);
       }

@@ -12,7 +12,7 @@ import type { CanonicalRequest, Message, Part, Tool, ToolChoice } from "../canon
 import { writeValueRows } from "../field-walk.ts";
 import { isRecord, type JsonRecord } from "../json.ts";
 import { isPlainText, openaiEffort } from "../openai-chat/request-write.ts";
-import { compact, mergeExtras, nonEmpty, toDataUrl } from "../request-fields.ts";
+import { compact, inlineSource, mergeExtras, nonEmpty, toDataUrl } from "../request-fields.ts";
 import { LOGPROBS_INCLUDE, RESPONSES_FIELDS } from "./fields.ts";
 
 function writePart(part: Part, role: string, same: boolean): unknown {
@@ -34,7 +34,7 @@ function writePart(part: Part, role: string, same: boolean): unknown {
       return compact({ type: "input_image", ...where, detail: part.detail });
     }
     case "document": {
-      const s = part.source;
+      const s = inlineSource(part.source);
       const where =
         s.kind === "file-id"
           ? { file_id: s.fileId }

@@ -130,10 +130,15 @@ export function judgeText(client: CanonicalRequest, forwarded: CanonicalRequest)
   return { absent: true, detail: `${show(missing)} → absent` };
 }
 
-/** The bytes that identify a media item: base64 payload (data URLs unwrapped), URL, or file id. */
+/**
+ * The bytes that identify a media item: base64 payload (data URLs unwrapped), URL, or file id.
+ * A text document's key is its text's base64 (its UTF-8 bytes), so a text carried as inline
+ * bytes (Chat `file_data`, Gemini `inlineData`) is the same document.
+ */
 export function mediaKey(source: MediaSource): string {
   if (source.kind === "base64") return source.data;
   if (source.kind === "file-id") return source.fileId;
+  if (source.kind === "text") return Buffer.from(source.data, "utf8").toString("base64");
   const data = /^data:[^;,]*;base64,(.*)$/s.exec(source.url);
   return data ? (data[1] ?? "") : source.url;
 }
@@ -175,7 +180,12 @@ export function judgeMedia(
     const key = mediaKey(source);
     if (got.has(key)) continue;
     const probe = key.slice(0, 64);
-    if (probe.length >= 16 && texts.some((t) => t.includes(probe))) {
+    // A text document's words in a text part are its payload too (the document became prose).
+    const words = source.kind === "text" ? normalizeText(source.data).slice(0, 64) : "";
+    const inText = (t: string) =>
+      (probe.length >= 16 && t.includes(probe)) ||
+      (words.length >= 16 && normalizeText(t).includes(words));
+    if (texts.some(inText)) {
       return {
         kind: "mangled",
         detail: `${describeMedia(type, source)} → text containing its payload`,

@@ -238,6 +238,42 @@ const READINGS: Record<string, Reading> = {
       "credentials.header.authorization": "leaked",
     },
   },
+  // The client opts out of strict OpenAI compliance (x-portkey-strict-open-ai-compliance:
+  // false): Portkey sends the thinking block, signature and all, in message.content_blocks
+  // (a stream: delta.content_blocks), its documented carrier, and the raw end_turn as the
+  // finish_reason, which no Chat client reads as "stop".
+  "portkey-oc-reply-thinking-signature-strict-compliance-off-anthropic-messages-non-stream.json": {
+    gateway: "portkey",
+    read: {
+      thinking: "preserved",
+      "thinking.signature": "preserved",
+      finish_reason: "mangled",
+      "messages[role=system]": "invented/empty-added",
+      "credentials.header.authorization": "leaked",
+    },
+  },
+  "portkey-locked-oc-reply-thinking-signature-strict-compliance-off-anthropic-messages-stream.json":
+    {
+      gateway: "portkey",
+      read: {
+        thinking: "preserved",
+        "thinking.signature": "preserved",
+        finish_reason: "mangled",
+        "messages[role=system]": "invented/empty-added",
+        "credentials.header.authorization": "leaked",
+      },
+    },
+  // From Gemini the same carrier holds the thought without its thoughtSignature: the carrier
+  // has a place for the signature (it holds Anthropic's), so the signature is dropped.
+  "portkey-oc-reply-thinking-signature-strict-compliance-off-gemini-non-stream.json": {
+    gateway: "portkey",
+    read: {
+      thinking: "preserved",
+      "thinking.signature": "dropped",
+      finish_reason: "mangled",
+      "credentials.header.authorization": "leaked",
+    },
+  },
   "portkey-oc-seed-anthropic-messages-non-stream.json": {
     gateway: "portkey",
     read: {

@@ -251,6 +251,15 @@ function gatewayRefusal(pair: ReplyPair): string | undefined {
   return `upstream ${pair.upstreamStatus} → client ${pair.clientStatus}${message ? ` ${show(message)}` : " with no message"}`;
 }
 
+/**
+ * Whether the client's reply used a documented carrier that has a place for the feature, where
+ * its dialect has none: a thinking part in a Chat reply came in Portkey's `content_blocks`,
+ * which carries the signature beside the thinking. The no-equivalent row then does not apply.
+ */
+function carrierInUse(pair: ReplyPair, feature: ReplyFeature): boolean {
+  return feature === "thinking.signature" && partsOf(pair.client, "thinking").length > 0;
+}
+
 export function judgeReplyFeature(pair: ReplyPair, feature: ReplyFeature): Verdict {
   const base = { direction: "reply", subject: feature, field: feature } as const;
   const refusal = gatewayRefusal(pair);
@@ -269,7 +278,9 @@ export function judgeReplyFeature(pair: ReplyPair, feature: ReplyFeature): Verdi
       got: o.got,
     });
   }
-  const row = noEquivalent("reply", feature, pair.clientDialect);
+  const row = carrierInUse(pair, feature)
+    ? undefined
+    : noEquivalent("reply", feature, pair.clientDialect);
   if (row) {
     const detail = `${o.detail} (${pair.clientDialect}: ${row.reason})`;
     return verdict({ ...base, kind: "no-equivalent", detail, sent: o.sent });

@@ -109,6 +109,35 @@ export const anthropicContentProbes: Probe[] = [
     note: "the PDF URL arrives as a document part with the same URL",
   },
   {
+    id: "am-document-text",
+    client: "anthropic-messages",
+    axis: "content",
+    field: "messages[].content[].document",
+    request: {
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Summarize." },
+            {
+              type: "document",
+              source: {
+                type: "text",
+                media_type: "text/plain",
+                data: "DOCTEXTPROBE The grass is green. The sky is blue.",
+              },
+              title: "DOCPROBE notes",
+            },
+          ],
+        },
+      ],
+    },
+    modes: BOTH_MODES,
+    severity: "medium",
+    // https://docs.anthropic.com/en/docs/build-with-claude/citations#plain-text-documents
+    note: "the plain-text document arrives as a document (its text as inline bytes where the backend has no text source), not as prose in a text part",
+  },
+  {
     id: "am-text-cache-control",
     client: "anthropic-messages",
     axis: "content",
