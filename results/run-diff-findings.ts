@@ -23,7 +23,14 @@ export function sideFindingsByCell(view: RunView): Map<string, FindingRecord[]> 
 }
 
 function findingSide(f: FindingRecord, column: string): CellSide {
-  return { column, verdict: f.verdict, reason: f.reason, runs: f.runs, determinism: f.k };
+  return {
+    column,
+    verdict: f.verdict,
+    reason: f.reason,
+    runs: f.runs,
+    determinism: f.k,
+    ...(f.attempt ? { attemptId: f.attempt.id } : {}),
+  };
 }
 
 /** One entry per subject: the most severe verdict wins where an attempt list held two. */

@@ -225,8 +225,24 @@ describe("side findings", () => {
     ]);
     // The cells' own verdicts did not change: without side findings the diff saw nothing.
     expect(diff.newSilent).toEqual([]);
-    expect(formatRunDiff(diff)).toContain(
-      "litellm@1.74.0 anthropic-messages->anthropic-messages stream `stop_sequences` (am-stop-sequences) [side: text]: preserved → invented: text: invented",
+    // Each side line ends with the attempt whose bytes show it: the later run's for a new
+    // finding, the earlier run's for one gone.
+    const attemptOf = (run: string, key: string) => {
+      const [column, probe, route, mode] = key.split("|");
+      return store.db
+        .prepare(
+          `SELECT attempt_id FROM attempts WHERE run_id = ? AND "column" = ? AND probe_id = ?
+           AND route_id = ? AND mode = ? AND phase = 'main'`,
+        )
+        .pluck()
+        .get(run, column, probe, route, mode);
+    };
+    const lines = formatRunDiff(diff);
+    expect(lines).toContain(
+      `litellm@1.74.0 anthropic-messages->anthropic-messages stream \`stop_sequences\` (am-stop-sequences) [side: text]: preserved → invented: text: invented #${attemptOf(F, STOP)}`,
+    );
+    expect(lines).toContain(
+      `(oc-tools-strict) [side: stream.framing]: mangled → absent: stream.framing: well framed → 1 malformed #${attemptOf(E, TOOLS)}`,
     );
   });
 });

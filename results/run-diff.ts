@@ -19,6 +19,8 @@ export interface CellSide {
   reason: string;
   runs: number;
   determinism: number;
+  /** On a side finding: the attempt whose bytes show it (`export --attempt-id`). */
+  attemptId?: number;
 }
 
 export interface CellChange {
@@ -248,6 +250,9 @@ function changeLine(c: CellChange): string {
       ? `${c.before.column} → ${c.after.column}`
       : (c.after?.column ?? c.before?.column ?? c.gateway);
   const sideMark = c.subject ? ` [side: ${c.subject}]` : "";
+  const shown =
+    c.after?.verdict !== undefined && c.after.attemptId !== undefined ? c.after : c.before;
   const reason = (c.after ?? c.before)?.reason;
-  return `${columns} ${c.routeId} ${c.mode} \`${c.field}\` (${c.probeId})${sideMark}: ${show(c.before)} → ${show(c.after)}${reason ? `: ${reason}` : ""}`;
+  const attempt = shown?.attemptId === undefined ? "" : ` #${shown.attemptId}`;
+  return `${columns} ${c.routeId} ${c.mode} \`${c.field}\` (${c.probeId})${sideMark}: ${show(c.before)} → ${show(c.after)}${reason ? `: ${reason}` : ""}${attempt}`;
 }
