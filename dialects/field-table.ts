@@ -63,10 +63,24 @@ export interface FieldRow {
    */
   codec?: Codec;
   /**
+   * The values the dialect defines for an enumerated attribute, each with the canonical
+   * meaning it has and the page that says so (`service_tier`: Chat `default` and Messages
+   * `standard_only` both mean the standard tier). A value outside the table is one the dialect
+   * does not define; a meaning no value of the table has cannot be expressed here. Read with
+   * `dialects/value-tables.ts`.
+   */
+  values?: Readonly<Record<string, ValueMeaning>>;
+  /**
    * The dialect's reference requires the field in every request (Anthropic `max_tokens`): a
    * gateway must write one even when its client set none (a required fill, not an invention).
    */
   required?: boolean;
+}
+
+/** One wire value of an enumerated attribute: what it means, and where that is documented. */
+export interface ValueMeaning {
+  meaning: string;
+  see: string;
 }
 
 /**
@@ -150,9 +164,11 @@ export function value(
     readsAliases?: boolean;
     extension?: string;
     required?: boolean;
+    values?: Readonly<Record<string, ValueMeaning>>;
   } = {},
 ): FieldRow {
   const row: FieldRow = { attribute, path, see, codec };
+  if (options.values) row.values = options.values;
   if (options.aliases) row.aliases = options.aliases;
   if (options.readsAliases) row.readsAliases = true;
   if (options.extension) row.extension = options.extension;

@@ -8,6 +8,15 @@ import type { CanonicalRequest } from "./canonical.ts";
 import { accessorOf, type FieldRow } from "./field-table.ts";
 import { isRecord, type JsonRecord } from "./json.ts";
 import { FieldReader } from "./request-fields.ts";
+import { meaningOf } from "./value-tables.ts";
+
+/** This row's value meaning what `value` means in the request's own dialect, if it has one. */
+function translatedValue(request: CanonicalRequest, row: FieldRow, value: unknown): unknown {
+  const meaning = meaningOf(request.dialect, row.attribute, value);
+  if (meaning === undefined) return value;
+  const values = row.values ?? {};
+  return Object.keys(values).find((v) => values[v]?.meaning === meaning);
+}
 
 /** A parse that accepts nothing: the value is kept raw in extras. */
 const refuse = (): undefined => undefined;
@@ -121,7 +130,10 @@ export function writeValueRows(
     const codec = row.codec;
     const accessor = accessorOf(row);
     if (!codec || !accessor || (row.extension && !same)) continue;
-    const v = accessor.get(request);
+    let v = accessor.get(request);
+    // An enumerated value goes as this dialect's value of the same meaning, or not at all
+    // (writeRequest names it in `omitted`).
+    if (v !== undefined && row.values && !same) v = translatedValue(request, row, v);
     if (v !== undefined) setAt(body, row.path, codec.write(v));
   }
   return body;

@@ -7,11 +7,12 @@ import type { RefinedSubject, RequestAttribute } from "./attributes.ts";
 import type { CanonicalRequest } from "./canonical.ts";
 import type { Dialect } from "./dialect.ts";
 import { DialectError } from "./dialect-error.ts";
-import type { AbsentSubject } from "./field-table.ts";
+import { type AbsentSubject, accessorOf, type FieldRow } from "./field-table.ts";
 import { isRecord, type JsonRecord } from "./json.ts";
 import { carriesSubject } from "./presence.ts";
 import { dialectModule } from "./registry.ts";
 import { mergeExtras } from "./request-fields.ts";
+import { meaningOf } from "./value-tables.ts";
 
 export interface RequestContext {
   /** The request path; Gemini carries the model and the stream choice in it. */
@@ -74,7 +75,24 @@ export function writeRequest(dialect: Dialect, request: CanonicalRequest): Writt
       omitted.push({ subject: row.subject, reason: row.reason, see: row.see });
     }
   }
+  if (!same) omitted.push(...untranslatedValues(module.fields.rows, request));
   return { body: same ? mergeExtras(written, request.extras) : written, omitted };
+}
+
+/** Enumerated values whose meaning the target's value table has no value for (left out). */
+function untranslatedValues(rows: readonly FieldRow[], request: CanonicalRequest): Omission[] {
+  const out: Omission[] = [];
+  for (const row of rows) {
+    const accessor = accessorOf(row);
+    if (!row.values || !accessor) continue;
+    const meaning = meaningOf(request.dialect, row.attribute, accessor.get(request));
+    if (meaning === undefined) continue;
+    const values = Object.keys(row.values);
+    if (values.some((v) => row.values?.[v]?.meaning === meaning)) continue;
+    const reason = `no value means ${meaning} (it has ${values.join(", ")})`;
+    out.push({ subject: row.attribute, reason, see: row.see });
+  }
+  return out;
 }
 
 /** The path a written request is sent to (Gemini puts the model and streaming in it). */

@@ -14,6 +14,7 @@ import {
   STRING,
   STRINGS,
   spelled,
+  type ValueMeaning,
   value,
 } from "../field-table.ts";
 import { DOCS } from "../references.ts";
@@ -23,6 +24,19 @@ const MESSAGES = `${ANTHROPIC}#body-messages`;
 const TOOLS = `${ANTHROPIC}#body-tools`;
 const TOOL_USE = DOCS.anthropicToolUse;
 const THINKING = `${ANTHROPIC}#body-thinking`;
+
+const TIERS_PAGE = "https://docs.anthropic.com/en/api/service-tiers";
+
+/**
+ * `service_tier` values by meaning. `auto` takes Priority Tier capacity when the organization
+ * has it, else standard: the account decides, as OpenAI's `auto` (the project's tier).
+ * `standard_only` is the standard tier. Decision: Priority Tier is a capacity commitment, not
+ * asked for per request, so OpenAI's `priority`, `flex` and `scale` have no value here.
+ */
+export const ANTHROPIC_SERVICE_TIERS = {
+  auto: { meaning: "auto", see: TIERS_PAGE },
+  standard_only: { meaning: "standard", see: TIERS_PAGE },
+} as const satisfies Record<string, ValueMeaning>;
 
 export const ANTHROPIC_FIELDS = {
   rows: [
@@ -74,7 +88,9 @@ export const ANTHROPIC_FIELDS = {
     spelled("reasoning.effort", "output_config.effort", DOCS.anthropicEffort),
     spelled("user", "metadata.user_id", `${ANTHROPIC}#body-metadata`),
     value("stream", "stream", BOOLEAN, `${ANTHROPIC}#body-stream`),
-    value("service-tier", "service_tier", STRING, `${ANTHROPIC}#body-service-tier`),
+    value("service-tier", "service_tier", STRING, `${ANTHROPIC}#body-service-tier`, {
+      values: ANTHROPIC_SERVICE_TIERS,
+    }),
     value("cache", "cache_control", CACHE_MARKER, DOCS.anthropicCaching),
     value("context-management", "context_management", RECORD, DOCS.anthropicContextEditing),
   ],

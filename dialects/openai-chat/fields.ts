@@ -13,6 +13,7 @@ import {
   STOP_LIST,
   STRING,
   spelled,
+  type ValueMeaning,
   value,
 } from "../field-table.ts";
 import { DOCS } from "../references.ts";
@@ -21,6 +22,23 @@ const CHAT = DOCS.chat;
 const MESSAGES = `${CHAT}#chat-create-messages`;
 const TOOLS = `${CHAT}#chat-create-tools`;
 const NOT_ANTHROPIC_HEADER = "an Anthropic-only header";
+
+const TIER = `${CHAT}#chat-create-service_tier`;
+
+/**
+ * `service_tier` values by meaning: `auto` is the tier the project is configured with,
+ * `default` the standard tier, `flex`, `scale` and `priority` their own tiers.
+ */
+export const CHAT_SERVICE_TIERS = {
+  auto: { meaning: "auto", see: TIER },
+  default: { meaning: "standard", see: TIER },
+  flex: { meaning: "flex", see: "https://platform.openai.com/docs/guides/flex-processing" },
+  scale: { meaning: "scale", see: "https://openai.com/api-scale-tier/" },
+  priority: {
+    meaning: "priority",
+    see: "https://platform.openai.com/docs/guides/priority-processing",
+  },
+} as const satisfies Record<string, ValueMeaning>;
 
 export const CHAT_FIELDS = {
   rows: [
@@ -109,7 +127,7 @@ export const CHAT_FIELDS = {
     value("metadata", "metadata", RECORD, `${CHAT}#chat-create-metadata`),
     value("user", "user", STRING, `${CHAT}#chat-create-user`, { aliases: ["safety_identifier"] }),
     value("stream", "stream", BOOLEAN, `${CHAT}#chat-create-stream`),
-    value("service-tier", "service_tier", STRING, `${CHAT}#chat-create-service_tier`),
+    value("service-tier", "service_tier", STRING, TIER, { values: CHAT_SERVICE_TIERS }),
     value("store", "store", BOOLEAN, `${CHAT}#chat-create-store`),
     value("logprobs", "logprobs", BOOLEAN, `${CHAT}#chat-create-logprobs`),
     value("top-logprobs", "top_logprobs", NUMBER, `${CHAT}#chat-create-top_logprobs`),

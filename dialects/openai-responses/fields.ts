@@ -12,6 +12,7 @@ import {
   RECORD,
   STRING,
   spelled,
+  type ValueMeaning,
   value,
 } from "../field-table.ts";
 import { DOCS } from "../references.ts";
@@ -23,6 +24,17 @@ const REASONING = `${RESPONSES}#responses-create-reasoning`;
 const NOT_ANTHROPIC_HEADER = "an Anthropic-only header";
 /** The `include` entry that asks for the output text's log probabilities (canonical `logprobs`). */
 export const LOGPROBS_INCLUDE = "message.output_text.logprobs";
+
+const TIER = `${RESPONSES}#responses-create-service_tier`;
+
+/** `service_tier` values by meaning, as Chat's (`default` is the standard tier). */
+export const RESPONSES_SERVICE_TIERS = {
+  auto: { meaning: "auto", see: TIER },
+  default: { meaning: "standard", see: TIER },
+  flex: { meaning: "flex", see: TIER },
+  scale: { meaning: "scale", see: TIER },
+  priority: { meaning: "priority", see: TIER },
+} as const satisfies Record<string, ValueMeaning>;
 
 export const RESPONSES_FIELDS = {
   rows: [
@@ -88,7 +100,10 @@ export const RESPONSES_FIELDS = {
       aliases: ["safety_identifier"],
     }),
     value("stream", "stream", BOOLEAN, `${RESPONSES}#responses-create-stream`),
-    value("service-tier", "service_tier", STRING, `${RESPONSES}#responses-create-service_tier`),
+    // The same values as Chat's, with the same meanings (both OpenAI pages list them).
+    value("service-tier", "service_tier", STRING, `${RESPONSES}#responses-create-service_tier`, {
+      values: RESPONSES_SERVICE_TIERS,
+    }),
     value("store", "store", BOOLEAN, `${RESPONSES}#responses-create-store`),
     // Asked for as one entry of `include`; read and written by the dialect's own code.
     spelled("logprobs", `include[${LOGPROBS_INCLUDE}]`, `${RESPONSES}#responses-create-include`),

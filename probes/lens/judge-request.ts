@@ -40,6 +40,7 @@ import {
 } from "./request-plan.ts";
 import { ATTRIBUTE_RULES, type ValueRule } from "./request-rules.ts";
 import { judgeCallIds, judgeResultIds, judgeToolResults, judgeToolSchemas } from "./tool-judges.ts";
+import { hasValueTable, meaningJudgement } from "./value-meaning.ts";
 
 export { type RequestPair, spelling } from "./request-plan.ts";
 
@@ -134,6 +135,10 @@ function valueJudgement(
   asSent: unknown,
 ): Judgement {
   const { attribute, meaning } = plan;
+  if (hasValueTable(pair, attribute)) {
+    const byMeaning = meaningJudgement(pair, attribute, asSent, rule.read(pair.forwarded));
+    if (byMeaning) return byMeaning;
+  }
   const sent = meaning ? meaning(asSent) : asSent;
   let got = rule.read(pair.forwarded);
   if (meaning && got !== undefined) got = meaning(got);

@@ -249,6 +249,8 @@ const RULES = {
   // `logprobs: false` is every dialect's default (Chat "Defaults to false"; Responses, Gemini
   // and Ollama return none unless asked): left out downstream it means the same.
   logprobs: value((r) => r.logprobs, { isDefault: (v) => v === false }),
+  // `auto` is the default tier in Chat, Responses and Messages (their pages say so).
+  "service-tier": value((r) => r.serviceTier, { isDefault: (v) => v === "auto" }),
   cache: value((r) => (r.cache ? { type: r.cache.type, ttl: r.cache.ttl } : undefined)),
 } as const satisfies Record<Exclude<RequestAttribute, ValueAttribute>, AttributeRule> &
   Partial<Record<ValueAttribute, AttributeRule>>;
