@@ -22,6 +22,21 @@ function gatecheck(...args: string[]) {
   return run.stdout;
 }
 
+/** A run's attempts by id: a matrix's `#N` must name the same attempt after a prune. */
+function attemptIds(path: string, runId: string): unknown[] {
+  const store = openStoreReadonly(path);
+  try {
+    return store.db
+      .prepare(
+        `SELECT attempt_id, "column", route_id, probe_id, mode, phase, attempt_no
+         FROM attempts WHERE run_id = ? ORDER BY attempt_id`,
+      )
+      .all(runId);
+  } finally {
+    store.close();
+  }
+}
+
 function runsIn(path: string): { id: string; cells: number; attempts: number }[] {
   const store = openStoreReadonly(path);
   try {
@@ -61,6 +76,7 @@ describe("gatecheck prune", { timeout: 300_000 }, () => {
     expect(before.map((r) => r.id)).toEqual([expect.stringMatching(/./), "night-2", "night-1"]);
     const rescored = before[0]!;
     const size = statSync(db).size;
+    const ids = attemptIds(db, rescored.id);
     const summary = JSON.parse(gatecheck("prune", "--keep", "1", "--db", db, "--json")) as {
       kept: string[];
       deleted: string[];
@@ -74,6 +90,11 @@ describe("gatecheck prune", { timeout: 300_000 }, () => {
     ]);
     // The rescore keeps every attempt: its judgements still find night-1's bytes.
     expect(runsIn(db)).toEqual([rescored]);
+    // The kept run's attempts keep their ids through the deletion and the VACUUM (SQLite may
+    // renumber the rowids of a table without an INTEGER PRIMARY KEY; judgements' indexes
+    // keep them), so a matrix's or a diff's `#N` still names the same attempt.
+    expect(ids.length).toBeGreaterThan(0);
+    expect(attemptIds(db, rescored.id)).toEqual(ids);
     for (const folder of summary.runFolders) expect(existsSync(folder)).toBe(false);
     expect(statSync(db).size).toBeLessThan(size);
     expect(gatecheck("report", "--db", db)).toContain(rescored.id);
