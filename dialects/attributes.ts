@@ -118,6 +118,7 @@ export const REPLY_FEATURES = [
   "error.status",
   "error.message",
   "error.type",
+  "error.internals",
   "stream.terminal",
   "stream.framing",
 ] as const;

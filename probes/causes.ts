@@ -65,6 +65,8 @@ export const CAUSES = {
   "completion-invented": "a terminal event the upstream never sent",
   "error-swallowed": "an upstream error that reached the client as a success",
   "id-rewritten": "a tool-call id changed on its way to the client",
+  internals:
+    "stack frames, a traceback or local file paths the gateway added to the error the client got",
   "status-type":
     "no upstream error type: the client's is judged against its dialect's type for the status",
   // What the client's reply alone shows (reply-invariants.ts).

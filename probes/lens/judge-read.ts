@@ -10,6 +10,7 @@ import type { ClientSideExchange, ExchangeReply, ExchangeRequest } from "../exch
 import { extrasSubject, type Subject, subjectOf } from "../subject.ts";
 import type { Verdict, VerdictKind } from "../verdict.ts";
 import { respelled, show, verdict } from "./describe.ts";
+import { judgeErrorInternals } from "./error-internals.ts";
 import { judgeFailure } from "./failure-judges.ts";
 import {
   credentialField,
@@ -245,6 +246,22 @@ function invariantsOf(read: ReadExchange, out: Verdict[]): void {
   replyInvariantsInto(down.value, read.exchange.route.client, wire.status, out);
 }
 
+/**
+ * Internals in the client's error body that the upstream's did not hold; judged where what the
+ * upstream sent is known (its reply recorded, or nothing forwarded: it sent nothing).
+ */
+function internalsOf(read: ReadExchange, out: Verdict[]): void {
+  const down = read.clientReply;
+  const { exchange } = read;
+  const wire = exchange.clientResponse;
+  if (!down?.ok || !wire) return;
+  const upstream = exchange.upstreamReply;
+  const nothingSent = read.forwardedRecorded && exchange.forwarded.length === 0;
+  if (!upstream && !nothingSent) return;
+  const v = judgeErrorInternals(down.value, wire.status, wire.body, upstream?.body ?? "");
+  if (v) out.push(v);
+}
+
 /** Most severe first: the verdict a single-subject question answers with. */
 const SEVERITY: readonly VerdictKind[] = [
   "leaked",
@@ -333,6 +350,7 @@ export function judgeRead(read: ReadExchange, asked?: Asked): Judged {
   const verdicts = requestVerdicts(read);
   for (const v of replyVerdicts(read)) verdicts.push(v);
   invariantsOf(read, verdicts);
+  internalsOf(read, verdicts);
   if (asked === undefined) return { verdicts };
   const direction = directionOf(asked.subject);
   const own = worst(

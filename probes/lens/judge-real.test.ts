@@ -71,7 +71,7 @@ import { judgeExchange } from "./judge-exchange.ts";
 const REAL = join(import.meta.dirname, "fixtures", "real");
 
 interface Reading {
-  gateway: "portkey" | "claude-code-router";
+  gateway: "portkey" | "claude-code-router" | "litellm" | "musistudio-llms";
   /** The verdict the bytes show per field (`verdict` or `verdict/cause`). Every non-clean
    * verdict the lens gives must be here or in `disputed`. */
   read: Record<string, string>;
@@ -272,6 +272,29 @@ const READINGS: Record<string, Reading> = {
       "thinking.signature": "dropped",
       finish_reason: "mangled",
       "credentials.header.authorization": "leaked",
+    },
+  },
+  // Exported from the default sweep of 2 Dec 07:07. LiteLLM 1.96.2 answers Ollama's good reply
+  // to a Chat request holding a PDF with a 500 whose message is a Python traceback through its
+  // venv's site-packages (its token counter cannot count a file part); @musistudio/llms 1.0.53
+  // answers an upstream 429 with the upstream's error inside its own, followed by four
+  // JavaScript stack frames into its node_modules. Neither upstream body held any of it.
+  "litellm-oc-file-pdf-ollama-non-stream.json": {
+    gateway: "litellm",
+    read: {
+      "messages[].content[].file": "no-equivalent",
+      text: "rejected",
+      finish_reason: "rejected",
+      "usage.input_tokens": "rejected",
+      "usage.output_tokens": "rejected",
+      "error.internals": "invented/internals",
+    },
+  },
+  "musistudio-llms-am-error-429-openai-chat-non-stream.json": {
+    gateway: "musistudio-llms",
+    read: {
+      "error.type": "mangled",
+      "error.internals": "invented/internals",
     },
   },
   "portkey-oc-seed-anthropic-messages-non-stream.json": {

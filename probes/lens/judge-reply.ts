@@ -237,6 +237,10 @@ function featureOutcome(pair: ReplyPair, feature: ReplyFeature): Outcome {
       return judgeErrorMessage(pair);
     case "error.type":
       return judgeErrorType(pair);
+    case "error.internals":
+      // Judged on the two bodies' text (error-internals.ts, from judge-read.ts), which the
+      // canonical pair does not hold; replyFeaturesOf never lists it.
+      return { kind: "error", detail: "judged on the bodies, not on the canonical replies" };
     case "stream.terminal":
       return judgeTerminal(pair);
     case "stream.framing":
