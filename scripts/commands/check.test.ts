@@ -118,9 +118,19 @@ describe("gatecheck check", () => {
     const r = await cli(oneSided, "--json");
     expect(r.code).toBe(EXIT.ok);
     const verdicts = JSON.parse(r.out) as { subject: string; verdict: string }[];
+    // Named by subject, so an invariant added later (block-lifecycle) shows as itself.
     expect(
-      verdicts.filter((v) => v.subject.startsWith("invariant.")).map((v) => v.verdict),
-    ).toEqual(["mangled", "mangled", "preserved", "preserved", "invented"]);
+      verdicts
+        .filter((v) => v.subject.startsWith("invariant."))
+        .map((v) => `${v.subject} ${v.verdict}`),
+    ).toEqual([
+      "invariant.tool-stop mangled",
+      "invariant.tool-arguments mangled",
+      "invariant.tool-call-id preserved",
+      "invariant.empty-content preserved",
+      "invariant.one-lifecycle invented",
+      "invariant.block-lifecycle preserved",
+    ]);
     expect((await cli(oneSided, "--fail-on", "silent")).code).toBe(EXIT.failed);
   });
 
