@@ -65,6 +65,7 @@ export const REQUEST_ATTRIBUTES = [
   "top-logprobs",
   "prediction",
   "context-management",
+  "mcp-servers",
   "cache",
 ] as const;
 
@@ -148,6 +149,7 @@ type TopKey =
   | "topLogprobs"
   | "prediction"
   | "contextManagement"
+  | "mcpServers"
   | "cache";
 
 function top(key: TopKey): Accessor {
@@ -214,6 +216,7 @@ export const VALUE_ACCESSORS = {
   "top-logprobs": top("topLogprobs"),
   prediction: top("prediction"),
   "context-management": top("contextManagement"),
+  "mcp-servers": top("mcpServers"),
   cache: top("cache"),
 } as const satisfies Partial<Record<RequestAttribute, Accessor>>;
 

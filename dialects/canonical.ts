@@ -88,6 +88,23 @@ export interface Tool {
   extras?: Record<string, unknown>;
 }
 
+/**
+ * A remote MCP server the provider connects to itself (Anthropic `mcp_servers[]`, Responses
+ * `tools[{type: "mcp"}]`).
+ */
+export interface McpServer {
+  /** Anthropic `name`, Responses `server_label`. */
+  name: string;
+  /** Anthropic `url`, Responses `server_url`. */
+  url: string;
+  /** Anthropic `authorization_token`, Responses `authorization` (an OAuth access token). */
+  authorization?: string;
+  /** The tools the model may use (Anthropic `tool_configuration.allowed_tools`, Responses `allowed_tools` as names). */
+  allowedTools?: string[];
+  /** Keys beside these, kept raw (written back to the same dialect only). */
+  extras?: Record<string, unknown>;
+}
+
 export type ToolChoice =
   | { mode: "auto" }
   | { mode: "none" }
@@ -160,6 +177,8 @@ export interface CanonicalRequest {
   topLogprobs?: number;
   /** Chat predicted output (`prediction`: `{type: "content", content}`), as sent. */
   prediction?: Record<string, unknown>;
+  /** Remote MCP servers the provider calls itself. */
+  mcpServers?: McpServer[];
   /** Anthropic context editing (`context_management: {edits: [...]}`), as sent. */
   contextManagement?: Record<string, unknown>;
   /** Top-level cache_control (Anthropic automatic caching). */

@@ -93,6 +93,7 @@ export const ANTHROPIC_FIELDS = {
     }),
     value("cache", "cache_control", CACHE_MARKER, DOCS.anthropicCaching),
     value("context-management", "context_management", RECORD, DOCS.anthropicContextEditing),
+    spelled("mcp-servers", "mcp_servers", DOCS.anthropicMcp),
   ],
   absent: [
     ...absent(

@@ -28,6 +28,7 @@ import {
   readEach,
 } from "../request-fields.ts";
 import { ANTHROPIC_FIELDS } from "./fields.ts";
+import { readMcpServers } from "./mcp-servers.ts";
 
 /**
  * Canonical objects are built key by key in their canonical order, an optional key set only
@@ -341,6 +342,7 @@ export function readAnthropicRequest(raw: JsonRecord): CanonicalRequest {
   if (responseFormat !== undefined) out.responseFormat = responseFormat;
   const user = f.nested("metadata", (g) => g.take("user_id", asString));
   if (user !== undefined) out.user = user;
+  f.takeInto(out, "mcpServers", "mcp_servers", readMcpServers);
   readValueRows(body, out, ANTHROPIC_FIELDS.rows);
   out.extras = body.finish();
   return out;

@@ -81,7 +81,16 @@ const rich: CanonicalRequest = {
   stream: true,
   serviceTier: "auto",
   cache: ephemeral,
-  extras: { container: "c1", mcp_servers: [] },
+  mcpServers: [
+    {
+      name: "probe",
+      url: "https://mcp.example.com/MCPPROBE",
+      allowedTools: ["search"],
+      extras: { tool_configuration: { enabled: true } },
+    },
+  ],
+  contextManagement: { edits: [{ type: "clear_tool_uses_20250919" }] },
+  extras: { container: "c1" },
 };
 
 describe("anthropic-messages writer", () => {

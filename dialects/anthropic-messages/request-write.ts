@@ -24,6 +24,7 @@ import { isPlainText } from "../openai-chat/request-write.ts";
 import { argumentsObject, compact, mergeExtras, nonEmpty } from "../request-fields.ts";
 import { toolChoiceMeaning } from "../tool-choice.ts";
 import { ANTHROPIC_FIELDS } from "./fields.ts";
+import { writeMcpServers } from "./mcp-servers.ts";
 
 function cacheControl(cache: CacheMarker | undefined): unknown {
   return cache === undefined ? undefined : CACHE_MARKER.write(cache);
@@ -229,6 +230,7 @@ export function writeAnthropicRequest(request: CanonicalRequest, same: boolean):
           : undefined,
     }),
     metadata: request.user === undefined ? undefined : { user_id: request.user },
+    mcp_servers: request.mcpServers && writeMcpServers(request.mcpServers, same),
   });
   return writeValueRows(body, request, ANTHROPIC_FIELDS.rows, same);
 }

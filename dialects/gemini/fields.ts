@@ -140,6 +140,11 @@ export const GEMINI_FIELDS = {
     ),
     ...absent(["prediction"], "generateContent has no predicted output", DOCS.gemini),
     ...absent(
+      ["mcp-servers"],
+      "generateContent declares functions the client runs; it calls no remote MCP servers",
+      DOCS.geminiTool,
+    ),
+    ...absent(
       ["context-management"],
       "generateContent has no context editing: the request carries the whole history as sent",
       DOCS.gemini,

@@ -105,6 +105,11 @@ export const OLLAMA_FIELDS = {
     ),
     ...absent(["prediction"], "/api/chat has no predicted output", DOCS.ollamaChat),
     ...absent(
+      ["mcp-servers"],
+      "/api/chat declares functions the client runs; it calls no remote MCP servers",
+      DOCS.ollamaChat,
+    ),
+    ...absent(
       ["context-management"],
       "/api/chat has no context editing: the request carries the whole history as sent",
       DOCS.ollamaChat,

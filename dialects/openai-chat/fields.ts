@@ -162,6 +162,11 @@ export const CHAT_FIELDS = {
     ),
     ...absent(["messages.document.url"], "a file part has file_data or file_id, no URL", MESSAGES),
     ...absent(
+      ["mcp-servers"],
+      "Chat Completions calls no remote MCP servers: tools are functions the client runs",
+      TOOLS,
+    ),
+    ...absent(
       ["context-management"],
       "Chat Completions has no context editing: the request carries the whole history as sent",
       CHAT,

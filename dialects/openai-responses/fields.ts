@@ -69,6 +69,7 @@ export const RESPONSES_FIELDS = {
     spelled("tools.description", "tools[].description", TOOLS),
     spelled("tools.schema", "tools[].parameters", TOOLS),
     spelled("tools.strict", "tools[].strict", TOOLS),
+    spelled("mcp-servers", "tools[].mcp", DOCS.openaiRemoteMcp),
     spelled("tool-choice", "tool_choice", `${RESPONSES}#responses-create-tool_choice`),
     value(
       "parallel-tool-calls",

@@ -13,6 +13,7 @@
  */
 import type {
   CanonicalRequest,
+  McpServer,
   Message,
   Part,
   ReasoningConfig,
@@ -33,6 +34,7 @@ import {
   readNested,
 } from "../request-fields.ts";
 import { LOGPROBS_INCLUDE, RESPONSES_FIELDS } from "./fields.ts";
+import { readMcpTool } from "./mcp-tools.ts";
 
 const MESSAGE_ROLES = ["system", "developer", "user", "assistant"] as const satisfies Role[];
 
@@ -223,6 +225,17 @@ function readTool(raw: JsonRecord): Tool {
   });
 }
 
+/** Function and built-in tools into `tools`; remote MCP tools into `mcpServers`. */
+function readTools(list: JsonRecord[], out: CanonicalRequest): void {
+  const servers: McpServer[] = [];
+  for (const raw of list) {
+    const server = readMcpTool(raw);
+    if (server) servers.push(server);
+    else out.tools.push(readTool(raw));
+  }
+  if (servers.length > 0) out.mcpServers = servers;
+}
+
 /**
  * `{type: "allowed_tools", mode, tools: [{type: "function", name}]}`; a set naming a built-in
  * or MCP tool has no canonical form and stays raw.
@@ -301,10 +314,11 @@ export function readResponsesRequest(raw: JsonRecord): CanonicalRequest {
     dialect: "openai-responses",
     system: instructions === undefined ? [] : [{ type: "text", text: instructions }],
     messages: input ?? [],
-    tools: f.take("tools", asRecords)?.map(readTool) ?? [],
+    tools: [],
     sampling: {},
     extras: {},
   };
+  readTools(f.take("tools", asRecords) ?? [], out);
   const responseFormat = f.nested("text", (g) => {
     const format = readFormat(g.record.format);
     if (format) g.keep("format", format.leftover);

@@ -14,6 +14,7 @@ import { isRecord, type JsonRecord } from "../json.ts";
 import { isPlainText, openaiEffort } from "../openai-chat/request-write.ts";
 import { compact, inlineSource, mergeExtras, nonEmpty, toDataUrl } from "../request-fields.ts";
 import { LOGPROBS_INCLUDE, RESPONSES_FIELDS } from "./fields.ts";
+import { writeMcpTool } from "./mcp-tools.ts";
 
 function writePart(part: Part, role: string, same: boolean): unknown {
   switch (part.type) {
@@ -201,6 +202,8 @@ function inputString(messages: Message[], same: boolean): string | undefined {
 export function writeResponsesRequest(request: CanonicalRequest, same: boolean): JsonRecord {
   const system = request.system.filter((p) => p.type === "text").map((p) => p.text);
   const tools = request.tools.map((t) => writeTool(t, same)).filter((t) => t !== undefined);
+  // Remote MCP servers are tools here, after the others (their order among them is not kept).
+  for (const server of request.mcpServers ?? []) tools.push(writeMcpTool(server, same));
   const format = request.responseFormat;
   const body: JsonRecord = compact({
     instructions: system.length > 0 ? system.join("\n\n") : undefined,

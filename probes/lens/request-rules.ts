@@ -249,6 +249,18 @@ const RULES = {
   // `logprobs: false` is every dialect's default (Chat "Defaults to false"; Responses, Gemini
   // and Ollama return none unless asked): left out downstream it means the same.
   logprobs: value((r) => r.logprobs, { isDefault: (v) => v === false }),
+  // A server is its name, URL, token and allowed tools; a dialect's other keys (Responses'
+  // require_approval, a description) are not compared. The order of servers is no meaning.
+  "mcp-servers": value((r) =>
+    r.mcpServers
+      ?.map((s) => ({
+        name: s.name,
+        url: s.url,
+        ...(s.authorization === undefined ? {} : { authorization: s.authorization }),
+        ...(s.allowedTools === undefined ? {} : { allowedTools: s.allowedTools }),
+      }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+  ),
   // `auto` is the default tier in Chat, Responses and Messages (their pages say so).
   "service-tier": value((r) => r.serviceTier, { isDefault: (v) => v === "auto" }),
   cache: value((r) => (r.cache ? { type: r.cache.type, ttl: r.cache.ttl } : undefined)),

@@ -147,6 +147,18 @@ export const anthropicRequestProbes: Probe[] = [
     note: "standard_only arrives where the backend has a tier; no-equivalent elsewhere",
   },
   {
+    id: "am-mcp-servers",
+    client: "anthropic-messages",
+    axis: "request",
+    field: "mcp_servers",
+    request: {
+      mcp_servers: [{ type: "url", name: "probe", url: "https://mcp.example.com/MCPPROBE" }],
+    },
+    modes: BOTH_MODES,
+    severity: "medium",
+    note: "the MCP server reaches Anthropic unchanged and Responses as an mcp tool (server_label, server_url); no-equivalent on Chat, Gemini, Ollama",
+  },
+  {
     id: "am-context-management",
     client: "anthropic-messages",
     axis: "request",

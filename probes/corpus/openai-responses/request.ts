@@ -84,6 +84,25 @@ export const responsesRequestProbes: Probe[] = [
     note: "USERPROBE-4413 arrives as the end-user id",
   },
   {
+    id: "or-mcp-tool",
+    client: "openai-responses",
+    axis: "request",
+    field: "tools[].mcp",
+    request: {
+      tools: [
+        {
+          type: "mcp",
+          server_label: "probe",
+          server_url: "https://mcp.example.com/MCPPROBE",
+          require_approval: "never",
+        },
+      ],
+    },
+    modes: BOTH_MODES,
+    severity: "medium",
+    note: "the remote MCP server reaches Responses unchanged and Anthropic as mcp_servers (name, url); no-equivalent on Chat, Gemini, Ollama",
+  },
+  {
     id: "or-include-logprobs",
     client: "openai-responses",
     axis: "request",
