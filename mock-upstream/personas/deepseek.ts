@@ -7,6 +7,7 @@
  * (a Messages tool result rides in the next user message, which Anthropic's own checks cover,
  * and DeepSeek publishes no error of its own for it), so they are not applied there.
  */
+import type { Dialect } from "../../dialects/dialect.ts";
 import { asString, isRecord, type JsonRecord } from "../../dialects/json.ts";
 import { chatMessages, hasToolCalls, thinkingType, toolCallIds } from "./chat-messages.ts";
 import { definePersona, type PersonaRequest, type PersonaRule, type Violation } from "./persona.ts";
@@ -137,14 +138,20 @@ const rules: PersonaRule[] = [
   },
 ];
 
+const INVALID = "invalid_request_error";
+
 /**
- * DeepSeek's error bodies: OpenAI-shaped on its Chat API; on its Anthropic API the same
- * `error.message` and `type` without `param` or `code`, as sdcb/chats#136 shows one.
+ * DeepSeek's error bodies, per API it serves: OpenAI-shaped on its Chat API; on its Anthropic
+ * API the same `error.message` and `type` without `param` or `code`, as sdcb/chats#136 shows one.
  */
+const DEEPSEEK_ERROR_BODY: Partial<Record<Dialect, (message: string) => unknown>> = {
+  "openai-chat": (message) => ({ error: { message, type: INVALID, param: null, code: INVALID } }),
+  "anthropic-messages": (message) => ({ error: { message, type: INVALID } }),
+};
+
 function deepseekError(violation: Violation, req: PersonaRequest): unknown {
-  const type = "invalid_request_error";
-  if (req.dialect === "anthropic-messages") return { error: { message: violation.message, type } };
-  return { error: { message: violation.message, type, param: null, code: type } };
+  const body = DEEPSEEK_ERROR_BODY[req.dialect] ?? DEEPSEEK_ERROR_BODY["openai-chat"];
+  return body?.(violation.message);
 }
 
 export const deepseek = definePersona({
