@@ -16,7 +16,13 @@ export const ANTHROPIC_MESSAGES = {
   /** @see https://github.com/anthropics/claude-code/issues/7929 (full body, status 400) */
   unansweredToolUse: (index: number, ids: readonly string[]) =>
     `messages.${index}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${ids.join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+  /** @see https://github.com/danny-avila/LibreChat/issues/8346 (Bedrock, same validator) */
+  thinkingBudgetMin:
+    "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024",
 } as const;
+
+/** The smallest thinking budget Anthropic takes. */
+const MIN_THINKING_BUDGET = 1024;
 
 interface Block {
   index: number;
@@ -102,12 +108,31 @@ const rules: PersonaRule[] = [
       return undefined;
     },
   },
+  {
+    id: "anthropic/thinking-budget-min",
+    description:
+      "thinking {type: enabled} needs budget_tokens of at least 1024 (a gateway mapping a small effort to a budget must not go below it).",
+    citations: [
+      "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking",
+      "https://github.com/themaximalist/llm.js/issues/30",
+      "https://github.com/danny-avila/LibreChat/issues/8346",
+    ],
+    dialects: ["anthropic-messages"],
+    check(body): Violation | undefined {
+      const thinking = asRecord(body.thinking);
+      const budget = thinking?.budget_tokens;
+      if (asString(thinking?.type) !== "enabled" || typeof budget !== "number") return undefined;
+      return budget < MIN_THINKING_BUDGET
+        ? { message: ANTHROPIC_MESSAGES.thinkingBudgetMin }
+        : undefined;
+    },
+  },
 ];
 
 export const anthropic = definePersona({
   name: "anthropic",
   description:
-    "Anthropic Messages: max_tokens required; tool_result blocks must answer the previous message's tool_use ids and every tool_use must be answered.",
+    "Anthropic Messages: max_tokens required; tool_result blocks must answer the previous message's tool_use ids and every tool_use must be answered; a thinking budget of at least 1024.",
   rules,
   reject: (violation) => ({
     status: violation.status ?? 400,
