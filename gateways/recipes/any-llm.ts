@@ -66,6 +66,26 @@ export const ANY_LLM_PERSONAS = [
   base(m: string): string;
 }[];
 
+/**
+ * The deployment we measure: the provider SDKs' own retries off. any-llm hands a provider's
+ * `client_args` to that provider's client (`get_provider_kwargs` in
+ * `any_llm/gateway/api/routes/chat.py`, used by its Chat and Messages routes, then
+ * `AnyLLM.create(..., **client_args)` into `AsyncOpenAI(...)` / `AsyncAnthropic(...)`).
+ * Left at their default (2 retries), those SDKs sleep out a 429's `Retry-After` when it is
+ * at most 60 s (`_calculate_retry_timeout`, openai 2.36.0 and anthropic 0.100.0): the 429
+ * probe's 30 s, twice, so the gateway answers after about 60 s, each request holding one of
+ * its 15 database connections all along, while the sweep's client gives up at 20 s. With
+ * `max_retries: 0` an upstream failure reaches any-llm's own handling at once. The other
+ * providers' clients (google-genai, ollama) take no such argument.
+ * @see https://github.com/openai/openai-python/blob/main/src/openai/_base_client.py
+ */
+export const ANY_LLM_CLIENT_ARGS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  openai: { max_retries: 0 },
+  anthropic: { max_retries: 0 },
+  deepseek: { max_retries: 0 },
+  moonshot: { max_retries: 0 },
+};
+
 export function anyLlmConfigYaml(ctx: Pick<LaunchContext, "mockUrl" | "workdir">): string {
   const lines = [
     `database_url: ${q(`sqlite:///${ctx.workdir}/any-llm.db`)}`,
@@ -81,6 +101,10 @@ export function anyLlmConfigYaml(ctx: Pick<LaunchContext, "mockUrl" | "workdir">
       `    api_key: ${q(RECIPE_PROVIDER_KEY)}`,
       `    api_base: ${q(p.base(ctx.mockUrl(p.backend, persona)))}`,
     );
+    const args = Object.entries(ANY_LLM_CLIENT_ARGS[p.name] ?? {});
+    if (args.length > 0) {
+      lines.push("    client_args:", ...args.map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`));
+    }
   }
   return `${lines.join("\n")}\n`;
 }
