@@ -50,6 +50,9 @@ const PROBES = [
   "am-reply-finish-content-filter",
   "am-reply-finish-length",
   "am-tool-result-image",
+  "am-path-generate",
+  "oc-path-generate",
+  "oc-error-429",
 ];
 
 let result: SweepResult;
@@ -74,6 +77,8 @@ beforeAll(async () => {
           "openai-responses->openai-responses",
           "openai-chat->anthropic-messages",
           "openai-chat->openai-chat@moonshot",
+          "openai-chat->openai-chat@google",
+          "anthropic-messages->anthropic-messages@deepseek",
         ]),
         column("any-llm", ["openai-chat->openai-chat", "anthropic-messages->gemini"]),
         column("switchyard", [
@@ -148,6 +153,25 @@ describe("LiteLLM 1.96.2", () => {
       /credentials\.body\.api_key: "\[REDACTED:[0-9a-f]+\]" → forwarded header x-api-key/,
     );
   });
+  it("carries reasoning_effort to Anthropic as a thinking budget, the model declared a reasoning model", () => {
+    // Without `model_info: {supports_reasoning: true}` on the deployment it refused the
+    // request (400 UnsupportedParamsError), which was our configuration, not its translation.
+    expect(cell("litellm", "openai-chat->anthropic-messages", "oc-reasoning-effort")).toMatchObject(
+      {
+        verdict: "preserved",
+        reason: 'reasoning_effort: "high" → absent, carried as a thinking budget 4096',
+      },
+    );
+  });
+  it("forwards to a provider's mount of the dialect, which is the right path there", () => {
+    expect(cell("litellm", "openai-chat->openai-chat@google", "oc-path-generate")).toMatchObject({
+      verdict: "preserved",
+    });
+    expect(
+      cell("litellm", "anthropic-messages->anthropic-messages@deepseek", "am-path-generate")
+        ?.reason,
+    ).toMatch(/→ "\/anthropic\/v1\/messages" \(the anthropic-messages route at deepseek's mount/);
+  });
   it("carries temperature to Anthropic (a clean cell, so the rig is not seeing loss everywhere)", () => {
     expect(cell("litellm", "openai-chat->anthropic-messages", "oc-temperature")).toMatchObject({
       verdict: "preserved",
@@ -170,6 +194,14 @@ describe("any-llm 1.14.0", () => {
     });
     expect(cell("any-llm", "openai-chat->openai-chat", "oc-temperature")).toMatchObject({
       verdict: "preserved",
+    });
+  });
+  it("answers an upstream 429 with a 500, once its provider SDK's retries are off (the deployment we measure)", () => {
+    // With the SDK's default 2 retries it slept the probe's Retry-After: 30 twice and the
+    // client gave up first: the cell was `error` and said nothing of the relay.
+    expect(cell("any-llm", "openai-chat->openai-chat", "oc-error-429")).toMatchObject({
+      verdict: "mangled",
+      reason: "error.status: 429 → 500",
     });
   });
   it("answers a Gemini MAX_TOKENS stop as a natural end_turn on /v1/messages", () => {
