@@ -70,6 +70,8 @@ export const CAUSES = {
   "status-type":
     "no upstream error type: the client's is judged against its dialect's type for the status",
   // What the client's reply alone shows (reply-invariants.ts).
+  "as-upstream":
+    "a fault the upstream's own reply already showed, relayed to the client unchanged: not the gateway's",
   "no-tool-stop": "a reply holding a tool call ends without its dialect's tool stop reason",
   "invalid-arguments": "a tool call's arguments are not a JSON object",
   "id-out-of-form": "a tool-call id outside the form the client's dialect documents for it",

@@ -238,12 +238,22 @@ function unreadableUpstream(subject: Subject, why: string): Verdict {
   return verdict({ direction: "reply", subject, field: subject, kind: "error", detail });
 }
 
-/** What the client's reply shows alone, judged whether or not the upstream was recorded. */
+/**
+ * What the client's reply shows alone, judged whether or not the upstream was recorded; where it
+ * was (and could be read), a fault the upstream's own reply showed is told apart as relayed.
+ */
 function invariantsOf(read: ReadExchange, out: Verdict[]): void {
   const down = read.clientReply;
-  const wire = read.exchange.clientResponse;
+  const { exchange } = read;
+  const wire = exchange.clientResponse;
   if (!down?.ok || !wire) return;
-  replyInvariantsInto(down.value, read.exchange.route.client, wire.status, out);
+  const up = read.upstream;
+  const upWire = exchange.upstreamReply;
+  const upstream =
+    up?.ok && upWire
+      ? { reply: up.value, dialect: exchange.route.backend, status: upWire.status }
+      : undefined;
+  replyInvariantsInto(down.value, exchange.route.client, wire.status, out, upstream);
 }
 
 /**

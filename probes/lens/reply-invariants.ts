@@ -18,23 +18,42 @@
  *   and nothing for it comes after its stop.
  *
  * An invariant a reply gives no occasion for (no tool call, not a stream, an error reply) gets
- * no verdict. docs/lens.md "What one side can show" has the references.
+ * no verdict. Where the upstream's reply was recorded, a fault it already showed, relayed
+ * unchanged, is the upstream's, not the gateway's (as-upstream.ts). docs/lens.md "What one side
+ * can show" has the references.
  */
 import type { CanonicalReply, Part } from "../../dialects/canonical.ts";
-import type { ClientDialect } from "../../dialects/dialect.ts";
+import type { Dialect } from "../../dialects/dialect.ts";
 import { dialectModule } from "../../dialects/registry.ts";
 import type { Cause } from "../causes.ts";
 import type { Verdict, VerdictKind } from "../verdict.ts";
+import { faultKey, faultsWithin, relayedDetail, type UpstreamSide } from "./as-upstream.ts";
 import { show, verdict } from "./describe.ts";
 import type { ReplyInvariant } from "./field-names.ts";
+
+/**
+ * One invariant judged on one reply, before it becomes a verdict: `faults` are the keys of what
+ * broke it (a call's argument text, an id, an event's fault without its place), the evidence
+ * compared with the upstream's own.
+ */
+interface Found {
+  subject: ReplyInvariant;
+  kind: VerdictKind;
+  detail: string;
+  cause?: Cause;
+  faults: readonly string[];
+}
 
 function judged(
   subject: ReplyInvariant,
   kind: VerdictKind,
   detail: string,
   cause?: Cause,
-): Verdict {
-  return verdict({ direction: "reply", subject, field: subject, kind, detail, cause });
+  faults: readonly string[] = [],
+): Found {
+  return cause === undefined
+    ? { subject, kind, detail, faults }
+    : { subject, kind, detail, cause, faults };
 }
 
 type ToolCall = Extract<Part, { type: "tool-call" }>;
@@ -49,14 +68,15 @@ function toolCalls(reply: CanonicalReply): ToolCall[] {
  * A tool call's stop reason. Only a natural end (or none at all) breaks it: a reply cut for
  * length or stopped by a filter mid-call ends as it must.
  */
-function toolStop(reply: CanonicalReply, calls: number): Verdict {
+function toolStop(reply: CanonicalReply, calls: number): Found {
   const said = reply.rawStopReason ?? reply.stopReason;
   const how = `${calls} tool call(s) → stop ${said === undefined ? "absent" : show(said)}`;
+  // The fault is the stop's meaning: the same natural end (or none) is the same fault.
   if (reply.stopReason === undefined) {
-    return judged("invariant.tool-stop", "dropped", how, "no-tool-stop");
+    return judged("invariant.tool-stop", "dropped", how, "no-tool-stop", ["none"]);
   }
   if (reply.stopReason === "stop" || reply.stopReason === "stop_sequence") {
-    return judged("invariant.tool-stop", "mangled", how, "no-tool-stop");
+    return judged("invariant.tool-stop", "mangled", how, "no-tool-stop", ["natural"]);
   }
   return judged("invariant.tool-stop", "preserved", how);
 }
@@ -71,7 +91,7 @@ function objectArguments(text: string): boolean {
   }
 }
 
-function toolArguments(calls: readonly ToolCall[]): Verdict {
+function toolArguments(calls: readonly ToolCall[]): Found {
   const bad = calls.filter((c) => !objectArguments(c.arguments));
   if (bad.length === 0) {
     return judged(
@@ -82,12 +102,13 @@ function toolArguments(calls: readonly ToolCall[]): Verdict {
   }
   const shown = bad.map((c) => `${c.name || c.id} ${show(c.arguments)}`).join("; ");
   const detail = `${calls.length} call(s) → ${bad.length} not a JSON object: ${shown}`;
-  return judged("invariant.tool-arguments", "mangled", detail, "invalid-arguments");
+  const faults = bad.map((c) => c.arguments);
+  return judged("invariant.tool-arguments", "mangled", detail, "invalid-arguments", faults);
 }
 
-/** Each call's id in the form the client's dialect documents (none documented: no verdict). */
-function toolCallIds(calls: readonly ToolCall[], client: ClientDialect): Verdict | undefined {
-  const form = dialectModule(client).traits.toolCallId;
+/** Each call's id in the form the reply's dialect documents (none documented: no verdict). */
+function toolCallIds(calls: readonly ToolCall[], dialect: Dialect): Found | undefined {
+  const form = dialectModule(dialect).traits.toolCallId;
   if (!form) return undefined;
   const bad = calls.filter((c) => !form.test(c.id));
   if (bad.length === 0) {
@@ -95,11 +116,12 @@ function toolCallIds(calls: readonly ToolCall[], client: ClientDialect): Verdict
   }
   const shown = bad.map((c) => show(c.id)).join(", ");
   const detail = `${calls.length} id(s) → ${bad.length} outside ${form}: ${shown}`;
-  return judged("invariant.tool-call-id", "mangled", detail, "id-out-of-form");
+  const faults = bad.map((c) => c.id);
+  return judged("invariant.tool-call-id", "mangled", detail, "id-out-of-form", faults);
 }
 
-function emptyContent(reply: CanonicalReply, client: ClientDialect): Verdict | undefined {
-  if (dialectModule(client).traits.emptyText === "spelling") return undefined;
+function emptyContent(reply: CanonicalReply, dialect: Dialect): Found | undefined {
+  if (dialectModule(dialect).traits.emptyText === "spelling") return undefined;
   if (reply.parts.length === 0) return undefined;
   let empty = 0;
   for (const p of reply.parts) if (p.type === "text" && p.text === "") empty++;
@@ -112,7 +134,8 @@ function emptyContent(reply: CanonicalReply, client: ClientDialect): Verdict | u
     );
   }
   const detail = `${reply.parts.length - empty} part(s) → ${empty} empty text block(s) beside them`;
-  return judged("invariant.empty-content", "invented", detail, "empty-text");
+  const faults = Array.from({ length: empty }, () => "empty text");
+  return judged("invariant.empty-content", "invented", detail, "empty-text", faults);
 }
 
 /**
@@ -121,7 +144,7 @@ function emptyContent(reply: CanonicalReply, client: ClientDialect): Verdict | u
  */
 const SECOND_LIFE = /after the terminal event|a second message_start/;
 
-function oneLifecycle(reply: CanonicalReply): Verdict | undefined {
+function oneLifecycle(reply: CanonicalReply): Found | undefined {
   const stream = reply.stream;
   if (!stream) return undefined;
   const extra = stream.malformed.filter((why) => SECOND_LIFE.test(why));
@@ -131,7 +154,8 @@ function oneLifecycle(reply: CanonicalReply): Verdict | undefined {
   }
   const events = new Set(extra.map((why) => /^\w+ (\d+)/.exec(why)?.[1] ?? why)).size;
   const detail = `${stream.events} event(s) → ${events} outside the one response: ${extra.slice(0, 3).join("; ")}`;
-  return judged("invariant.one-lifecycle", "invented", detail, "after-terminal");
+  const faults = extra.map(faultKey);
+  return judged("invariant.one-lifecycle", "invented", detail, "after-terminal", faults);
 }
 
 /**
@@ -140,7 +164,7 @@ function oneLifecycle(reply: CanonicalReply): Verdict | undefined {
  * started twice, a delta or stop for a block never started, a block never stopped: the
  * block's lifecycle arrived changed, `mangled (block-lifecycle)`, which says more and wins.
  */
-function blockLifecycle(reply: CanonicalReply): Verdict | undefined {
+function blockLifecycle(reply: CanonicalReply): Found | undefined {
   const blocks = reply.stream?.blocks;
   if (!blocks) return undefined;
   const { count, faults } = blocks;
@@ -156,21 +180,18 @@ function blockLifecycle(reply: CanonicalReply): Verdict | undefined {
     .map((f) => `${f.fault} ${f.block}${f.event > 0 ? ` (event ${f.event} ${f.type})` : ""}`)
     .join("; ");
   const detail = `${count} block(s) → ${faults.length} event(s) out of a block's lifecycle: ${shown}`;
+  const keys = faults.map((f) => `${f.fault} ${f.block} ${f.type}`);
   return faults.some((f) => f.fault !== "after-stop")
-    ? judged("invariant.block-lifecycle", "mangled", detail, "block-lifecycle")
-    : judged("invariant.block-lifecycle", "invented", detail, "after-block-stop");
+    ? judged("invariant.block-lifecycle", "mangled", detail, "block-lifecycle", keys)
+    : judged("invariant.block-lifecycle", "invented", detail, "after-block-stop", keys);
 }
 
 /**
- * The invariants of one client reply pushed onto `out`. An error reply (non-2xx, or an error
- * object) holds no answer to judge, but its stream's lifecycle still is.
+ * The invariants of one reply, in its own dialect. An error reply (non-2xx, or an error object)
+ * holds no answer to judge, but its stream's lifecycle still is.
  */
-export function replyInvariantsInto(
-  reply: CanonicalReply,
-  client: ClientDialect,
-  status: number,
-  out: Verdict[],
-): void {
+function invariantsOf(reply: CanonicalReply, dialect: Dialect, status: number): Found[] {
+  const out: Found[] = [];
   const answered = status >= 200 && status < 300 && reply.error === undefined;
   // A cut stream's content is judged by stream.terminal; its stop reason never came.
   const whole = !reply.stream || reply.stream.complete;
@@ -179,14 +200,72 @@ export function replyInvariantsInto(
     if (calls.length > 0) {
       out.push(toolStop(reply, calls.length));
       out.push(toolArguments(calls));
-      const ids = toolCallIds(calls, client);
+      const ids = toolCallIds(calls, dialect);
       if (ids) out.push(ids);
     }
-    const empty = emptyContent(reply, client);
+    const empty = emptyContent(reply, dialect);
     if (empty) out.push(empty);
   }
   const life = oneLifecycle(reply);
   if (life) out.push(life);
   const blocks = blockLifecycle(reply);
   if (blocks) out.push(blocks);
+  return out;
+}
+
+/**
+ * Faults of the stream's own events: a gateway that translates writes every event itself, so
+ * they can be the upstream's only where the client's dialect is the upstream's.
+ */
+const EVENT_FAULTS: ReadonlySet<ReplyInvariant> = new Set([
+  "invariant.one-lifecycle",
+  "invariant.block-lifecycle",
+]);
+
+/**
+ * The upstream's own fault that the client's is, relayed: the upstream's reply, judged in its
+ * own dialect, breaks the same invariant the same way (kind and cause), and every fault the
+ * client shows is one of the upstream's. Each dialect's own rules decide: a Chat id of no
+ * documented form that reaches an Anthropic client out of Anthropic's form is the gateway's.
+ */
+function relayedFrom(
+  found: Found,
+  upstream: UpstreamSide,
+  client: Dialect,
+  theirs: () => Found[],
+): Found | undefined {
+  if (EVENT_FAULTS.has(found.subject) && upstream.dialect !== client) return undefined;
+  const own = theirs().find((f) => f.subject === found.subject);
+  if (!own || own.kind !== found.kind || own.cause !== found.cause) return undefined;
+  return faultsWithin(found.faults, own.faults) ? own : undefined;
+}
+
+/**
+ * The invariants of one client reply pushed onto `out`. With the upstream's reply (recorded and
+ * read), a fault it already showed and the client got unchanged is `preserved (as-upstream)`.
+ */
+export function replyInvariantsInto(
+  reply: CanonicalReply,
+  client: Dialect,
+  status: number,
+  out: Verdict[],
+  upstream?: UpstreamSide,
+): void {
+  let theirs: Found[] | undefined;
+  const upstreamFound = () => {
+    if (!upstream) return [];
+    theirs ??= invariantsOf(upstream.reply, upstream.dialect, upstream.status);
+    return theirs;
+  };
+  for (const found of invariantsOf(reply, client, status)) {
+    const base = { direction: "reply", subject: found.subject, field: found.subject } as const;
+    const own =
+      found.faults.length > 0 && upstream && relayedFrom(found, upstream, client, upstreamFound);
+    if (own) {
+      const detail = relayedDetail(own.detail);
+      out.push(verdict({ ...base, kind: "preserved", detail, cause: "as-upstream" }));
+    } else {
+      out.push(verdict({ ...base, kind: found.kind, detail: found.detail, cause: found.cause }));
+    }
+  }
 }

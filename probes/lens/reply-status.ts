@@ -5,7 +5,8 @@
  */
 import type { CanonicalReply, ReplyError } from "../../dialects/canonical.ts";
 import { dialectModule } from "../../dialects/registry.ts";
-import { show, showChange } from "./describe.ts";
+import { faultKey, faultsWithin, relayedDetail } from "./as-upstream.ts";
+import { sameValue, show, showChange } from "./describe.ts";
 import { errorFamily } from "./error-types.ts";
 import type { ReplyPair } from "./judge-reply.ts";
 import type { Judgement as Outcome } from "./judgement.ts";
@@ -66,10 +67,22 @@ function judgeTypeForStatus(pair: ReplyPair, got: string | undefined): Outcome {
   return { kind: "mangled", detail, cause: "status-type", got };
 }
 
+/** An error body shown in a reason: its JSON or text, or that there was none. */
+function bodyShown(raw: unknown): string {
+  return raw === undefined ? "an empty body" : show(raw);
+}
+
 export function judgeErrorType(pair: ReplyPair): Outcome {
   const got = clientError(pair)?.type;
   const upstreamType = upstreamError(pair)?.type;
   if (upstreamType === undefined && !ok(pair.upstreamStatus) && !ok(pair.clientStatus)) {
+    // The upstream's untyped body passed on as it came, into its own dialect: the client got
+    // what the provider sent (the type for the status is owed by a body the gateway wrote).
+    const sent = upstreamError(pair)?.raw;
+    if (pair.backend === pair.clientDialect && sameValue(sent, clientError(pair)?.raw)) {
+      const detail = relayedDetail(`no type in ${bodyShown(sent)}`);
+      return { kind: "preserved", detail, cause: "as-upstream" };
+    }
     return judgeTypeForStatus(pair, got);
   }
   const sent = upstreamType ?? "";
@@ -116,9 +129,39 @@ export function judgeTerminal(pair: ReplyPair): Outcome {
   return { kind: "preserved", detail };
 }
 
+/** A stream's framing faults, each without its place (as-upstream.ts `faultKey`). */
+function framingFaults(stream: NonNullable<CanonicalReply["stream"]>): string[] {
+  const out = stream.malformed.map(faultKey);
+  for (let i = 0; i < stream.orphanFragments; i++) out.push("orphan tool fragment");
+  return out;
+}
+
+/**
+ * The framing faults the client's stream shares with the upstream's, passed on in the same
+ * dialect: the upstream's own bytes (a stream it cut mid-event) relayed, not the gateway's
+ * framing. A translating gateway writes every event itself, so there they are its own.
+ */
+function framingRelayed(pair: ReplyPair): Outcome | undefined {
+  const up = pair.upstream.stream;
+  const down = pair.client.stream;
+  if (!up || !down || pair.backend !== pair.clientDialect) return undefined;
+  const theirs = framingFaults(up);
+  if (theirs.length === 0 || !faultsWithin(framingFaults(down), theirs)) return undefined;
+  const shown =
+    up.malformed.length > 0
+      ? show(up.malformed[0])
+      : `${up.orphanFragments} orphan tool fragment(s)`;
+  const detail = relayedDetail(`${theirs.length} malformed: ${shown}`);
+  return { kind: "preserved", detail, cause: "as-upstream" };
+}
+
 export function judgeFraming(pair: ReplyPair): Outcome {
   const down = pair.client.stream;
   if (!down) return { kind: "mangled", detail: "stream → not a stream", cause: "not-a-stream" };
+  if (down.malformed.length > 0 || down.orphanFragments > 0) {
+    const relayed = framingRelayed(pair);
+    if (relayed) return relayed;
+  }
   if (down.malformed.length > 0) {
     return {
       kind: "mangled",
