@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Verdict } from "../probes/verdict.ts";
 import { type ColumnHeadline, headlineOf } from "./defects.ts";
-import { columnHeading, renderHeadline } from "./headline-section.ts";
+import { CONTROL_NOT_CLEAN, columnHeading, renderHeadline } from "./headline-section.ts";
 import { APPENDIX_HEADING, renderMarkdownReport } from "./markdown-report.ts";
 import { factsOfView, type ReportFacts } from "./report-facts.ts";
 import { loadRunView, type RunView } from "./run-view.ts";
@@ -163,6 +163,17 @@ describe("the headline's defects", () => {
     expect(renderHeadline(heads).join("\n")).toContain(
       "| **failed delivery: the client got 500 while the upstream answered with a success; reply fields not judged there** | 5 | 0 | 2 routes · s |",
     );
+  });
+
+  it("marks the control column when it is not clean: a defect there is a rule to fix", () => {
+    expect(heads.filter((h) => h.control).map((h) => h.column)).toEqual([DIRECT]);
+    const headline = renderHeadline(heads);
+    const mark = headline.indexOf(CONTROL_NOT_CLEAN);
+    expect(mark).toBeGreaterThan(headline.indexOf(`### ${columnHeading(headOf(DIRECT))}`));
+    expect(headline.filter((l) => l === CONTROL_NOT_CLEAN)).toHaveLength(1);
+    // Clean, it says nothing more than any clean column.
+    const clean = heads.map((h) => (h.control ? { ...h, defects: [], withDefect: 0 } : h));
+    expect(renderHeadline(clean)).not.toContain(CONTROL_NOT_CLEAN);
   });
 
   it("gives a direction whose carrier was lost one defect, leaks apart", () => {

@@ -55,8 +55,17 @@ export interface ExampleAttempt extends CellKey {
   attemptId: number;
 }
 
+/**
+ * The control column's gateway: `direct`, the client talking to the mock with no gateway
+ * between (gateways/adapters/direct.ts; sweep/control-clean.test.ts holds the two names equal).
+ * Its findings are a rule blaming a gateway for what the upstream or the rig did.
+ */
+export const CONTROL_GATEWAY = "direct";
+
 export interface ColumnHeadline {
   column: string;
+  /** The control column (CONTROL_GATEWAY): any defect on it is a lens bug, not a gateway's. */
+  control: boolean;
   status: string;
   reason?: string;
   cells: number;
@@ -268,6 +277,7 @@ function columnsOf(
       );
     return {
       column: col.column,
+      control: col.gateway === CONTROL_GATEWAY,
       status: col.status,
       ...(col.reason ? { reason: col.reason } : {}),
       cells: Object.values(col.counts).reduce((a, b) => a + b, 0),

@@ -62,6 +62,10 @@ function defectRow(d: Defect): string {
 export const EXAMPLE_NOTE =
   "An example's `#N` is the attempt it was read from: `npx gatecheck export --attempt-id N` writes its exchange (bytes and all) for `gatecheck check`.";
 
+/** Said above the control column's defects: each is a rule to fix, not a gateway's defect. */
+export const CONTROL_NOT_CLEAN =
+  "**The control column is not clean.** No gateway stands between client and mock here, so each defect below is a rule of the lens blaming a gateway for what the upstream or the rig did: a bug of gatecheck to fix (docs/lens.md, *A fault the upstream sent is not the gateway's*), and the same rule may blame the gateways above for it too.";
+
 const TABLE_HEAD = [
   "| severity | defect | cells | of them side | where | example |",
   "|---|---|---|---|---|---|",
@@ -79,6 +83,7 @@ export function renderHeadline(heads: readonly ColumnHeadline[]): string[] {
   for (const head of heads) {
     lines.push(`### ${columnHeading(head)}`, "");
     if (head.defects.length === 0) continue;
+    if (head.control) lines.push(CONTROL_NOT_CLEAN, "");
     lines.push(...TABLE_HEAD, ...head.defects.slice(0, HEADLINE_ROWS).map(defectRow));
     const rest = head.defects.slice(HEADLINE_ROWS);
     if (rest.length > 0) {
