@@ -1,10 +1,13 @@
 /**
- * Side findings end to end (issue 20 §5), with real HTTP and a real database: a sweep of the
- * `direct` column over a probe that stages an upstream reply whose tool-call arguments are
- * not JSON. The probe asks about the arguments, which arrive as sent (its cell is clean); the
- * one-sided invariant `invariant.tool-arguments` finds them broken on the same exchange, a
- * subject no probe of the run asks about. It must reach the matrix, the JSON summary and
- * JUnit as a side finding, and the attempt the matrix names must hold the bytes that show it.
+ * Side findings end to end (issue 20 §5), with real HTTP and a real database: a sweep of a
+ * gateway that cuts the tool-call arguments of the replies it passes on (the lossy test gateway
+ * with --cut-tool-arguments), over a probe that asks about the reply's finish reason. The probe's
+ * own subject arrives as sent (its cell is clean); the arguments, which no probe of the run asks
+ * about, arrive changed (`tool_calls[].arguments` mangled) and no longer JSON (the one-sided
+ * invariant `invariant.tool-arguments`). Both must reach the matrix, the JSON summary and JUnit
+ * as side findings, and the attempt the matrix names must hold the bytes that show them. The
+ * defect is the gateway's own: `direct` over the same probe, and the control column over the
+ * probes whose upstream sends a broken reply itself, has none (control-clean.test.ts).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,12 +22,18 @@ import { loadRunView } from "../results/run-view.ts";
 import { openStore } from "../results/store.ts";
 import { exportExchange } from "./export-exchange.ts";
 import { runSweep } from "./run-sweep.ts";
-import { testSweepOptions } from "./testing-sweep.ts";
+import { lossyGateway } from "./testing-columns.ts";
+import { processesRunning, testSweepOptions } from "./testing-sweep.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-side-sweep-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const PROBE = "oc-reply-tool-call-malformed-arguments";
+const PROBE = "oc-reply-finish-tool-calls";
+const CUTTER = "cutter@1.0.0";
+const SIDE = [
+  "invariant.tool-arguments mangled invalid-arguments",
+  "tool_calls[].arguments mangled -",
+];
 
 describe("a side finding of a real sweep", () => {
   it("reaches the matrix, summary.json and JUnit, and its example attempt holds the bytes", async () => {
@@ -32,22 +41,33 @@ describe("a side finding of a real sweep", () => {
     expect(probes).toHaveLength(1);
     const result = await runSweep(
       testSweepOptions(dir, {
-        columns: [{ adapter: direct, spec: { name: "direct", version: "0" } }],
+        columns: [
+          { adapter: direct, spec: { name: "direct", version: "0" } },
+          {
+            adapter: lossyGateway({ name: "cutter", cutToolArguments: true }),
+            spec: { name: "cutter", version: "1.0.0" },
+          },
+        ],
         probes,
       }),
     );
     expect(result.status).toBe("done");
+    expect(processesRunning("lossy-gateway.mjs")).toEqual([]);
     const store = openStore(result.dbPath);
     try {
       const view = loadRunView(store, result.runId);
-      const cell = view.cells.find((c) => c.probeId === PROBE);
-      // The probe's own field arrived as the upstream sent it: clean.
-      expect(cell?.verdict).toBe("preserved");
-      const side = view.findings.filter((f) => !f.own);
-      expect(side.map((f) => `${f.subject} ${f.verdict} ${f.cause}`)).toEqual([
-        "invariant.tool-arguments mangled invalid-arguments",
+      // The probe's own field arrived as the upstream sent it, through both: clean.
+      const cells = view.cells.filter((c) => c.probeId === PROBE);
+      expect(cells.map((c) => `${c.column} ${c.verdict}`).sort()).toEqual([
+        `${CUTTER} preserved`,
+        "direct@0 preserved",
       ]);
-      const attemptId = side[0]?.attempt?.id as number;
+      // direct passes the upstream's arguments on whole: nothing found there.
+      expect(view.findings.filter((f) => f.column === "direct@0")).toEqual([]);
+      const side = view.findings.filter((f) => !f.own && f.column === CUTTER);
+      expect(side.map((f) => `${f.subject} ${f.verdict} ${f.cause ?? "-"}`)).toEqual(SIDE);
+      const found = side.find((f) => f.subject === "invariant.tool-arguments");
+      const attemptId = found?.attempt?.id as number;
       expect(attemptId).toEqual(expect.any(Number));
 
       // The matrix's headline names it as found on another probe, with the attempt to read.
@@ -60,27 +80,29 @@ describe("a side finding of a real sweep", () => {
 
       // summary.json: beside the column's counts (which stay clean), not in them.
       const summary = JSON.parse(readFileSync(result.summaryPath, "utf8"));
-      const column = summary.columns.find((c: { column: string }) => c.column === "direct@0");
+      const column = summary.columns.find((c: { column: string }) => c.column === CUTTER);
       expect(column).toMatchObject({ silent: 0, preservationRate: 1 });
-      expect(column.sideFindings).toMatchObject({
-        cells: 1,
-        findings: [
-          {
-            subject: "invariant.tool-arguments",
-            verdict: "mangled",
-            cause: "invalid-arguments",
-            cells: 1,
-            example: { probeId: PROBE, attemptId },
-          },
-        ],
-      });
-
-      // JUnit fails on it, one case.
-      const junit = renderJunit(view);
-      expect(junit.failures).toBe(1);
-      expect(junit.xml).toContain(
-        'name="side finding: mangled invariant.tool-arguments (invalid-arguments)"',
+      expect(column.sideFindings.cells).toBe(1);
+      expect(column.sideFindings.findings).toContainEqual(
+        expect.objectContaining({
+          subject: "invariant.tool-arguments",
+          verdict: "mangled",
+          cause: "invalid-arguments",
+          cells: 1,
+          example: expect.objectContaining({ probeId: PROBE, attemptId }),
+        }),
       );
+      const control = summary.columns.find((c: { column: string }) => c.column === "direct@0");
+      expect(control.sideFindings).toMatchObject({ cells: 0, findings: [] });
+
+      // JUnit fails on each, one case per side finding of the column (the column's agent loops,
+      // whose tool calls the cut arguments break, fail beside them).
+      const junit = renderJunit(view);
+      const failing = [...junit.xml.matchAll(/<testcase [^>]*name="([^"]*)"[^>]*>\s*<failure/g)];
+      expect(failing.map((m) => m[1]).filter((name) => name?.startsWith("side finding:"))).toEqual([
+        "side finding: mangled invariant.tool-arguments (invalid-arguments)",
+        "side finding: mangled tool_calls[].arguments",
+      ]);
 
       // The attempt the matrix names, exported and judged again as `check` does, shows it.
       const exported = exportExchange(result.dbPath, { attemptId });

@@ -17,9 +17,15 @@ function fixtureGateway(fixture: string, args: readonly string[], name?: string)
   return genericAdapter(def);
 }
 
-/** Drops `stop`, rewrites `temperature`, leaks `x-api-key`; optionally crashes after N requests. */
-export function lossyGateway(options: { crashAfter?: number; name?: string } = {}): GatewayAdapter {
+/**
+ * Drops `stop`, rewrites `temperature`, leaks `x-api-key`; optionally crashes after N requests,
+ * or cuts the tool-call arguments of the JSON replies it passes on (a defect of its own).
+ */
+export function lossyGateway(
+  options: { crashAfter?: number; name?: string; cutToolArguments?: boolean } = {},
+): GatewayAdapter {
   const args = options.crashAfter === undefined ? [] : [`--crash-after=${options.crashAfter}`];
+  if (options.cutToolArguments) args.push("--cut-tool-arguments");
   return fixtureGateway("lossy-gateway", args, options.name);
 }
 
