@@ -259,6 +259,62 @@ describe("invariant.tool-stop", () => {
   });
 });
 
+describe("invariant.empty-content", () => {
+  const withEmpty = (empties: number) =>
+    JSON.stringify({
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      model: "m",
+      content: [
+        ...Array.from({ length: empties }, () => ({ type: "text", text: "" })),
+        { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris" } },
+      ],
+      stop_reason: "tool_use",
+      usage: { input_tokens: 5, output_tokens: 5 },
+    });
+
+  it("an empty text block the upstream sent is the upstream's; one more is the gateway's", () => {
+    const relayed = judged(ANTHROPIC, "non-stream", { body: withEmpty(1) }, { body: withEmpty(1) });
+    expect(of(relayed, "invariant.empty-content")).toMatchObject({
+      verdict: "preserved",
+      cause: "as-upstream",
+    });
+    const more = judged(ANTHROPIC, "non-stream", { body: withEmpty(1) }, { body: withEmpty(2) });
+    expect(of(more, "invariant.empty-content")).toMatchObject({
+      verdict: "invented",
+      cause: "empty-text",
+    });
+  });
+});
+
+describe("invariant.block-lifecycle", () => {
+  /** The tool stream with its last fragment sent after the block's stop. */
+  const late = (() => {
+    const events = anthropicToolStream("toolu_1", ['{"city": "Paris"}']).split("\n\n");
+    // message_start, block start, delta, block stop, ...: the delta moves after the stop.
+    [events[2], events[3]] = [events[3] as string, events[2] as string];
+    return events.join("\n\n");
+  })();
+
+  it("a delta after its block's stop, passed on Anthropic to Anthropic, is the upstream's", () => {
+    const v = judged(ANTHROPIC, "stream", { body: late }, { body: late });
+    expect(of(v, "invariant.block-lifecycle")).toMatchObject({
+      verdict: "preserved",
+      cause: "as-upstream",
+    });
+  });
+
+  it("the same from a well-formed upstream stream is the gateway's", () => {
+    const good = anthropicToolStream("toolu_1", ['{"city": "Paris"}']);
+    const v = judged(ANTHROPIC, "stream", { body: good }, { body: late });
+    expect(of(v, "invariant.block-lifecycle")).toMatchObject({
+      verdict: "invented",
+      cause: "after-block-stop",
+    });
+  });
+});
+
 describe("stream faults", () => {
   const CUT = `${chatChunk({ role: "assistant", content: "Hel" })}data: {"id":"c1","obj`;
 
@@ -266,6 +322,16 @@ describe("stream faults", () => {
     const v = judged(CHAT, "stream", { body: CUT }, { body: CUT });
     expect(of(v, "stream.framing")).toMatchObject({ verdict: "preserved", cause: "as-upstream" });
     expect(of(v, "stream.framing")?.reason).toContain("upstream: 2 malformed:");
+  });
+
+  it("a translating gateway's stream is its own, even cut where the upstream's was", () => {
+    const start = anthropicToolStream("toolu_1", []).split("\n\n").slice(0, 2).join("\n\n");
+    const cut = `${start}\n\nevent: content_block_delta\ndata: {"id":"c1","obj`;
+    const v = judged(CHAT_TO_ANTHROPIC, "stream", { body: CUT }, { body: cut });
+    expect(of(v, "stream.framing")).toMatchObject({
+      verdict: "mangled",
+      cause: "malformed-events",
+    });
   });
 
   it("a malformed event the gateway wrote, or one more than the upstream's, is the gateway's", () => {
