@@ -60,6 +60,7 @@ export const REQUEST_ATTRIBUTES = [
   "stream",
   "stream-options.include-usage",
   "service-tier",
+  "verbosity",
   "store",
   "logprobs",
   "top-logprobs",
@@ -144,6 +145,7 @@ type TopKey =
   | "user"
   | "stream"
   | "serviceTier"
+  | "verbosity"
   | "store"
   | "logprobs"
   | "topLogprobs"
@@ -211,6 +213,7 @@ export const VALUE_ACCESSORS = {
     },
   },
   "service-tier": top("serviceTier"),
+  verbosity: top("verbosity"),
   store: top("store"),
   logprobs: top("logprobs"),
   "top-logprobs": top("topLogprobs"),

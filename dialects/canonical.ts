@@ -169,6 +169,8 @@ export interface CanonicalRequest {
   stream?: boolean;
   streamOptions?: { includeUsage?: boolean };
   serviceTier?: string;
+  /** How long the answer should be: Chat `verbosity`, Responses `text.verbosity` (low/medium/high). */
+  verbosity?: string;
   /** Keep the response for later retrieval (Chat and Responses `store`; their defaults differ). */
   store?: boolean;
   /** Return the log probability of each output token (Chat `logprobs`). */

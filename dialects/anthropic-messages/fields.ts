@@ -170,7 +170,7 @@ export const ANTHROPIC_FIELDS = {
       "a Responses parameter: Messages has no such field",
       `${ANTHROPIC}#body`,
     ),
-    ...absent(["extras.verbosity"], "Messages has no verbosity setting", `${ANTHROPIC}#body`),
+    ...absent(["verbosity"], "Messages has no verbosity setting", `${ANTHROPIC}#body`),
     ...absent(["headers.openai-beta"], "an OpenAI-only header", DOCS.responses),
     ...absentInReply(
       ["usage.reasoning_tokens"],

@@ -161,7 +161,7 @@ export const GEMINI_FIELDS = {
       "a Responses parameter: generateContent has no such field",
       DOCS.gemini,
     ),
-    ...absent(["extras.verbosity"], "generationConfig has no verbosity setting", GENERATION_CONFIG),
+    ...absent(["verbosity"], "generationConfig has no verbosity setting", GENERATION_CONFIG),
     ...absent(["extras.container"], "an Anthropic code-execution container id", DOCS.gemini),
     ...absent(["headers.anthropic-beta"], "an Anthropic-only header", DOCS.anthropicBeta),
     ...absent(["headers.anthropic-version"], "an Anthropic-only header", DOCS.anthropicVersioning),

@@ -127,7 +127,7 @@ export const OLLAMA_FIELDS = {
       "a Responses parameter: /api/chat has no such field",
       DOCS.ollamaChat,
     ),
-    ...absent(["extras.verbosity"], "/api/chat has no verbosity setting", DOCS.ollamaChat),
+    ...absent(["verbosity"], "/api/chat has no verbosity setting", DOCS.ollamaChat),
     ...absent(["extras.container"], "an Anthropic code-execution container id", DOCS.ollamaChat),
     ...absent(["headers.anthropic-beta"], "an Anthropic-only header", DOCS.anthropicBeta),
     ...absent(["headers.anthropic-version"], "an Anthropic-only header", DOCS.anthropicVersioning),

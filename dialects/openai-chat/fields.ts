@@ -128,6 +128,7 @@ export const CHAT_FIELDS = {
     value("user", "user", STRING, `${CHAT}#chat-create-user`, { aliases: ["safety_identifier"] }),
     value("stream", "stream", BOOLEAN, `${CHAT}#chat-create-stream`),
     value("service-tier", "service_tier", STRING, TIER, { values: CHAT_SERVICE_TIERS }),
+    value("verbosity", "verbosity", STRING, `${CHAT}#chat-create-verbosity`),
     value("store", "store", BOOLEAN, `${CHAT}#chat-create-store`),
     value("logprobs", "logprobs", BOOLEAN, `${CHAT}#chat-create-logprobs`),
     value("top-logprobs", "top_logprobs", NUMBER, `${CHAT}#chat-create-top_logprobs`),

@@ -93,7 +93,8 @@ const rich: CanonicalRequest = {
   logprobs: true,
   topLogprobs: 3,
   prediction: { type: "content", content: "PREDICTPROBE" },
-  extras: { verbosity: "low" },
+  verbosity: "low",
+  extras: { web_search_options: {} },
 };
 
 describe("openai-chat writer", () => {

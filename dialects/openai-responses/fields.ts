@@ -91,6 +91,8 @@ export const RESPONSES_FIELDS = {
       `${RESPONSES}#responses-create-max_output_tokens`,
     ),
     spelled("response-format", "text.format", `${RESPONSES}#responses-create-text`),
+    // Read and written beside the format by the dialect's own code.
+    spelled("verbosity", "text.verbosity", `${RESPONSES}#responses-create-text`),
     // Read by the reader's own code: a `reasoning` object with neither is kept as sent.
     spelled("reasoning.effort", "reasoning.effort", REASONING),
     spelled("reasoning.summary", "reasoning.summary", REASONING),
@@ -149,8 +151,7 @@ export const RESPONSES_FIELDS = {
       `${RESPONSES}#responses-create-context_management`,
     ),
     // Documented parameters of other dialects that no attribute models (docs/lens.md, "A
-    // client key no reader maps"). Chat's `verbosity` is Responses' `text.verbosity`: not
-    // modelled, so it has no row here (its probe does not run to Responses).
+    // client key no reader maps").
     ...absent(
       ["extras.container"],
       "an Anthropic code-execution container id; Responses gives a container per code_interpreter tool",

@@ -110,7 +110,7 @@ describe("openai-responses request fixtures", () => {
     expect(r.extras).toEqual({ include: ["reasoning.encrypted_content"] });
   });
 
-  it("structured outputs: text.format, with its description and verbosity kept raw", () => {
+  it("structured outputs: text.format, with its description kept raw, and text.verbosity", () => {
     const r = read("request-structured-outputs-guide.json");
     expect(r.responseFormat).toMatchObject({
       type: "json_schema",
@@ -126,8 +126,9 @@ describe("openai-responses request fixtures", () => {
     expect(r.user).toBe("user-1234");
     expect(r.stream).toBe(true);
     expect(r.serviceTier).toBe("flex");
+    expect(r.verbosity).toBe("low");
     expect(r.extras).toEqual({
-      text: { format: { description: "A calendar event" }, verbosity: "low" },
+      text: { format: { description: "A calendar event" } },
       truncation: "auto",
       previous_response_id: "resp_123",
     });

@@ -319,12 +319,13 @@ export function readResponsesRequest(raw: JsonRecord): CanonicalRequest {
     extras: {},
   };
   readTools(f.take("tools", asRecords) ?? [], out);
-  const responseFormat = f.nested("text", (g) => {
+  const text = f.nested("text", (g) => {
     const format = readFormat(g.record.format);
     if (format) g.keep("format", format.leftover);
-    return format?.format;
+    return nonEmpty({ format: format?.format, verbosity: g.take("verbosity", asString) });
   });
-  if (responseFormat !== undefined) out.responseFormat = responseFormat;
+  if (text?.format !== undefined) out.responseFormat = text.format;
+  if (text?.verbosity !== undefined) out.verbosity = text.verbosity;
   const reasoning = f.nested("reasoning", (g) =>
     nonEmpty<ReasoningConfig>({
       effort: g.take("effort", asString),

@@ -82,7 +82,8 @@ const rich: CanonicalRequest = {
   stream: false,
   serviceTier: "priority",
   store: true,
-  extras: { include: ["reasoning.encrypted_content"], text: { verbosity: "high" } },
+  verbosity: "high",
+  extras: { include: ["reasoning.encrypted_content"] },
 };
 
 describe("openai-responses writer", () => {

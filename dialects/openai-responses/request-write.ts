@@ -215,17 +215,19 @@ export function writeResponsesRequest(request: CanonicalRequest, same: boolean):
           request.messages.flatMap((m) => writeItems(m, same))),
     tools: tools.length > 0 ? tools : undefined,
     tool_choice: request.toolChoice && writeToolChoice(request.toolChoice),
-    text: format && {
+    text: nonEmpty({
       format:
-        format.type === "json_schema"
+        format &&
+        (format.type === "json_schema"
           ? compact({
               type: "json_schema",
               name: format.name,
               schema: format.schema,
               strict: format.strict,
             })
-          : { type: format.type },
-    },
+          : { type: format.type }),
+      verbosity: request.verbosity,
+    }),
     // A thinking switch with no effort level goes as the effort that means the same.
     reasoning:
       request.reasoning &&

@@ -17,7 +17,6 @@ import { anthropicRequestProbes } from "./anthropic-messages/request.ts";
 import { chatContentProbes } from "./openai-chat/content.ts";
 import { chatHeaderProbes } from "./openai-chat/header.ts";
 import { chatHistoryProbes } from "./openai-chat/history.ts";
-import { chatPassthroughProbes } from "./openai-chat/passthrough.ts";
 import { chatRequestProbes } from "./openai-chat/request.ts";
 import { responsesContentProbes } from "./openai-responses/content.ts";
 import { responsesHeaderProbes } from "./openai-responses/header.ts";
@@ -33,7 +32,6 @@ export const CORPUS: readonly Probe[] = withReferenceFindings([
   ...anthropicHistoryProbes,
   ...anthropicHeaderProbes,
   ...chatRequestProbes,
-  ...chatPassthroughProbes,
   ...chatContentProbes,
   ...chatHistoryProbes,
   ...chatHeaderProbes,

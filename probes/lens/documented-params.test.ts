@@ -69,6 +69,28 @@ describe("a client key no attribute models consults the target's absent rows", (
   });
 });
 
+describe("verbosity", () => {
+  it("is Chat verbosity and Responses text.verbosity, no-equivalent elsewhere", () => {
+    const client = readRequest("openai-chat", { ...BODY, verbosity: "low" });
+    expect(client).toMatchObject({ verbosity: "low", extras: {} });
+    const responses = throughWriters(client, "openai-responses");
+    expect(responses.written.body.text).toEqual({ verbosity: "low" });
+    expect(only(responses.verdicts, "verbosity").verdict).toBe("preserved");
+    expect(only(judge(client, req("openai-responses")), "verbosity").verdict).toBe("dropped");
+    for (const backend of ["anthropic-messages", "gemini", "ollama"] as const) {
+      expect(only(throughWriters(client, backend).verdicts, "verbosity").verdict).toBe(
+        "no-equivalent",
+      );
+    }
+    const back = readRequest("openai-responses", {
+      ...RESPONSES_BODY,
+      text: { verbosity: "high" },
+    });
+    expect(back).toMatchObject({ verbosity: "high", extras: {} });
+    expect(throughWriters(back, "openai-chat").written.body.verbosity).toBe("high");
+  });
+});
+
 describe("store", () => {
   it("is carried between Chat and Responses by value, no-equivalent where nothing is stored", () => {
     const client = readRequest("openai-chat", { ...BODY, store: false });

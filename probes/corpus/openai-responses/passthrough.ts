@@ -2,22 +2,14 @@
  * Documented Responses parameters no canonical attribute models (the canonical request keeps
  * them raw): judged as `extras.<key>` against each target's absent rows, so they run on every
  * backend whose verdict the rows can decide (docs/lens.md, "A client key no reader maps").
+ * The ones modelled as attributes (store, the logprobs include entry, MCP tools) are in
+ * request.ts.
  * @see https://platform.openai.com/docs/api-reference/responses/create
  */
 import type { Probe } from "../probe.ts";
 import { BOTH_MODES } from "../shared.ts";
 
 export const responsesPassthroughProbes: Probe[] = [
-  {
-    id: "or-store",
-    client: "openai-responses",
-    axis: "request",
-    field: "store",
-    request: { store: false },
-    modes: BOTH_MODES,
-    severity: "medium",
-    note: "store: false (do not retain) reaches Responses and Chat as false; no-equivalent where nothing is stored",
-  },
   {
     id: "or-previous-response-id",
     client: "openai-responses",

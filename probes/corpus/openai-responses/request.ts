@@ -84,6 +84,16 @@ export const responsesRequestProbes: Probe[] = [
     note: "USERPROBE-4413 arrives as the end-user id",
   },
   {
+    id: "or-store",
+    client: "openai-responses",
+    axis: "request",
+    field: "store",
+    request: { store: false },
+    modes: BOTH_MODES,
+    severity: "medium",
+    note: "store: false (do not retain) reaches Responses and Chat as false; no-equivalent where nothing is stored",
+  },
+  {
     id: "or-mcp-tool",
     client: "openai-responses",
     axis: "request",
