@@ -14,8 +14,9 @@ export class ResultsError extends Error {
   constructor(
     readonly code: ResultsErrorCode,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = "ResultsError";
   }
 }

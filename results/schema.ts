@@ -358,8 +358,10 @@ export interface OpenOptions {
 }
 
 /**
- * Open a results database, applying pending migrations when writable. A read-only open of a
- * database whose schema is older or newer than this code is an error, never a guess.
+ * Open a results database, applying pending migrations when writable. A read-only open of an
+ * older gatecheck database migrates it first, as the next sweep would (a user upgrading
+ * gatecheck reads last night's file with `report` or `query`); one that cannot be written, or
+ * whose schema is newer than this code or not gatecheck's, is an error, never a guess.
  */
 export function openDb(path: string, options: OpenOptions = {}): Db {
   const readonly = options.readonly ?? false;
@@ -370,6 +372,7 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
     throw new ResultsError(
       "db-open",
       `cannot open results database ${path}: ${(error as Error).message}`,
+      { cause: error },
     );
   }
   if (!readonly) {
@@ -383,16 +386,35 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
     migrate(db, path);
   } else {
     const version = db.pragma("user_version", { simple: true }) as number;
+    if (version >= 1 && version < SCHEMA_VERSION) {
+      db.close();
+      migrateInPlace(path, version);
+      return openDb(path, options);
+    }
     if (version !== SCHEMA_VERSION) {
       db.close();
-      throw new ResultsError(
-        "schema-version",
-        `${path}: schema version ${version}, expected ${SCHEMA_VERSION} (open it once with a writer to migrate)`,
-      );
+      const why =
+        version > SCHEMA_VERSION
+          ? `is newer than this gatecheck knows (${SCHEMA_VERSION}): upgrade gatecheck`
+          : "is not a gatecheck results database's (0: no schema)";
+      throw new ResultsError("schema-version", `${path}: schema version ${version} ${why}`);
     }
   }
   db.pragma("busy_timeout = 5000");
   return db;
+}
+
+/** An older database brought to this schema by a writer, for a reader to open after. */
+function migrateInPlace(path: string, version: number): void {
+  try {
+    openDb(path).close();
+  } catch (error) {
+    throw new ResultsError(
+      "schema-version",
+      `${path}: schema version ${version}, expected ${SCHEMA_VERSION}, and it cannot be migrated here (${(error as Error).message}): copy it somewhere writable and pass that path with --db`,
+      { cause: error },
+    );
+  }
 }
 
 function migrate(db: Db, path: string): void {

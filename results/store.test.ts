@@ -17,6 +17,19 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const RUN = "2026-11-30T02-10-00Z-ab12";
 
+/**
+ * A database one schema version behind: the last migration replaces what it creates (DROP,
+ * then CREATE), so a current file marked one version older migrates as an older one would.
+ */
+function olderDatabase(name: string): string {
+  const path = join(dir, name);
+  openStore(path).close();
+  const raw = new Database(path);
+  raw.pragma(`user_version = ${SCHEMA_VERSION - 1}`);
+  raw.close();
+  return path;
+}
+
 describe("schema", () => {
   it("migrates a new file to the current user_version in WAL mode", () => {
     const store = openStore(join(dir, "a.db"));
@@ -34,6 +47,39 @@ describe("schema", () => {
     expect(() => openStore(path)).toThrow(
       new RegExp(`future\\.db: schema version ${SCHEMA_VERSION + 1} is newer`),
     );
+  });
+
+  it("read-only open of an older database migrates it first, as the next sweep would", () => {
+    const path = olderDatabase("older.db");
+    const store = openStoreReadonly(path);
+    expect(store.db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    store.close();
+  });
+
+  it("read-only open of an older database it cannot migrate is an error that says what to do", () => {
+    const path = olderDatabase("older-busy.db");
+    const raw = new Database(path);
+    // Another writer holds the file: a reader can still read it (WAL), a migration cannot write.
+    raw.exec("BEGIN EXCLUSIVE");
+    try {
+      expect(() => openStoreReadonly(path)).toThrow(
+        /schema version \d+, expected \d+, and it cannot be migrated here \(database is locked\): copy it somewhere writable/,
+      );
+    } finally {
+      raw.exec("ROLLBACK");
+      raw.close();
+    }
+  });
+
+  it("read-only open of a file with no gatecheck schema or a newer one is an error", () => {
+    const plain = join(dir, "plain.db");
+    new Database(plain).close();
+    expect(() => openStoreReadonly(plain)).toThrow(/schema version 0 is not a gatecheck/);
+    const future = join(dir, "future-r.db");
+    const raw = new Database(future);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    expect(() => openStoreReadonly(future)).toThrow(/newer than this gatecheck knows.*upgrade/);
   });
 
   it("read-only open of a missing file is an error, and creates nothing", () => {
