@@ -81,6 +81,15 @@ export const SWITCHYARD_CLIENTS = [
     persona: "anthropic",
     base: (m: string) => `${m}/v1`,
   },
+  // DeepSeek's Anthropic-compatible API, at its mount (mock-upstream/personas/mounts.ts).
+  // @see https://api-docs.deepseek.com/guides/anthropic_api
+  {
+    name: "deepseek_anthropic",
+    format: "anthropic_messages",
+    backend: "anthropic-messages",
+    persona: "deepseek",
+    base: (m: string) => `${m}/anthropic/v1`,
+  },
 ] as const satisfies readonly {
   name: string;
   format: string;
@@ -140,11 +149,15 @@ const ROWS: RecipeRouteRow[] = CLIENTS.flatMap(([client, ingressPath]) =>
   })),
 );
 
-/** Claude Code through Switchyard to DeepSeek; an OpenAI client to Anthropic's checks. */
+/**
+ * Claude Code through Switchyard to DeepSeek (its Chat API, and its Anthropic API); an OpenAI
+ * client to Anthropic's checks.
+ */
 const PERSONA_ROWS: RecipeRouteRow[] = (
   [
     ["anthropic-messages", "/v1/messages", "deepseek"],
     ["openai-chat", "/v1/chat/completions", "anthropic_strict"],
+    ["anthropic-messages", "/v1/messages", "deepseek_anthropic"],
   ] as const
 ).map(([client, ingressPath, name]) => {
   const c = SWITCHYARD_CLIENTS.find((x) => x.name === name) ?? SWITCHYARD_CLIENTS[0];
