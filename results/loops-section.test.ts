@@ -1,7 +1,12 @@
 import { expect, it } from "vitest";
 import { renderJunit } from "./junit-report.ts";
 import type { LoopRecord } from "./loop-records.ts";
-import { groupedLosses, renderLoopsSection, summarizeLoops } from "./loops-section.ts";
+import {
+  groupedLosses,
+  renderLoopBreaksAppendix,
+  renderLoopsSection,
+  summarizeLoops,
+} from "./loops-section.ts";
 import type { RunView } from "./run-view.ts";
 
 const base = {
@@ -44,10 +49,30 @@ it("counts completed of run per route, never a not-run loop as run, and links ea
   expect(text).toContain(
     "| gw@1.0.0 | openai-chat->anthropic-messages | **1/2** (1 not run: budget: the sweep's time ran out) | parallel: turn 2, id-lost | the reasoning text did not come back to the backend (plain) |",
   );
-  expect(text).toContain("**broke at turn 2, id-lost**. the backend issued call ids");
-  expect(text).toContain(
+  const appendix = renderLoopBreaksAppendix(summary).join("\n");
+  expect(appendix).toContain("## G. Every agent loop break");
+  expect(appendix).toContain("**broke at turn 2, id-lost**. the backend issued call ids");
+  expect(appendix).toContain(
     "([bytes](runs/r1/gw@1.0.0/loops/openai-chat-_anthropic-messages--parallel.json))",
   );
+  expect(text).not.toContain("**broke at turn 2");
+});
+
+it("names the routes where every loop completed and nothing was lost once per gateway, not as rows", () => {
+  const cleanLoops: LoopRecord[] = ["plain", "parallel"].flatMap((variant) =>
+    ["a->a", "b->b"].map((routeId) => ({
+      ...base,
+      routeId,
+      variant,
+      status: "completed" as const,
+    })),
+  );
+  const summary = summarizeLoops("r1", [...loops, ...cleanLoops]);
+  const text = renderLoopsSection(summary).join("\n");
+  expect(text).toContain("- gw@1.0.0: 2 route(s), 4 loops: a->a, b->b");
+  expect(text).not.toContain("| gw@1.0.0 | a->a |");
+  expect(text).toContain("| gw@1.0.0 | openai-chat->anthropic-messages |");
+  expect(renderLoopBreaksAppendix(summarizeLoops("r1", cleanLoops))).toEqual([]);
 });
 
 it("a loss found in several variants of a route reads once, with the variants", () => {

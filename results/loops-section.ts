@@ -102,18 +102,38 @@ export function groupedLosses(losses: readonly string[]): string {
     .join("; ");
 }
 
-/** The matrix's "agent loops" section; nothing when the run has no loops. */
+/** A route whose every loop ran, completed and lost nothing: one name in a list, not a row. */
+function clean(route: LoopRouteSummary): boolean {
+  return (
+    route.run > 0 &&
+    route.completed === route.run &&
+    route.notRun === 0 &&
+    route.losses.length === 0
+  );
+}
+
+/**
+ * The matrix's "agent loops" section; nothing when the run has no loops. A row per route with
+ * a break, a loss or a loop not run; the clean routes named once per gateway below the table
+ * (so the section stays readable with a dozen columns); every break's reason and bytes are
+ * appendix G's.
+ */
 export function renderLoopsSection(summary: LoopsSummary): string[] {
   if (summary.routes.length === 0) return [];
   const lines = [
     "## Agent loops",
     "",
-    `An official SDK client runs a scripted agent loop through each route against the mock as a deterministic model: turn 1 the task and the backend's tool calls, turn 2 the agent's echo (variants: ${LOOP_VARIANTS.map((v) => v.id).join(", ")}), turn 3 the final answer; and \`${SECOND_CLIENT_VARIANT}\`: two clients with their own keys, one after the other, where the second's requests must not reach the backend with the first's key (docs/loops.md). **${summary.completed} of ${summary.run} loops completed**${summary.notRun ? `; ${summary.notRun} not run (not counted)` : ""}.`,
+    `An official SDK client runs a scripted agent loop through each route against the mock as a deterministic model: turn 1 the task and the backend's tool calls, turn 2 the agent's echo (variants: ${LOOP_VARIANTS.map((v) => v.id).join(", ")}), turn 3 the final answer; and \`${SECOND_CLIENT_VARIANT}\`: two clients with their own keys, one after the other, where the second's requests must not reach the backend with the first's key (docs/loops.md). **${summary.completed} of ${summary.run} loops completed**${summary.notRun ? `; ${summary.notRun} not run (not counted)` : ""}. Every break's reason and bytes: appendix G.`,
     "",
-    "| gateway | route | completed / run | broke (variant: turn, cause) | lost on the way (variants) |",
-    "|---|---|---|---|---|",
   ];
-  for (const r of summary.routes) {
+  const rows = summary.routes.filter((r) => !clean(r));
+  if (rows.length > 0) {
+    lines.push(
+      "| gateway | route | completed / run | broke (variant: turn, cause) | lost on the way (variants) |",
+      "|---|---|---|---|---|",
+    );
+  }
+  for (const r of rows) {
     const ratio = r.run === 0 ? "not run" : `${r.completed}/${r.run}`;
     const breaks = r.breaks.map((b) => `${b.variant}: turn ${b.turn}, ${b.cause}`).join("; ");
     const notRun = r.notRun ? ` (${r.notRun} not run: ${r.notRunReasons.join("; ")})` : "";
@@ -121,18 +141,36 @@ export function renderLoopsSection(summary: LoopsSummary): string[] {
       `| ${r.column} | ${r.routeId} | ${r.completed === r.run && r.run > 0 ? ratio : `**${ratio}**`}${cellText(notRun)} | ${cellText(breaks) || "·"} | ${cellText(groupedLosses(r.losses)) || "·"} |`,
     );
   }
-  const breaks = summary.routes.flatMap((r) => r.breaks.map((b) => ({ ...r, ...b })));
-  if (breaks.length > 0) {
-    lines.push(
-      "",
-      "Every break, with the reason and its bytes (also in the database's `loops` table):",
-      "",
-    );
-    for (const b of breaks) {
+  const cleanByColumn = new Map<string, LoopRouteSummary[]>();
+  for (const r of summary.routes.filter(clean)) {
+    cleanByColumn.set(r.column, [...(cleanByColumn.get(r.column) ?? []), r]);
+  }
+  if (cleanByColumn.size > 0) {
+    lines.push("", "Every loop completed and nothing was lost on:", "");
+    for (const [column, routes] of cleanByColumn) {
+      const loops = routes.reduce((n, r) => n + r.run, 0);
       lines.push(
-        `- ${b.column} \`${b.routeId}\` ${b.variant}: **broke at turn ${b.turn}, ${b.cause}**. ${b.reason} ([bytes](${b.evidence}))`,
+        `- ${column}: ${routes.length} route(s), ${loops} loops: ${routes.map((r) => r.routeId).join(", ")}`,
       );
     }
+  }
+  return [...lines, ""];
+}
+
+/** Appendix G: every loop break with its reason and a link to its bytes. */
+export function renderLoopBreaksAppendix(summary: LoopsSummary): string[] {
+  const breaks = summary.routes.flatMap((r) => r.breaks.map((b) => ({ ...r, ...b })));
+  if (breaks.length === 0) return [];
+  const lines = [
+    "## G. Every agent loop break",
+    "",
+    "With the reason and its bytes (also in the database's `loops` table):",
+    "",
+  ];
+  for (const b of breaks) {
+    lines.push(
+      `- ${b.column} \`${b.routeId}\` ${b.variant}: **broke at turn ${b.turn}, ${b.cause}**. ${b.reason} ([bytes](${b.evidence}))`,
+    );
   }
   return [...lines, ""];
 }

@@ -16,7 +16,7 @@ import { headlineOf } from "./defects.ts";
 import { renderFailureSection } from "./failure-section.ts";
 import { gridOf, renderGrid } from "./grid-section.ts";
 import { renderDefectAppendix, renderHeadline } from "./headline-section.ts";
-import { renderLoopsSection, summarizeLoops } from "./loops-section.ts";
+import { renderLoopBreaksAppendix, renderLoopsSection, summarizeLoops } from "./loops-section.ts";
 import { cellText } from "./markdown-text.ts";
 import type { CellRecord } from "./records.ts";
 import { factsOfView, type ReportFacts } from "./report-facts.ts";
@@ -52,16 +52,14 @@ export function markdownSections(
   const { view } = facts;
   const scope = scopeOf(view);
   const heads = headlineOf(facts);
+  const loops = summarizeLoops(loopEvidenceRun(view.run), view.loops ?? []);
   const section = (id: string, lines: string[], appendix = false) => ({ id, lines, appendix });
   return [
     section("scope", renderScope(scope)),
     section("headline", renderHeadline(heads)),
     section("preservation", preservationSection(view)),
     section("grid", renderGrid(gridOf(facts))),
-    section(
-      "loops",
-      renderLoopsSection(summarizeLoops(loopEvidenceRun(view.run), view.loops ?? [])),
-    ),
+    section("loops", renderLoopsSection(loops)),
     section("defects", renderDefectAppendix(heads), true),
     section("fields", [...legendSection(), ...matrixSection(view)], true),
     section("controls", renderControlAppendix(scope.controls), true),
@@ -75,6 +73,7 @@ export function markdownSections(
       true,
     ),
     section("sdk", renderClientSdkSection(facts.clientSdk), true),
+    section("loop-breaks", renderLoopBreaksAppendix(loops), true),
   ];
 }
 

@@ -2,8 +2,8 @@
  * The Markdown report's sections that the page shows too (results/markdown-report.ts renders
  * them; markdown-html.ts turns them into HTML): the scope, the headline and the grid open
  * the page; every defect, the controls, the cells not measured, failure behaviour (every
- * row) and the SDK view are folded below the matrix. The page draws its own preservation
- * bars and field matrix.
+ * row), the SDK view and every loop break are folded below the matrix. The page draws its
+ * own preservation bars and field matrix.
  */
 import { markdownSections } from "../markdown-report.ts";
 import type { ReportFacts } from "../report-facts.ts";
@@ -19,6 +19,7 @@ const TITLES: Record<string, string> = {
   "not-measured": "Cells not measured",
   failure: "Failure behaviour",
   sdk: "What real clients see",
+  "loop-breaks": "Every agent loop break",
 };
 
 export function reportSections(facts: ReportFacts): ReportSection[] {
