@@ -42,11 +42,13 @@ export const partSchema: z.ZodType<Part> = z.lazy(() =>
       source: mediaSource,
       title: z.string().optional(),
       cache: cacheMarker.optional(),
+      extras: z.record(z.string(), z.unknown()).optional(),
     }),
     z.strictObject({
       type: z.literal("audio"),
       source: mediaSource,
       format: z.string().optional(),
+      extras: z.record(z.string(), z.unknown()).optional(),
     }),
     z.strictObject({
       type: z.literal("tool-call"),
@@ -55,6 +57,7 @@ export const partSchema: z.ZodType<Part> = z.lazy(() =>
       arguments: z.string(),
       signature: z.string().optional(),
       cache: cacheMarker.optional(),
+      extras: z.record(z.string(), z.unknown()).optional(),
     }),
     z.strictObject({
       type: z.literal("tool-result"),
@@ -63,15 +66,21 @@ export const partSchema: z.ZodType<Part> = z.lazy(() =>
       isError: z.boolean().optional(),
       name: z.string().optional(),
       cache: cacheMarker.optional(),
+      extras: z.record(z.string(), z.unknown()).optional(),
     }),
     z.strictObject({
       type: z.literal("thinking"),
       text: z.string(),
       signature: z.string().optional(),
       redacted: z.boolean().optional(),
+      extras: z.record(z.string(), z.unknown()).optional(),
     }),
     z.strictObject({ type: z.literal("reasoning"), text: z.string() }),
-    z.strictObject({ type: z.literal("refusal"), text: z.string() }),
+    z.strictObject({
+      type: z.literal("refusal"),
+      text: z.string(),
+      extras: z.record(z.string(), z.unknown()).optional(),
+    }),
     z.strictObject({ type: z.literal("unknown"), raw: z.unknown() }),
   ]),
 );

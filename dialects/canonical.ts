@@ -36,8 +36,14 @@ export type Part =
       /** Keys beside the image the dialect does not define, kept raw (the image still reads). */
       extras?: Record<string, unknown>;
     }
-  | { type: "document"; source: MediaSource; title?: string; cache?: CacheMarker }
-  | { type: "audio"; source: MediaSource; format?: string }
+  | {
+      type: "document";
+      source: MediaSource;
+      title?: string;
+      cache?: CacheMarker;
+      extras?: Record<string, unknown>;
+    }
+  | { type: "audio"; source: MediaSource; format?: string; extras?: Record<string, unknown> }
   | {
       type: "tool-call";
       id: string;
@@ -47,6 +53,7 @@ export type Part =
       /** Gemini thoughtSignature or similar opaque token riding on the call. */
       signature?: string;
       cache?: CacheMarker;
+      extras?: Record<string, unknown>;
     }
   | {
       type: "tool-result";
@@ -55,12 +62,19 @@ export type Part =
       isError?: boolean;
       name?: string;
       cache?: CacheMarker;
+      extras?: Record<string, unknown>;
     }
   /** Private reasoning with its signature (Anthropic thinking, Gemini thought parts). */
-  | { type: "thinking"; text: string; signature?: string; redacted?: boolean }
+  | {
+      type: "thinking";
+      text: string;
+      signature?: string;
+      redacted?: boolean;
+      extras?: Record<string, unknown>;
+    }
   /** Reasoning text carried beside content (DeepSeek/Moonshot `reasoning_content`, Ollama `thinking`). */
   | { type: "reasoning"; text: string }
-  | { type: "refusal"; text: string }
+  | { type: "refusal"; text: string; extras?: Record<string, unknown> }
   /** A part the reader does not understand, kept whole. */
   | { type: "unknown"; raw: unknown };
 
@@ -137,6 +151,8 @@ export interface ResponseFormat {
   name?: string;
   schema?: unknown;
   strict?: boolean;
+  /** Keys beside the format the dialect does not define, kept raw (the format still reads). */
+  extras?: Record<string, unknown>;
 }
 
 export interface ReasoningConfig {

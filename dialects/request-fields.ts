@@ -200,6 +200,35 @@ export function onlyKeys(record: JsonRecord, allowed: readonly string[]): boolea
   return true;
 }
 
+/**
+ * Readers tolerate unknown sibling keys (issue 20 §2): a structure (a content part, an output
+ * format) is read by the keys its dialect defines, and one key more does not void it; the keys
+ * beyond `known` are kept on it as `extras`, written back to the same dialect and judged by the
+ * lens as an addition. Returns `read`, with `extras` set when there are any.
+ */
+export function withExtras<T extends { extras?: Record<string, unknown> }>(
+  read: T,
+  record: JsonRecord,
+  known: readonly string[],
+): T {
+  const extras = otherKeys(record, known);
+  if (extras !== undefined) read.extras = extras;
+  return read;
+}
+
+/**
+ * A written part with the extras its reader kept (`withExtras`) put back, when it is written to
+ * the dialect it was read from; the keys written for the part win over an extra of the same name.
+ */
+export function writtenWithExtras(written: unknown, part: object, same: boolean): unknown {
+  const extras = (part as { extras?: Record<string, unknown> }).extras;
+  if (!same || extras === undefined || written === null || typeof written !== "object") {
+    return written;
+  }
+  if (Array.isArray(written)) return written;
+  return { ...extras, ...written };
+}
+
 /** The keys of `record` not in `known`, kept raw; undefined when there are none. */
 export function otherKeys(record: JsonRecord, known: readonly string[]): JsonRecord | undefined {
   let out: JsonRecord | undefined;

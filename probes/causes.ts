@@ -40,7 +40,8 @@ export const CAUSES = {
   "empty-text": "an empty text block nobody sent",
   "cache-added": "a cache marker nobody sent",
   "tool-added": "a tool nobody declared",
-  "part-keys-added": "keys beside a content part (an image) that the client never sent there",
+  "part-keys-added":
+    "keys beside a structure (a content part, an output format) that the client never sent there",
   "value-added": "a request value (a sampling value, a service tier) the client never set",
   "empty-added": "an empty value (`system: []`, `tools: []`) under a key the client never sent",
   "required-fill": "a value the target requires and the request does not determine, filled in",

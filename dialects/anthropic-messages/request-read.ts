@@ -26,6 +26,7 @@ import {
   otherKeys,
   readCacheMarker,
   readEach,
+  withExtras,
 } from "../request-fields.ts";
 import { ANTHROPIC_FIELDS } from "./fields.ts";
 import { readMcpServers } from "./mcp-servers.ts";
@@ -84,6 +85,12 @@ export interface Lossy {
 }
 
 const TEXT_KEYS = ["type", "text", "cache_control"];
+/** Each block's keys in the Messages reference; any other is kept as the part's extras. */
+const IMAGE_KEYS = ["type", "source", "cache_control"];
+const DOCUMENT_KEYS = ["type", "source", "title", "context", "citations", "cache_control"];
+const TOOL_USE_KEYS = ["type", "id", "name", "input", "cache_control"];
+const TOOL_RESULT_KEYS = ["type", "tool_use_id", "content", "is_error", "cache_control"];
+const THINKING_KEYS = ["type", "thinking", "signature"];
 
 /** One content block; a block with a type or key this reader does not know is kept whole. */
 export function readAnthropicBlock(raw: unknown, seen: Lossy = { lossy: false }): Part {
@@ -103,14 +110,10 @@ export function readAnthropicBlock(raw: unknown, seen: Lossy = { lossy: false })
       break;
     case "image": {
       const source = readSource(block.source);
-      if (
-        source &&
-        source.kind !== "text" &&
-        onlyKeys(block, ["type", "source", "cache_control"])
-      ) {
+      if (source && source.kind !== "text") {
         const part: Part & { type: "image" } = { type: "image", source };
         if (cache) part.cache = cache;
-        return part;
+        return withExtras(part, block, IMAGE_KEYS);
       }
       break;
     }
@@ -120,26 +123,17 @@ export function readAnthropicBlock(raw: unknown, seen: Lossy = { lossy: false })
       // caller keeps the raw content list beside it (see Lossy).
       const source = readSource(block.source);
       const title = block.title;
-      if (
-        source &&
-        onlyKeys(block, ["type", "source", "title", "context", "citations", "cache_control"]) &&
-        (title === undefined || typeof title === "string")
-      ) {
+      if (source && (title === undefined || typeof title === "string")) {
         if (block.context !== undefined || block.citations !== undefined) seen.lossy = true;
         const part: Part & { type: "document" } = { type: "document", source };
         if (title !== undefined) part.title = title;
         if (cache) part.cache = cache;
-        return part;
+        return withExtras(part, block, DOCUMENT_KEYS);
       }
       break;
     }
     case "tool_use":
-      if (
-        typeof block.id === "string" &&
-        typeof block.name === "string" &&
-        asRecord(block.input) &&
-        onlyKeys(block, ["type", "id", "name", "input", "cache_control"])
-      ) {
+      if (typeof block.id === "string" && typeof block.name === "string" && asRecord(block.input)) {
         const part: Part & { type: "tool-call" } = {
           type: "tool-call",
           id: block.id,
@@ -147,7 +141,7 @@ export function readAnthropicBlock(raw: unknown, seen: Lossy = { lossy: false })
           arguments: JSON.stringify(block.input),
         };
         if (cache) part.cache = cache;
-        return part;
+        return withExtras(part, block, TOOL_USE_KEYS);
       }
       break;
     case "tool_result": {
@@ -156,8 +150,7 @@ export function readAnthropicBlock(raw: unknown, seen: Lossy = { lossy: false })
       if (
         typeof block.tool_use_id === "string" &&
         content &&
-        (isError === undefined || typeof isError === "boolean") &&
-        onlyKeys(block, ["type", "tool_use_id", "content", "is_error", "cache_control"])
+        (isError === undefined || typeof isError === "boolean")
       ) {
         const part: Part & { type: "tool-result" } = {
           type: "tool-result",
@@ -166,7 +159,7 @@ export function readAnthropicBlock(raw: unknown, seen: Lossy = { lossy: false })
         };
         if (isError !== undefined) part.isError = isError;
         if (cache) part.cache = cache;
-        return part;
+        return withExtras(part, block, TOOL_RESULT_KEYS);
       }
       break;
     }
@@ -174,22 +167,25 @@ export function readAnthropicBlock(raw: unknown, seen: Lossy = { lossy: false })
       if (
         cache === undefined &&
         typeof block.thinking === "string" &&
-        onlyKeys(block, ["type", "thinking", "signature"]) &&
         (block.signature === undefined || typeof block.signature === "string")
       ) {
-        return block.signature === undefined
-          ? { type: "thinking", text: block.thinking }
-          : { type: "thinking", text: block.thinking, signature: block.signature };
+        const part: Part & { type: "thinking" } =
+          block.signature === undefined
+            ? { type: "thinking", text: block.thinking }
+            : { type: "thinking", text: block.thinking, signature: block.signature };
+        return withExtras(part, block, THINKING_KEYS);
       }
       break;
     case "redacted_thinking":
       // The encrypted payload is opaque like a signature; the visible text is empty.
-      if (
-        cache === undefined &&
-        typeof block.data === "string" &&
-        onlyKeys(block, ["type", "data"])
-      ) {
-        return { type: "thinking", text: "", signature: block.data, redacted: true };
+      if (cache === undefined && typeof block.data === "string") {
+        const part: Part & { type: "thinking" } = {
+          type: "thinking",
+          text: "",
+          signature: block.data,
+          redacted: true,
+        };
+        return withExtras(part, block, ["type", "data"]);
       }
       break;
   }
@@ -298,10 +294,12 @@ function readThinking(f: FieldReader): ReasoningConfig | undefined {
 /** `{type: "json_schema", schema}` of output_config.format and the older top-level output_format. */
 function readOutputFormat(value: unknown): ResponseFormat | undefined {
   const format = asRecord(value);
-  if (format?.type === "json_schema" && onlyKeys(format, ["type", "schema"])) {
-    return format.schema === undefined
-      ? { type: "json_schema" }
-      : { type: "json_schema", schema: format.schema };
+  if (format?.type === "json_schema") {
+    const read: ResponseFormat =
+      format.schema === undefined
+        ? { type: "json_schema" }
+        : { type: "json_schema", schema: format.schema };
+    return withExtras(read, format, ["type", "schema"]);
   }
   return undefined;
 }

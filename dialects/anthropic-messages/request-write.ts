@@ -21,7 +21,13 @@ import { CACHE_MARKER } from "../field-table.ts";
 import { writeValueRows } from "../field-walk.ts";
 import type { JsonRecord } from "../json.ts";
 import { isPlainText } from "../openai-chat/request-write.ts";
-import { argumentsObject, compact, mergeExtras, nonEmpty } from "../request-fields.ts";
+import {
+  argumentsObject,
+  compact,
+  mergeExtras,
+  nonEmpty,
+  writtenWithExtras,
+} from "../request-fields.ts";
 import { toolChoiceMeaning } from "../tool-choice.ts";
 import { ANTHROPIC_FIELDS } from "./fields.ts";
 import { writeMcpServers } from "./mcp-servers.ts";
@@ -52,6 +58,10 @@ function toolInput(args: string): unknown {
 }
 
 export function writeAnthropicBlock(part: Part, same: boolean): unknown {
+  return writtenWithExtras(blockBody(part, same), part, same);
+}
+
+function blockBody(part: Part, same: boolean): unknown {
   switch (part.type) {
     case "text":
       return compact({

@@ -43,13 +43,17 @@ import {
   onlyKeys,
   otherKeys,
   readEach,
+  withExtras,
 } from "../request-fields.ts";
 import { GEMINI_FIELDS } from "./fields.ts";
 import { modelOfPath } from "./model-path.ts";
 import { camelContainers } from "./snake-case.ts";
 
 /** image/* is an image, audio/* audio, anything else (pdf, text, video) a document. */
-function mediaPart(source: MediaSource, mimeType: string | undefined): Part {
+function mediaPart(
+  source: MediaSource,
+  mimeType: string | undefined,
+): Extract<Part, { type: "image" | "audio" | "document" }> {
   if (mimeType?.startsWith("image/")) return { type: "image", source };
   if (mimeType?.startsWith("audio/")) return { type: "audio", source };
   return { type: "document", source };
@@ -110,6 +114,11 @@ function base64Source(blob: { mimeType?: string; value: string }): MediaSource {
 }
 
 const TEXT_KEY = ["text"];
+/** A part's own keys in both spellings the API takes; extras are kept as sent. */
+const INLINE_KEYS = ["inlineData", "inline_data"];
+const FILE_KEYS = ["fileData", "file_data"];
+const CALL_KEYS = ["functionCall", "function_call", "thoughtSignature", "thought_signature"];
+const RESPONSE_KEYS = ["functionResponse", "function_response"];
 
 export function readGeminiPart(raw: unknown): Part {
   const original = asRecord(raw);
@@ -138,26 +147,24 @@ export function readGeminiPart(raw: unknown): Part {
       ? { type: "text", text: part.text }
       : { type: "text", text: part.text, extras };
   }
-  if (part.inlineData !== undefined && onlyKeys(part, ["inlineData"])) {
+  // Keys beside a part's own are kept as its extras, never void it (withExtras).
+  if (part.inlineData !== undefined) {
     const blob = readBlob(part.inlineData, "data");
-    if (blob) return mediaPart(base64Source(blob), blob.mimeType);
+    if (blob)
+      return withExtras(mediaPart(base64Source(blob), blob.mimeType), original, INLINE_KEYS);
   }
-  if (part.fileData !== undefined && onlyKeys(part, ["fileData"])) {
+  if (part.fileData !== undefined) {
     const blob = readBlob(part.fileData, "fileUri");
     if (blob) {
       const source: MediaSource =
         blob.mimeType === undefined
           ? { kind: "url", url: blob.value }
           : { kind: "url", url: blob.value, mediaType: blob.mimeType };
-      return mediaPart(source, blob.mimeType);
+      return withExtras(mediaPart(source, blob.mimeType), original, FILE_KEYS);
     }
   }
   const call = asRecord(part.functionCall);
-  if (
-    call &&
-    onlyKeys(part, ["functionCall", "thoughtSignature"]) &&
-    onlyKeys(call, ["id", "name", "args"])
-  ) {
+  if (call && onlyKeys(call, ["id", "name", "args"])) {
     const args = call.args;
     if (
       typeof call.name === "string" &&
@@ -171,15 +178,11 @@ export function readGeminiPart(raw: unknown): Part {
         arguments: args === undefined ? "" : JSON.stringify(args),
       };
       if (signature !== undefined) part.signature = signature;
-      return part;
+      return withExtras(part, original, CALL_KEYS);
     }
   }
   const response = asRecord(part.functionResponse);
-  if (
-    response &&
-    onlyKeys(part, ["functionResponse"]) &&
-    onlyKeys(response, ["id", "name", "response", "parts"])
-  ) {
+  if (response && onlyKeys(response, ["id", "name", "response", "parts"])) {
     const body = asRecord(response.response);
     const media = response.parts === undefined ? [] : readResponseMedia(response.parts);
     if (
@@ -197,7 +200,7 @@ export function readGeminiPart(raw: unknown): Part {
         content,
       };
       if (isError !== undefined) part.isError = isError;
-      return part;
+      return withExtras(part, original, RESPONSE_KEYS);
     }
   }
   return { type: "unknown", raw };

@@ -29,6 +29,7 @@ import {
   inlineSource,
   mergeExtras,
   nonEmpty,
+  writtenWithExtras,
 } from "../request-fields.ts";
 import { GEMINI_FIELDS } from "./fields.ts";
 
@@ -106,6 +107,10 @@ function responseMedia(part: Part): JsonRecord | undefined {
 }
 
 function writePart(part: Part, same: boolean, names: Map<string, string>): JsonRecord | undefined {
+  return writtenWithExtras(partBody(part, same, names), part, same) as JsonRecord | undefined;
+}
+
+function partBody(part: Part, same: boolean, names: Map<string, string>): JsonRecord | undefined {
   switch (part.type) {
     case "text":
       return { ...(same ? part.extras : undefined), text: part.text };

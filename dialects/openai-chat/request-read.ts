@@ -24,6 +24,7 @@ import {
   readCacheMarker,
   readEach,
   readNested,
+  withExtras,
 } from "../request-fields.ts";
 import { CHAT_FIELDS } from "./fields.ts";
 
@@ -55,12 +56,10 @@ export function readChatPart(raw: unknown): Part {
     if (extras !== undefined) text.extras = extras;
     return text;
   }
-  if (
-    part.type === "refusal" &&
-    typeof part.refusal === "string" &&
-    onlyKeys(part, ["type", "refusal"])
-  ) {
-    return { type: "refusal", text: part.refusal };
+  // Keys beside a part's own are kept as its extras, never void it (withExtras).
+  if (part.type === "refusal" && typeof part.refusal === "string") {
+    const read: Part & { type: "refusal" } = { type: "refusal", text: part.refusal };
+    return withExtras(read, part, ["type", "refusal"]);
   }
   const image = asRecord(part.image_url);
   // A key beside `image_url` does not void the image (issue 20: readers tolerate unknown sibling
@@ -75,32 +74,35 @@ export function readChatPart(raw: unknown): Part {
           : ({ kind: "url", url: image.url } as const);
         const read: Part & { type: "image" } =
           detail === undefined ? { type: "image", source } : { type: "image", source, detail };
-        const extras = otherKeys(part, IMAGE_KEYS);
-        if (extras !== undefined) read.extras = extras;
-        return read;
+        return withExtras(read, part, IMAGE_KEYS);
       }
     }
   }
   const audio = asRecord(part.input_audio);
-  if (part.type === "input_audio" && audio && onlyKeys(part, ["type", "input_audio"])) {
+  if (part.type === "input_audio" && audio) {
     if (
       typeof audio.data === "string" &&
       typeof audio.format === "string" &&
       onlyKeys(audio, ["data", "format"])
     ) {
-      return { type: "audio", source: { kind: "base64", data: audio.data }, format: audio.format };
+      const read: Part & { type: "audio" } = {
+        type: "audio",
+        source: { kind: "base64", data: audio.data },
+        format: audio.format,
+      };
+      return withExtras(read, part, ["type", "input_audio"]);
     }
   }
   const file = asRecord(part.file);
-  if (part.type === "file" && file && onlyKeys(part, ["type", "file"])) {
+  if (part.type === "file" && file) {
     const document = readFile(file);
-    if (document) return document;
+    if (document) return withExtras(document, part, ["type", "file"]);
   }
   return { type: "unknown", raw };
 }
 
 /** Chat `file` part: exactly one of file_id or file_data, with an optional filename (-> title). */
-function readFile(file: JsonRecord): Part | undefined {
+function readFile(file: JsonRecord): (Part & { type: "document" }) | undefined {
   if (!onlyKeys(file, ["file_id", "file_data", "filename"])) return undefined;
   const { file_id: fileId, file_data: fileData, filename } = file;
   if (filename !== undefined && typeof filename !== "string") return undefined;

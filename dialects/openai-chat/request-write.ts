@@ -21,7 +21,14 @@ import type {
 } from "../canonical.ts";
 import { writeValueRows } from "../field-walk.ts";
 import type { JsonRecord } from "../json.ts";
-import { compact, inlineSource, mergeExtras, nonEmpty, toDataUrl } from "../request-fields.ts";
+import {
+  compact,
+  inlineSource,
+  mergeExtras,
+  nonEmpty,
+  toDataUrl,
+  writtenWithExtras,
+} from "../request-fields.ts";
 import { CHAT_FIELDS } from "./fields.ts";
 
 /**
@@ -60,6 +67,10 @@ export function isPlainText(
 
 /** One Chat content part, or undefined when Chat has no such part. */
 export function writeChatPart(part: Part, same: boolean): unknown {
+  return writtenWithExtras(chatPartBody(part, same), part, same);
+}
+
+function chatPartBody(part: Part, same: boolean): unknown {
   switch (part.type) {
     case "text":
       // cache_control is not OpenAI's: written back only to the dialect it was read from.

@@ -32,6 +32,7 @@ import {
   onlyKeys,
   parseDataUrl,
   readNested,
+  withExtras,
 } from "../request-fields.ts";
 import { LOGPROBS_INCLUDE, RESPONSES_FIELDS } from "./fields.ts";
 import { readMcpTool } from "./mcp-tools.ts";
@@ -54,10 +55,40 @@ export function readResponsesPart(raw: unknown): Part {
     const { type: _t, text, ...extras } = part;
     return compact({ type: "text" as const, text, extras: nonEmpty(extras) });
   }
-  if (t === "refusal" && typeof part.refusal === "string" && onlyKeys(part, ["type", "refusal"])) {
+  // Keys beside a part's own are kept as its extras, never void it (withExtras).
+  const typed = readTypedPart(part, t);
+  if (typed) return withExtras(typed.part, part, typed.keys);
+  return { type: "unknown", raw };
+}
+
+const IMAGE_KEYS = ["type", "image_url", "file_id", "detail"];
+const FILE_KEYS = ["type", "file_id", "file_data", "file_url", "filename"];
+
+/** A part of a type other than text read by its own keys, with the keys it has. */
+function readTypedPart(
+  part: JsonRecord,
+  t: unknown,
+): { part: TypedPart; keys: readonly string[] } | undefined {
+  const read = typedPart(part, t);
+  if (!read) return undefined;
+  const keys =
+    read.type === "refusal"
+      ? ["type", "refusal"]
+      : read.type === "image"
+        ? IMAGE_KEYS
+        : read.type === "document"
+          ? FILE_KEYS
+          : ["type", "input_audio"];
+  return { part: read, keys };
+}
+
+type TypedPart = Extract<Part, { type: "refusal" | "image" | "document" | "audio" }>;
+
+function typedPart(part: JsonRecord, t: unknown): TypedPart | undefined {
+  if (t === "refusal" && typeof part.refusal === "string") {
     return { type: "refusal", text: part.refusal };
   }
-  if (t === "input_image" && onlyKeys(part, ["type", "image_url", "file_id", "detail"])) {
+  if (t === "input_image") {
     const detail = part.detail;
     if (detail === undefined || typeof detail === "string") {
       if (typeof part.image_url === "string" && part.file_id === undefined) {
@@ -72,10 +103,7 @@ export function readResponsesPart(raw: unknown): Part {
       }
     }
   }
-  if (
-    t === "input_file" &&
-    onlyKeys(part, ["type", "file_id", "file_data", "file_url", "filename"])
-  ) {
+  if (t === "input_file") {
     const title = part.filename;
     const sources = [part.file_id, part.file_data, part.file_url].filter((s) => s !== undefined);
     if ((title === undefined || typeof title === "string") && sources.length === 1) {
@@ -103,7 +131,7 @@ export function readResponsesPart(raw: unknown): Part {
     }
   }
   const audio = asRecord(part.input_audio);
-  if (t === "input_audio" && audio && onlyKeys(part, ["type", "input_audio"])) {
+  if (t === "input_audio" && audio) {
     if (
       typeof audio.data === "string" &&
       typeof audio.format === "string" &&
@@ -112,7 +140,7 @@ export function readResponsesPart(raw: unknown): Part {
       return { type: "audio", source: { kind: "base64", data: audio.data }, format: audio.format };
     }
   }
-  return { type: "unknown", raw };
+  return undefined;
 }
 
 function readContent(value: unknown): Part[] | undefined {

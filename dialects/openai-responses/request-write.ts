@@ -12,11 +12,22 @@ import type { CanonicalRequest, Message, Part, Tool, ToolChoice } from "../canon
 import { writeValueRows } from "../field-walk.ts";
 import { isRecord, type JsonRecord } from "../json.ts";
 import { isPlainText, openaiEffort } from "../openai-chat/request-write.ts";
-import { compact, inlineSource, mergeExtras, nonEmpty, toDataUrl } from "../request-fields.ts";
+import {
+  compact,
+  inlineSource,
+  mergeExtras,
+  nonEmpty,
+  toDataUrl,
+  writtenWithExtras,
+} from "../request-fields.ts";
 import { LOGPROBS_INCLUDE, RESPONSES_FIELDS } from "./fields.ts";
 import { writeMcpTool } from "./mcp-tools.ts";
 
 function writePart(part: Part, role: string, same: boolean): unknown {
+  return writtenWithExtras(partBody(part, role, same), part, same);
+}
+
+function partBody(part: Part, role: string, same: boolean): unknown {
   switch (part.type) {
     case "text":
       return {

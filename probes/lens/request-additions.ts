@@ -4,7 +4,7 @@
  * ordering.ts finds them) and values a gateway set on its own (issue 20's additions rule),
  * each named in the client's spelling.
  */
-import type { CanonicalRequest } from "../../dialects/canonical.ts";
+import type { CanonicalRequest, Part } from "../../dialects/canonical.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
 import { dialectModule } from "../../dialects/registry.ts";
@@ -145,15 +145,42 @@ function emptyAddedInto(pair: RequestPair, out: Verdict[]): void {
   }
 }
 
-/** The extra keys of every image part of a request (keys beside the image its dialect lacks). */
-function imageExtras(req: CanonicalRequest): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  for (const m of req.messages) {
-    for (const p of m.parts) {
-      if (p.type !== "image" || !p.extras) continue;
-      for (const key in p.extras) if (Object.hasOwn(p.extras, key)) out.set(key, p.extras[key]);
+/**
+ * The part kinds whose extras are judged, each with its subject. Text is not among them: a text
+ * part's extras are also keys its dialect defines that no canonical field holds (Gemini's
+ * `thoughtSignature` on a text part), which are not additions.
+ */
+const PART_SUBJECTS = {
+  image: { subject: "messages.image", what: "an image" },
+  document: { subject: "messages.document", what: "a document" },
+  audio: { subject: "messages.audio", what: "an audio part" },
+  "tool-call": { subject: "messages.tool-call", what: "a tool call" },
+  "tool-result": { subject: "messages.tool-result", what: "a tool result" },
+  thinking: { subject: "messages.thinking", what: "a thinking block" },
+  refusal: { subject: "messages.refusal", what: "a refusal" },
+} as const satisfies Partial<Record<Part["type"], { subject: RequestAttribute; what: string }>>;
+
+type JudgedPart = keyof typeof PART_SUBJECTS;
+
+function isJudgedPart(type: Part["type"]): type is JudgedPart {
+  return Object.hasOwn(PART_SUBJECTS, type);
+}
+
+/** The extra keys beside each kind of part of a request (keys its reader kept as extras). */
+function partExtras(req: CanonicalRequest): Map<JudgedPart, Map<string, unknown>> {
+  const out = new Map<JudgedPart, Map<string, unknown>>();
+  const add = (type: JudgedPart, extras: Record<string, unknown>) => {
+    const keys = out.get(type) ?? new Map<string, unknown>();
+    out.set(type, keys);
+    for (const key in extras) if (Object.hasOwn(extras, key)) keys.set(key, extras[key]);
+  };
+  const visit = (parts: readonly Part[]) => {
+    for (const p of parts) {
+      if (isJudgedPart(p.type) && "extras" in p && p.extras) add(p.type, p.extras);
+      if (p.type === "tool-result") visit(p.content);
     }
-  }
+  };
+  for (const m of req.messages) visit(m.parts);
   return out;
 }
 
@@ -164,19 +191,40 @@ function imageExtras(req: CanonicalRequest): Map<string, unknown> {
  * `part-keys-added` (issue 20, readers tolerate unknown sibling keys).
  */
 function partKeysAddedInto(pair: RequestPair, out: Verdict[]): void {
-  const got = imageExtras(pair.forwarded);
-  if (got.size === 0) return;
-  const sent = imageExtras(pair.client);
-  const added = [...got].filter(([key]) => !sent.has(key));
-  if (added.length === 0) return;
+  const got = partExtras(pair.forwarded);
+  if (got.size > 0) {
+    const sent = partExtras(pair.client);
+    for (const [type, keys] of got) {
+      const before = sent.get(type);
+      const added = [...keys].filter(([key]) => !before?.has(key));
+      if (added.length === 0) continue;
+      const { subject, what } = PART_SUBJECTS[type];
+      keysAdded(pair, subject, added, `beside ${what}`, out);
+    }
+  }
+  const format = pair.forwarded.responseFormat?.extras;
+  if (format) {
+    const before = pair.client.responseFormat?.extras ?? {};
+    const added = Object.entries(format).filter(([key]) => !Object.hasOwn(before, key));
+    if (added.length > 0) keysAdded(pair, "response-format", added, "beside the format", out);
+  }
+}
+
+function keysAdded(
+  pair: RequestPair,
+  subject: RequestAttribute,
+  added: readonly (readonly [string, unknown])[],
+  where: string,
+  out: Verdict[],
+): void {
   const shown = added.map(([key, value]) => `${key} ${show(value)}`).join(", ");
   out.push(
     verdict({
       direction: "request",
-      subject: "messages.image",
-      field: spelling(pair, "messages.image") ?? "messages.image",
+      subject,
+      field: spelling(pair, subject) ?? subject,
       kind: "invented",
-      detail: `absent → ${shown} beside an image`,
+      detail: `absent → ${shown} ${where}`,
       cause: "part-keys-added",
     }),
   );
