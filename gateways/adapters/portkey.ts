@@ -37,7 +37,7 @@ interface PortkeyRouteRow {
   /** `x-portkey-provider` value. */
   provider: string;
   /** Appended to the mock URL for `x-portkey-custom-host` (Portkey adds the rest of the path). */
-  hostSuffix: "" | "/v1";
+  hostSuffix: "" | "/v1" | "/anthropic/v1";
   status: RouteStatus;
   /** Streaming status with the plain install; the `locked` variant streams where `status` works. */
   plainStream: RouteStatus;
@@ -171,6 +171,20 @@ export const PORTKEY_ROUTES = [
     plainStream: "fails",
     persona: "anthropic",
     see: "https://portkey.ai/docs/integrations/llms/anthropic",
+  },
+  // DeepSeek's Anthropic-compatible API: the anthropic provider with DeepSeek's mount as its
+  // custom host (mock-upstream/personas/mounts.ts).
+  {
+    id: "anthropic-messages->anthropic-messages@deepseek",
+    client: "anthropic-messages",
+    backend: "anthropic-messages",
+    ingressPath: "/v1/messages",
+    provider: "anthropic",
+    hostSuffix: "/anthropic/v1",
+    status: "works",
+    plainStream: "fails",
+    persona: "deepseek",
+    see: "https://api-docs.deepseek.com/guides/anthropic_api",
   },
 ] as const satisfies readonly PortkeyRouteRow[];
 
