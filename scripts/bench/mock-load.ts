@@ -13,6 +13,8 @@
  *   npx tsx scripts/bench/mock-load.ts [--seconds 5] [--rounds 5] [--connections 32]
  *     [--regimes distinct,shared] [--generator wrk|autocannon] [--json]
  *     [--mock-root DIR]   (the mock of another checkout, e.g. a `git worktree` of an older commit)
+ *     [--before-root DIR] (also run that checkout's mock, as `mock-before`, in the same rounds)
+ *     [--servers a,b]     (only these: bare-json, mock, mock-before, aimock, mock-llm, bare-sse, mock-sse)
  *     [--priority N]      (the nice value to run at, default -15: ahead of other work, see priority.ts)
  */
 import { mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
@@ -45,6 +47,8 @@ const { values } = parseArgs({
     regimes: { type: "string", default: "distinct,shared" },
     generator: { type: "string" },
     "mock-root": { type: "string" },
+    "before-root": { type: "string" },
+    servers: { type: "string" },
     json: { type: "boolean", default: false },
     priority: { type: "string", default: String(BENCH_PRIORITY) },
   },
@@ -201,24 +205,50 @@ async function prefill(server: RunningServer) {
   }
 }
 
+const WANTED = values.servers?.split(",");
+const wanted = (name: string) => !WANTED || WANTED.includes(name);
+
 async function startAll(): Promise<RunningServer[]> {
   const root = values["mock-root"];
+  const beforeRoot = values["before-root"];
   const mockJson = await startGatecheckMock(
     SERVER_PIN,
     join(dir, `json-${Date.now()}.jsonl`),
     root,
   );
-  const mockSse = await startGatecheckMock(SERVER_PIN, join(dir, `sse-${Date.now()}.jsonl`), root);
-  mockSse.name = "mock-sse";
-  await fetch(`${mockSse.url}/__gatecheck/replies`, {
-    method: "POST",
-    body: JSON.stringify(sseSpec()),
-  });
+  const servers = [mockJson];
+  // The bare servers copy the mock's replies, so the mocks start first and stay until then.
   const bareJson = await startBare(SERVER_PIN, dir, await mockReply(mockJson.url, false));
-  const bareSse = await startBare(SERVER_PIN, dir, await mockReply(mockSse.url, true));
-  const aimock = await startAimock(SERVER_PIN, dir, "Hello from the gatecheck mock.");
-  const mockLlm = await startMockLlm(SERVER_PIN);
-  return [bareJson, mockJson, aimock, mockLlm, bareSse, mockSse];
+  servers.unshift(bareJson);
+  if (beforeRoot && wanted("mock-before")) {
+    const before = await startGatecheckMock(
+      SERVER_PIN,
+      join(dir, `before-${Date.now()}.jsonl`),
+      beforeRoot,
+    );
+    before.name = "mock-before";
+    servers.push(before);
+  }
+  if (wanted("aimock")) {
+    servers.push(await startAimock(SERVER_PIN, dir, "Hello from the gatecheck mock."));
+  }
+  if (wanted("mock-llm")) servers.push(await startMockLlm(SERVER_PIN));
+  if (wanted("mock-sse") || wanted("bare-sse")) {
+    const mockSse = await startGatecheckMock(
+      SERVER_PIN,
+      join(dir, `sse-${Date.now()}.jsonl`),
+      root,
+    );
+    mockSse.name = "mock-sse";
+    await fetch(`${mockSse.url}/__gatecheck/replies`, {
+      method: "POST",
+      body: JSON.stringify(sseSpec()),
+    });
+    servers.push(await startBare(SERVER_PIN, dir, await mockReply(mockSse.url, true)), mockSse);
+  }
+  const kept = servers.filter((s) => wanted(s.name));
+  await Promise.all(servers.filter((s) => !kept.includes(s)).map((s) => s.stop()));
+  return kept;
 }
 
 const median = (xs: number[]) => {
@@ -257,10 +287,18 @@ function ratios(samples: Map<string, Sample[]>, a: string, b: string): number[] 
   return x.map((s, i) => s.perSecond / (y[i]?.perSecond ?? Number.NaN));
 }
 
+/** Per round, the CPU per request of `b` over that of `a`: the ratio where both are bound by their core. */
+function cpuRatios(samples: Map<string, Sample[]>, a: string, b: string): number[] {
+  const x = samples.get(a) ?? [];
+  const y = samples.get(b) ?? [];
+  return x.map((s, i) => (y[i]?.cpuMicros ?? Number.NaN) / s.cpuMicros);
+}
+
 const TARGETS = [
   { name: "mock / bare, JSON", a: "mock", b: "bare-json", target: 0.5 },
   { name: "mock / bare, 200-event SSE", a: "mock-sse", b: "bare-sse", target: 0.8 },
   { name: "mock / aimock, JSON", a: "mock", b: "aimock", target: 2 },
+  { name: "mock-before / bare, JSON", a: "mock-before", b: "bare-json", target: 0.5 },
 ];
 
 const report: Record<string, unknown> = {
@@ -289,12 +327,15 @@ try {
             linesPerRequestMin: Math.min(...s.map((x) => x.linesPerRequest ?? 0)),
           }),
     }));
-    const targets = TARGETS.map((t) => {
+    const targets = TARGETS.filter((t) => samples.has(t.a) && samples.has(t.b)).map((t) => {
       const r = ratios(samples, t.a, t.b);
+      const cpu = cpuRatios(samples, t.a, t.b);
       return {
         ...t,
         ratios: r.map((x) => Number(x.toFixed(2))),
         median: Number(median(r).toFixed(2)),
+        cpuRatios: cpu.map((x) => Number(x.toFixed(2))),
+        cpuMedian: Number(median(cpu).toFixed(2)),
       };
     });
     report[regime] = { servers, targets };
@@ -306,7 +347,8 @@ try {
       for (const t of targets) {
         const met = t.median >= t.target ? "met" : "NOT met";
         process.stdout.write(
-          `${t.name}: ${t.median} (rounds ${t.ratios.join(", ")}; target >= ${t.target}: ${met})\n`,
+          `${t.name}: ${t.median} (rounds ${t.ratios.join(", ")}; target >= ${t.target}: ${met}); ` +
+            `by CPU ${t.cpuMedian} (rounds ${t.cpuRatios.join(", ")})\n`,
         );
       }
     }
