@@ -81,6 +81,19 @@ export interface RequestCodec {
   /** Prefixes the body's first user text in place (where a probe's nonce goes); false when
    * the body has none. */
   prefixFirstUserText(body: JsonRecord, prefix: string): boolean;
+  /**
+   * Credentials the client sends for the provider to present elsewhere, as part of a request
+   * value the reader models (an MCP server's OAuth token): the records of `body` that hold
+   * them and their keys. The lens judges them by value with their attribute, never as client
+   * credentials (docs/lens.md, "A credential meant for the provider is a value").
+   */
+  valueCredentials?(body: JsonRecord): ValueCredentials[];
+}
+
+/** A record of a request body and its keys whose string values are credentials meant for the provider. */
+export interface ValueCredentials {
+  holder: JsonRecord;
+  keys: readonly string[];
 }
 
 export interface ReplyCodec {

@@ -94,4 +94,45 @@ describe("no secret in the record file", () => {
       `aws_secret_access_key=${redactionTag(SECRETS.awsSecret)}`,
     );
   });
+  it("an MCP server's token, which the lens compares by its tag (docs/lens.md)", async () => {
+    const file = join(dir, "mcp-records.jsonl");
+    const mock = await startMock({ recordFile: file });
+    const token = "mcp-oauth-MCPTOKEN-7731-abcdef";
+    const url = "https://mcp.example.com/MCPPROBE";
+    await rawRequest(mock.url, {
+      path: "/v1/messages",
+      body: JSON.stringify({
+        model: "m",
+        max_tokens: 8,
+        messages: [{ role: "user", content: "hi" }],
+        mcp_servers: [{ type: "url", name: "probe", url, authorization_token: token }],
+      }),
+    });
+    await rawRequest(mock.url, {
+      path: "/v1/responses",
+      body: JSON.stringify({
+        model: "m",
+        input: "hi",
+        tools: [
+          {
+            type: "mcp",
+            server_label: "probe",
+            server_url: url,
+            authorization: token,
+            headers: { Authorization: `Bearer ${token}` },
+          },
+        ],
+      }),
+    });
+    await mock.close();
+    const disk = readFileSync(file, "utf8");
+    expect(disk).not.toContain(token);
+    const [messages, responses] = disk
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(JSON.parse(line).request.body.data));
+    expect(messages.mcp_servers[0].authorization_token).toBe(redactionTag(token));
+    expect(responses.tools[0].authorization).toBe(redactionTag(token));
+    expect(responses.tools[0].headers.Authorization).toBe(`Bearer ${redactionTag(token)}`);
+  });
 });

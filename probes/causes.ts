@@ -22,6 +22,8 @@ export const CAUSES = {
   "missing-query": "the backend route's query (Gemini ?alt=sse) is missing",
   "wrong-route": "forwarded to a path that is not the backend dialect's route",
   "strict-provider": "a strict provider (the mock's persona) rejected what the gateway forwarded",
+  "token-dropped":
+    "a credential the client sent for the provider (a remote MCP server's token) did not arrive with its server",
   // Where a client credential reached the backend (a leak names its surface).
   "in-auth-header": "a client credential in a header a backend authenticates with",
   "in-other-header": "a client credential in a header that authenticates nothing",

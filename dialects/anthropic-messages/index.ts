@@ -1,10 +1,12 @@
 /** Anthropic Messages. */
+
 import type { DialectModule } from "../dialect-module.ts";
 import { prefixInMessages } from "../first-user-text.ts";
 import { anthropicModelList } from "../model-list.ts";
 import { DOCS } from "../references.ts";
 import { readAnthropicError, writeAnthropicErrorObject } from "./error-body.ts";
 import { ANTHROPIC_FIELDS } from "./fields.ts";
+import { mcpServerCredentials } from "./mcp-servers.ts";
 import { readAnthropicReply } from "./reply-read.ts";
 import { ANTHROPIC_REQUEST_ID, writeAnthropicReply } from "./reply-write.ts";
 import { readAnthropicRequest } from "./request-read.ts";
@@ -34,6 +36,7 @@ export const ANTHROPIC_MESSAGES: DialectModule = {
     read: readAnthropicRequest,
     prefixFirstUserText: prefixInMessages,
     write: writeAnthropicRequest,
+    valueCredentials: mcpServerCredentials,
   },
   reply: {
     read: readAnthropicReply,

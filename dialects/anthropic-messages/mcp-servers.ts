@@ -5,6 +5,7 @@
  * @see https://docs.anthropic.com/en/docs/agents-and-tools/mcp-connector
  */
 import type { McpServer } from "../canonical.ts";
+import type { ValueCredentials } from "../dialect-module.ts";
 import { asRecord, type JsonRecord } from "../json.ts";
 import { asRecords, asStringArray, compact, mergeExtras, nonEmpty } from "../request-fields.ts";
 
@@ -25,6 +26,23 @@ function readServer(raw: JsonRecord): McpServer | undefined {
   });
   return compact({ name, url, authorization: authorization_token, allowedTools, extras });
 }
+
+/**
+ * The servers' `authorization_token`s, credentials the client sends for Anthropic's connector
+ * to present to each server ("OAuth authorization token if required by the MCP server"): part
+ * of the server's value, whether the list is read as servers or kept raw (then compared whole).
+ */
+export function mcpServerCredentials(body: JsonRecord): ValueCredentials[] {
+  const servers = Array.isArray(body.mcp_servers) ? body.mcp_servers : [];
+  const out: ValueCredentials[] = [];
+  for (const server of servers) {
+    const holder = asRecord(server);
+    if (holder) out.push({ holder, keys: MCP_SERVER_CREDENTIAL_KEYS });
+  }
+  return out;
+}
+
+const MCP_SERVER_CREDENTIAL_KEYS = ["authorization_token"] as const;
 
 /** The canonical servers of an `mcp_servers` value, or undefined to keep it raw. */
 export function readMcpServers(value: unknown): McpServer[] | undefined {

@@ -1,4 +1,5 @@
 /** OpenAI Responses. */
+
 import type { DialectModule } from "../dialect-module.ts";
 import { prefixFirstUserMessage } from "../first-user-text.ts";
 import { openaiModelList } from "../model-list.ts";
@@ -6,6 +7,7 @@ import { OPENAI_HTTP } from "../openai-provider.ts";
 import { DOCS } from "../references.ts";
 import { readResponsesError, writeResponsesErrorObject } from "./error-body.ts";
 import { RESPONSES_FIELDS } from "./fields.ts";
+import { mcpToolCredentials } from "./mcp-tools.ts";
 import { readResponsesReply } from "./reply-read.ts";
 import { writeResponsesReply } from "./reply-write.ts";
 import { readResponsesRequest } from "./request-read.ts";
@@ -24,6 +26,7 @@ export const OPENAI_RESPONSES: DialectModule = {
   request: {
     read: readResponsesRequest,
     write: writeResponsesRequest,
+    valueCredentials: mcpToolCredentials,
     // `input` is a string or a list of items; a message's text parts are input_text.
     prefixFirstUserText: (body, prefix) => {
       if (typeof body.input === "string") {

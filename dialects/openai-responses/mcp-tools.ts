@@ -7,7 +7,8 @@
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-tools
  */
 import type { McpServer } from "../canonical.ts";
-import type { JsonRecord } from "../json.ts";
+import type { ValueCredentials } from "../dialect-module.ts";
+import { asRecord, type JsonRecord } from "../json.ts";
 import { asStringArray, compact, mergeExtras, nonEmpty } from "../request-fields.ts";
 
 /** The canonical server of an MCP tool, or undefined when it has no canonical form. */
@@ -27,6 +28,24 @@ export function readMcpTool(raw: JsonRecord): McpServer | undefined {
     extras: nonEmpty(rest),
   });
 }
+
+/**
+ * The `authorization` of each MCP tool read as a server: "An OAuth access token that can be
+ * used with a remote MCP server", which the client sends for OpenAI to present to the server
+ * (part of the server's value). A connector tool (`connector_id`) is not read as a server, so
+ * its token is not among these (docs/lens.md, known limits).
+ */
+export function mcpToolCredentials(body: JsonRecord): ValueCredentials[] {
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  const out: ValueCredentials[] = [];
+  for (const tool of tools) {
+    const holder = asRecord(tool);
+    if (holder && readMcpTool(holder)) out.push({ holder, keys: MCP_TOOL_CREDENTIAL_KEYS });
+  }
+  return out;
+}
+
+const MCP_TOOL_CREDENTIAL_KEYS = ["authorization"] as const;
 
 /**
  * An MCP tool for a canonical server. Read from another dialect, `require_approval: "never"`:

@@ -97,7 +97,7 @@ export function requestSubjects(read: ReadExchange): Asked[] {
       out.push({ subject: field, field });
     }
   }
-  for (const c of clientCredentials(exchange.clientRequest)) {
+  for (const c of clientCredentials(exchange.clientRequest, exchange.route.client)) {
     const field = credentialField(c.place, c.name);
     out.push({ subject: field, field });
   }
@@ -183,7 +183,7 @@ function requestVerdicts(read: ReadExchange): Verdict[] {
     judgeRequestInto(pair, out);
   }
   judgeDefaultHeaders(exchange.clientRequest.headers, wire.headers, backend, out);
-  for (const c of clientCredentials(exchange.clientRequest)) {
+  for (const c of clientCredentials(exchange.clientRequest, exchange.route.client)) {
     out.push(judgeCredential(c, exchange.forwarded, exchange.secrets));
   }
   out.push(judgePath(exchange.clientRequest.path, wire, backend, exchange.context.backendMount));

@@ -206,6 +206,8 @@ function valueJudgement(
   if (field === "model") {
     return { kind: "preserved", detail: showChange(sent, got), cause: "routed", sent, got };
   }
+  const byPart = rule.byPart?.(sent, got);
+  if (byPart) return byPart;
   return { kind: "mangled", detail: showChange(sent, got), sent, got };
 }
 

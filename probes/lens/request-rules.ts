@@ -11,6 +11,8 @@ import type { DialectModule } from "../../dialects/dialect-module.ts";
 import type { Cause } from "../causes.ts";
 import { sameValue } from "./describe.ts";
 import type { RequestAttribute } from "./field-names.ts";
+import type { Outcome } from "./judgement.ts";
+import { comparableMcpServers, mcpTokenOutcome } from "./mcp-token.ts";
 import {
   flatParts,
   hasPartType,
@@ -40,6 +42,9 @@ export interface ValueRule {
   };
   /** Whether the backend always behaves as this value asks, so absence there is preserved. */
   impliedBy?: (backend: DialectModule) => boolean;
+  /** Where the values differ: an outcome by part, when a part decides it (an MCP server that
+   * arrived without its token is that token dropped); undefined leaves it `mangled`. */
+  byPart?: (sent: unknown, got: unknown) => Outcome | undefined;
 }
 
 export interface CustomRule {
@@ -251,16 +256,9 @@ const RULES = {
   logprobs: value((r) => r.logprobs, { isDefault: (v) => v === false }),
   // A server is its name, URL, token and allowed tools; a dialect's other keys (Responses'
   // require_approval, a description) are not compared. The order of servers is no meaning.
-  "mcp-servers": value((r) =>
-    r.mcpServers
-      ?.map((s) => ({
-        name: s.name,
-        url: s.url,
-        ...(s.authorization === undefined ? {} : { authorization: s.authorization }),
-        ...(s.allowedTools === undefined ? {} : { allowedTools: s.allowedTools }),
-      }))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-  ),
+  // The token is a credential meant for the provider, judged here as the server's part and
+  // never as a client credential: a server that arrived without it is the token dropped.
+  "mcp-servers": value(comparableMcpServers, { byPart: mcpTokenOutcome }),
   // `auto` is the default tier in Chat, Responses and Messages (their pages say so).
   "service-tier": value((r) => r.serviceTier, { isDefault: (v) => v === "auto" }),
   cache: value((r) => (r.cache ? { type: r.cache.type, ttl: r.cache.ttl } : undefined)),

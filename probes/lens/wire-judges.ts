@@ -14,7 +14,7 @@ import {
   isRedactionTag,
   redactionTag,
 } from "../../dialects/credentials.ts";
-import { DIALECTS, type Dialect } from "../../dialects/dialect.ts";
+import { type ClientDialect, DIALECTS, type Dialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
 import { dialectModule } from "../../dialects/registry.ts";
 import { dialectOfPath } from "../../dialects/routes.ts";
@@ -248,15 +248,22 @@ function bodyPath(keys: readonly string[]): string {
  * than a path string built for every nested object of every client body (430 instructions
  * per typical exchange; docs/lens.md, Round 5).
  */
-function bodyCredentials(value: unknown, keys: string[], out: ClientCredential[]): void {
+function bodyCredentials(
+  value: unknown,
+  keys: string[],
+  out: ClientCredential[],
+  values: ValueKeys | undefined,
+): void {
   if (Array.isArray(value)) {
-    for (const item of value) bodyCredentials(item, keys, out);
+    for (const item of value) bodyCredentials(item, keys, out, values);
     return;
   }
   if (!isRecord(value)) return;
+  const ofValue = values?.get(value);
   // for-in rather than Object.entries: this walks every object of the client body.
   for (const key in value) {
     const v = value[key];
+    if (ofValue?.includes(key)) continue;
     if (typeof v === "string") {
       const named =
         isCredentialKey(key) || (keys.length === 0 && CREDENTIAL_TOP_LEVEL_BODY_KEYS.includes(key));
@@ -265,23 +272,55 @@ function bodyCredentials(value: unknown, keys: string[], out: ClientCredential[]
       }
     } else if (typeof v === "object" && v !== null) {
       keys.push(key);
-      bodyCredentials(v, keys, out);
+      bodyCredentials(v, keys, out, values);
       keys.pop();
     }
   }
 }
 
-export function clientCredentials(request: ExchangeRequest): ClientCredential[] {
-  return credentials.get(request);
+/** The credential keys of a body's records that are part of a request value, by record. */
+type ValueKeys = Map<object, readonly string[]>;
+
+/**
+ * The client credentials of a request in `dialect`: credential headers, query parameters and
+ * body keys, less the credentials the client sends for the provider as part of a modelled
+ * value (an MCP server's token: the dialect's `valueCredentials`), which are judged by value
+ * with that attribute (docs/lens.md, "A credential meant for the provider is a value").
+ */
+export function clientCredentials(
+  request: ExchangeRequest,
+  dialect?: ClientDialect,
+): ClientCredential[] {
+  const slot = credentials.get(request);
+  if (slot.list === undefined || slot.dialect !== dialect) {
+    slot.dialect = dialect;
+    slot.list = findClientCredentials(request, dialect);
+  }
+  return slot.list;
 }
 
 /**
  * `judgeReadAll` asks once for the full pass and again for the probe's field: kept by
- * identity (recent-by-identity.ts).
+ * identity (recent-by-identity.ts), with the dialect they were found for.
  */
-const credentials = new RecentByIdentity(findClientCredentials);
+const credentials = new RecentByIdentity(
+  (_: ExchangeRequest): { dialect?: ClientDialect; list?: ClientCredential[] } => ({}),
+);
 
-function findClientCredentials(request: ExchangeRequest): ClientCredential[] {
+function valueKeys(
+  request: ExchangeRequest,
+  dialect: ClientDialect | undefined,
+): ValueKeys | undefined {
+  const find = dialect && dialectModule(dialect).request.valueCredentials;
+  if (!find || !isRecord(request.body)) return undefined;
+  const found = find(request.body);
+  return found.length === 0 ? undefined : new Map(found.map((c) => [c.holder, c.keys]));
+}
+
+function findClientCredentials(
+  request: ExchangeRequest,
+  dialect: ClientDialect | undefined,
+): ClientCredential[] {
   const out: ClientCredential[] = [];
   for (const [name, value] of request.headers) {
     if (isCredentialHeader(name) && value !== "") {
@@ -299,7 +338,7 @@ function findClientCredentials(request: ExchangeRequest): ClientCredential[] {
       }
     }
   }
-  bodyCredentials(request.body, [], out);
+  bodyCredentials(request.body, [], out, valueKeys(request, dialect));
   return out;
 }
 

@@ -152,11 +152,20 @@ export const anthropicRequestProbes: Probe[] = [
     axis: "request",
     field: "mcp_servers",
     request: {
-      mcp_servers: [{ type: "url", name: "probe", url: "https://mcp.example.com/MCPPROBE" }],
+      mcp_servers: [
+        {
+          type: "url",
+          name: "probe",
+          url: "https://mcp.example.com/MCPPROBE",
+          // Sent for the provider to present to the server: a value owed to the backend, never
+          // a leak (docs/lens.md); made up, and redacted on disk like any credential-named key.
+          authorization_token: "mcp-oauth-MCPTOKEN-7731",
+        },
+      ],
     },
     modes: BOTH_MODES,
     severity: "medium",
-    note: "the MCP server reaches Anthropic unchanged and Responses as an mcp tool (server_label, server_url); no-equivalent on Chat, Gemini, Ollama",
+    note: "the MCP server and its token reach Anthropic unchanged and Responses as an mcp tool (server_label, server_url, authorization); no-equivalent on Chat, Gemini, Ollama",
   },
   {
     id: "am-context-management",

@@ -105,12 +105,14 @@ export const responsesRequestProbes: Probe[] = [
           server_label: "probe",
           server_url: "https://mcp.example.com/MCPPROBE",
           require_approval: "never",
+          // Sent for OpenAI to present to the server: a value owed to the backend (docs/lens.md).
+          authorization: "mcp-oauth-MCPTOKEN-7731",
         },
       ],
     },
     modes: BOTH_MODES,
     severity: "medium",
-    note: "the remote MCP server reaches Responses unchanged and Anthropic as mcp_servers (name, url); no-equivalent on Chat, Gemini, Ollama",
+    note: "the remote MCP server and its token reach Responses unchanged and Anthropic as mcp_servers (name, url, authorization_token); no-equivalent on Chat, Gemini, Ollama",
   },
   {
     id: "or-include-logprobs",
