@@ -101,4 +101,29 @@ describe("a key beside a structure's own keys", () => {
       extras: X,
     });
   });
+
+  it("Chat and Responses: an output format", () => {
+    const chat = { model: "m", messages: [], response_format: { type: "json_object", ...X } };
+    expect(readRequest("openai-chat", chat).responseFormat).toEqual({
+      type: "json_object",
+      extras: X,
+    });
+    const schema = { name: "out", schema: { type: "object" } };
+    const named = {
+      model: "m",
+      messages: [],
+      response_format: { type: "json_schema", json_schema: schema, ...X },
+    };
+    expect(readRequest("openai-chat", named).responseFormat).toEqual({
+      type: "json_schema",
+      name: "out",
+      schema: { type: "object" },
+      extras: X,
+    });
+    const responses = { model: "m", input: "hi", text: { format: { type: "json_object", ...X } } };
+    expect(readRequest("openai-responses", responses).responseFormat).toEqual({
+      type: "json_object",
+      extras: X,
+    });
+  });
 });

@@ -312,13 +312,12 @@ function readToolChoice(value: unknown): ToolChoice | undefined {
 
 function readResponseFormat(f: FieldReader): ResponseFormat | undefined {
   const raw = asRecord(f.record.response_format);
+  // A key beside the format's own does not void it: kept as the format's extras (withExtras).
   if (raw?.type === "text" || raw?.type === "json_object") {
-    if (onlyKeys(raw, ["type"])) {
-      f.keep("response_format", undefined);
-      return { type: raw.type };
-    }
+    f.keep("response_format", undefined);
+    return withExtras<ResponseFormat>({ type: raw.type }, raw, ["type"]);
   }
-  if (raw?.type === "json_schema" && onlyKeys(raw, ["type", "json_schema"])) {
+  if (raw?.type === "json_schema") {
     const schema = readNested(raw.json_schema, (g) => ({
       name: g.take("name", asString),
       schema: g.raw("schema"),
@@ -331,7 +330,7 @@ function readResponseFormat(f: FieldReader): ResponseFormat | undefined {
       if (name !== undefined) format.name = name;
       if (jsonSchema !== undefined) format.schema = jsonSchema;
       if (strict !== undefined) format.strict = strict;
-      return format;
+      return withExtras(format, raw, ["type", "json_schema"]);
     }
   }
   return f.take("response_format", () => undefined);

@@ -300,8 +300,9 @@ function readToolChoice(value: unknown): ToolChoice | undefined {
 
 function readFormat(value: unknown): { format: ResponseFormat; leftover?: JsonRecord } | undefined {
   const raw = asRecord(value);
-  if ((raw?.type === "text" || raw?.type === "json_object") && onlyKeys(raw, ["type"])) {
-    return { format: { type: raw.type } };
+  // A key beside the format's own does not void it: kept as the format's extras (withExtras).
+  if (raw?.type === "text" || raw?.type === "json_object") {
+    return { format: withExtras<ResponseFormat>({ type: raw.type }, raw, ["type"]) };
   }
   if (raw?.type !== "json_schema") return undefined;
   const parsed = readNested(raw, (g) => {
