@@ -41,7 +41,9 @@ describe("a key beside a structure's own keys", () => {
     });
     const written = writeRequestBody("anthropic-messages", read) as {
       messages: { content: unknown }[];
+      output_config?: unknown;
     };
+    expect(written.output_config).toEqual(body.output_config);
     expect(written.messages[1]?.content).toEqual([
       { type: "thinking", thinking: "t", signature: "s", ...X },
       toolUse,
@@ -125,5 +127,10 @@ describe("a key beside a structure's own keys", () => {
       type: "json_object",
       extras: X,
     });
+    // Written back to the dialect they were read from, the keys come back.
+    const again = (dialect: Dialect, body: Record<string, unknown>) =>
+      writeRequestBody(dialect, readRequest(dialect, body));
+    expect(again("openai-chat", chat).response_format).toEqual(chat.response_format);
+    expect(again("openai-responses", responses).text).toEqual(responses.text);
   });
 });

@@ -236,7 +236,7 @@ export function writeAnthropicRequest(request: CanonicalRequest, same: boolean):
       effort: request.reasoning?.effort,
       format:
         format?.type === "json_schema"
-          ? compact({ type: "json_schema", schema: format.schema })
+          ? writtenWithExtras(compact({ type: "json_schema", schema: format.schema }), format, same)
           : undefined,
     }),
     metadata: request.user === undefined ? undefined : { user_id: request.user },

@@ -269,7 +269,9 @@ export function writeChatRequest(request: CanonicalRequest, same: boolean): Json
     messages: [...system, ...request.messages.flatMap((m) => writeChatMessages(m, same))],
     tools: tools.length > 0 ? tools : undefined,
     tool_choice: request.toolChoice && writeToolChoice(request.toolChoice),
-    response_format: request.responseFormat && writeResponseFormat(request.responseFormat),
+    response_format:
+      request.responseFormat &&
+      writtenWithExtras(writeResponseFormat(request.responseFormat), request.responseFormat, same),
     stream_options:
       request.streamOptions &&
       (nonEmpty({ include_usage: request.streamOptions.includeUsage }) ?? {}),

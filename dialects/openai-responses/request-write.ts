@@ -229,14 +229,18 @@ export function writeResponsesRequest(request: CanonicalRequest, same: boolean):
     text: nonEmpty({
       format:
         format &&
-        (format.type === "json_schema"
-          ? compact({
-              type: "json_schema",
-              name: format.name,
-              schema: format.schema,
-              strict: format.strict,
-            })
-          : { type: format.type }),
+        writtenWithExtras(
+          format.type === "json_schema"
+            ? compact({
+                type: "json_schema",
+                name: format.name,
+                schema: format.schema,
+                strict: format.strict,
+              })
+            : { type: format.type },
+          format,
+          same,
+        ),
       verbosity: request.verbosity,
     }),
     // A thinking switch with no effort level goes as the effort that means the same.
