@@ -297,5 +297,18 @@ export interface CanonicalReply {
   error?: ReplyError;
   /** Present only for streamed replies. */
   stream?: StreamLifecycle;
+  /**
+   * What the wire held empty and the reader read as nothing (not parts): an Anthropic stream's
+   * text block that ended with no text, Chat `content: ""`, a Responses message item with no
+   * content. Kept so the one-sided invariants see them (probes/lens/reply-invariants.ts).
+   */
+  emptied?: EmptiedItem[];
   extras: Record<string, unknown>;
+}
+
+/** An item the reader read as nothing: an empty text, or an output item holding nothing. */
+export interface EmptiedItem {
+  kind: "text" | "item";
+  /** Where the wire held it (`content_block 0`, `message.content`, `output[0]`). */
+  at: string;
 }

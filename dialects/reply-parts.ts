@@ -3,7 +3,13 @@
  * and thinking slots keyed by the dialect's block identity, tool calls keyed by id and by
  * index (so two interleaved calls never mix), and the lifecycle every reader reports.
  */
-import type { CanonicalReply, Part, ReplyError, StreamLifecycle } from "./canonical.ts";
+import type {
+  CanonicalReply,
+  EmptiedItem,
+  Part,
+  ReplyError,
+  StreamLifecycle,
+} from "./canonical.ts";
 import type { Dialect } from "./dialect.ts";
 import { asRecord, tryParseJson } from "./json.ts";
 import type { ReceivedEvent } from "./sse.ts";
@@ -11,7 +17,7 @@ import type { ReceivedEvent } from "./sse.ts";
 type TextKind = "text" | "refusal" | "reasoning" | "thinking";
 
 type Slot =
-  | { kind: TextKind; text: string; signature?: string; redacted?: boolean }
+  | { kind: TextKind; text: string; signature?: string; redacted?: boolean; block?: string }
   | { kind: "unknown"; raw: unknown }
   | { kind: "tool-call"; id: string; name: string; args: string; signature?: string };
 
@@ -20,11 +26,16 @@ export class PartsAssembler {
   private readonly byKey = new Map<string, Slot>();
   orphanFragments = 0;
 
-  /** Append a text-like delta to the slot `key`, opening it on first sight. */
-  text(key: string, kind: TextKind, delta: string): void {
+  /**
+   * Append a text-like delta to the slot `key`, opening it on first sight. `block` names the
+   * slot where the wire gives it a block of its own (an Anthropic `content_block_start`): a
+   * block that ends with no text was sent empty (emptied()), where a delta's `content: ""` is
+   * no block at all (OpenAI opens every Chat stream with one).
+   */
+  text(key: string, kind: TextKind, delta: string, block?: string): void {
     let slot = this.byKey.get(key);
     if (!slot || slot.kind === "tool-call") {
-      slot = { kind, text: "" };
+      slot = block === undefined ? { kind, text: "" } : { kind, text: "", block };
       this.open(key, slot);
     }
     if (slot.kind !== "unknown") slot.text += delta;
@@ -117,6 +128,17 @@ export class PartsAssembler {
     return out;
   }
 
+  /** The text blocks of their own that ended with no text (parts() leaves them out). */
+  emptied(): EmptiedItem[] {
+    const out: EmptiedItem[] = [];
+    for (const s of this.slots) {
+      if (s.kind === "text" && s.text === "" && s.block !== undefined) {
+        out.push({ kind: "text", at: s.block });
+      }
+    }
+    return out;
+  }
+
   private open(key: string, slot: Slot): void {
     this.slots.push(slot);
     this.byKey.set(key, slot);
@@ -189,6 +211,9 @@ export class StreamState {
 
   finish(): CanonicalReply {
     this.lifecycle.orphanFragments = this.assembler.orphanFragments;
-    return { ...this.reply, parts: this.assembler.parts(), stream: this.lifecycle };
+    const reply = { ...this.reply, parts: this.assembler.parts(), stream: this.lifecycle };
+    const emptied = this.assembler.emptied();
+    if (emptied.length > 0) reply.emptied = emptied;
+    return reply;
   }
 }

@@ -153,7 +153,7 @@ class AnthropicStreamReader implements StreamReader {
       parts.text(k, "thinking", part.text);
       if (part.signature) parts.signature(k, part.signature, part.redacted === true);
     } else if (part.type === "text") {
-      parts.text(k, "text", part.text);
+      parts.text(k, "text", part.text, k);
     } else {
       // Server-tool blocks and newer block types: kept whole, as the JSON reader keeps them.
       parts.unknown(k, block);

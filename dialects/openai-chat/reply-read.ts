@@ -41,7 +41,12 @@ export function readChatReply(body: unknown): CanonicalReply {
   if (model !== undefined) reply.model = model;
   const choice = asRecord(asArray(record.choices)?.[0]);
   const message = asRecord(choice?.message);
-  if (message) reply.parts = messageParts(message);
+  if (message) {
+    reply.parts = messageParts(message);
+    // Read as no text; kept for the one-sided invariants (OpenAI sends null beside tool calls).
+    if (contentText(message.content) === "")
+      reply.emptied = [{ kind: "text", at: "message.content" }];
+  }
   const finish = asString(choice?.finish_reason);
   if (finish !== undefined) {
     reply.rawStopReason = finish;

@@ -7,7 +7,7 @@
  *
  * @see https://platform.openai.com/docs/api-reference/responses/object
  */
-import type { CanonicalReply, Part } from "../canonical.ts";
+import type { CanonicalReply, EmptiedItem, Part } from "../canonical.ts";
 import { asArray, asRecord, asString, type JsonRecord, unknownKeys } from "../json.ts";
 import { readResponsesError } from "./error-body.ts";
 import { responsesStopFromWire, responsesStopWire } from "./stop-reason.ts";
@@ -69,6 +69,21 @@ export function itemParts(item: JsonRecord): Part[] {
   }
 }
 
+/**
+ * Message items holding nothing (no content entry): read as no parts, kept for the one-sided
+ * invariants. A reasoning item with an empty summary is not one: reasoning models send those.
+ */
+export function phantomItems(output: readonly unknown[]): EmptiedItem[] {
+  const out: EmptiedItem[] = [];
+  output.forEach((i, n) => {
+    const item = asRecord(i);
+    if (item?.type === "message" && (asArray(item.content) ?? []).length === 0) {
+      out.push({ kind: "item", at: `output[${n}]` });
+    }
+  });
+  return out;
+}
+
 /** Status, stop reason and error of a response object (also used on a stream's terminal event). */
 export function applyStatus(reply: CanonicalReply, response: JsonRecord): void {
   const status = asString(response.status);
@@ -102,10 +117,13 @@ export function readResponsesReply(body: unknown): CanonicalReply {
   if (id !== undefined) reply.id = id;
   const model = asString(record.model);
   if (model !== undefined) reply.model = model;
-  reply.parts = (asArray(record.output) ?? []).flatMap((i) => {
+  const output = asArray(record.output) ?? [];
+  reply.parts = output.flatMap((i) => {
     const item = asRecord(i);
     return item ? itemParts(item) : [];
   });
+  const emptied = phantomItems(output);
+  if (emptied.length > 0) reply.emptied = emptied;
   applyStatus(reply, record);
   const usage = readResponsesUsage(record.usage);
   if (usage) reply.usage = usage;

@@ -286,6 +286,42 @@ describe("invariant.empty-content", () => {
       cause: "empty-text",
     });
   });
+
+  it("an upstream's empty text block that a Chat client gets as content \"\" is the upstream's", () => {
+    const route = { client: "openai-chat", backend: "anthropic-messages" } as const;
+    const chatBody = JSON.stringify({
+      id: "c1",
+      object: "chat.completion",
+      model: "m",
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: "",
+            tool_calls: [
+              {
+                id: "toolu_1",
+                type: "function",
+                function: { name: "get_weather", arguments: '{"city":"Paris"}' },
+              },
+            ],
+          },
+          finish_reason: "tool_calls",
+        },
+      ],
+    });
+    const relayed = judged(route, "non-stream", { body: withEmpty(1) }, { body: chatBody });
+    expect(of(relayed, "invariant.empty-content")).toMatchObject({
+      verdict: "preserved",
+      cause: "as-upstream",
+    });
+    const added = judged(route, "non-stream", { body: withEmpty(0) }, { body: chatBody });
+    expect(of(added, "invariant.empty-content")).toMatchObject({
+      verdict: "invented",
+      cause: "empty-text",
+    });
+  });
 });
 
 describe("invariant.block-lifecycle", () => {

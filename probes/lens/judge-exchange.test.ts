@@ -144,6 +144,19 @@ const READINGS: Record<string, { findings: Expected; clean?: Expected }> = {
     },
     clean: { "invariant.empty-content": "preserved" },
   },
+  // Each holds what a reader reads as nothing; the invariant sees it (issue 20 §3).
+  "anthropic-one-sided-stream-empty-text-block.json": {
+    findings: { "invariant.empty-content": "invented/empty-text" },
+    clean: { "invariant.tool-stop": "preserved", "invariant.block-lifecycle": "preserved" },
+  },
+  "chat-one-sided-non-stream-empty-content.json": {
+    findings: { "invariant.empty-content": "invented/empty-text" },
+    clean: { "invariant.tool-stop": "preserved", "invariant.tool-arguments": "preserved" },
+  },
+  "responses-one-sided-non-stream-phantom-item.json": {
+    findings: { "invariant.empty-content": "invented/phantom-message" },
+    clean: { "invariant.tool-stop": "preserved" },
+  },
   "chat-to-responses-non-stream-no-client-response.json": {
     findings: {
       id: "error",

@@ -202,6 +202,73 @@ describe("no empty text block beside a reply's content", () => {
     const good = oneSided("anthropic-messages", anthropic([toolUse], "tool_use"));
     expect(of(good, "invariant.empty-content")?.verdict).toBe("preserved");
   });
+
+  it("sees what the readers read as nothing, and no more (reply.emptied)", () => {
+    // Chat `content: ""` beside a call is an empty text; OpenAI sends null there.
+    const chatEmpty = oneSided(
+      "openai-chat",
+      chat({ content: "", tool_calls: [call("{}")] }, "tool_calls"),
+    );
+    expect(of(chatEmpty, "invariant.empty-content")).toMatchObject({
+      verdict: "invented",
+      cause: "empty-text",
+    });
+    const chatNull = oneSided(
+      "openai-chat",
+      chat({ content: null, tool_calls: [call("{}")] }, "tool_calls"),
+    );
+    expect(of(chatNull, "invariant.empty-content")?.verdict).toBe("preserved");
+    // A Chat stream's opening `content: ""` is no block: OpenAI opens every stream with one.
+    const opening = sse([
+      {
+        id: "c1",
+        object: "chat.completion.chunk",
+        model: "m",
+        choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }],
+      },
+      {
+        id: "c1",
+        object: "chat.completion.chunk",
+        model: "m",
+        choices: [
+          { index: 0, delta: { tool_calls: [{ index: 0, ...call("{}") }] }, finish_reason: null },
+        ],
+      },
+      {
+        id: "c1",
+        object: "chat.completion.chunk",
+        model: "m",
+        choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }],
+      },
+    ]);
+    const streamed = oneSided("openai-chat", `${opening}data: [DONE]\n\n`, { stream: true });
+    expect(of(streamed, "invariant.empty-content")?.verdict).toBe("preserved");
+    // A Responses reasoning item with an empty summary is what reasoning models send.
+    const responses = (output: unknown[]) => ({
+      id: "resp_1",
+      object: "response",
+      status: "completed",
+      model: "m",
+      output: [
+        ...output,
+        { type: "function_call", id: "fc_1", call_id: "call_1", name: "f", arguments: "{}" },
+      ],
+    });
+    const reasoning = oneSided(
+      "openai-responses",
+      responses([{ type: "reasoning", id: "rs_1", summary: [] }]),
+    );
+    expect(of(reasoning, "invariant.empty-content")?.verdict).toBe("preserved");
+    const phantom = oneSided(
+      "openai-responses",
+      responses([{ type: "message", id: "msg_1", role: "assistant", content: [] }]),
+    );
+    expect(of(phantom, "invariant.empty-content")).toMatchObject({
+      verdict: "invented",
+      cause: "phantom-message",
+    });
+    expect(of(phantom, "invariant.empty-content")?.reason).toContain("output[0]");
+  });
 });
 
 describe("one lifecycle per stream", () => {

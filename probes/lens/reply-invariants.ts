@@ -7,8 +7,9 @@
  * - `invariant.tool-stop`: a reply holding a tool call ends with its dialect's tool stop reason
  *   (Anthropic `tool_use`, Chat `tool_calls`; a Responses reply has none: a function_call item
  *   is its tool turn, which the reader reads as one);
- * - `invariant.empty-content`: no empty text block beside the reply's other content, where the
- *   client's dialect does not spell "no text" that way (`traits.emptyText`);
+ * - `invariant.empty-content`: no empty text block, null-text item or phantom output item
+ *   beside the reply's other content (what the readers read as nothing too: `reply.emptied`),
+ *   where the client's dialect does not spell "no text" that way (`traits.emptyText`);
  * - `invariant.tool-arguments`: each tool call's arguments, streamed or not, are a JSON object;
  * - `invariant.tool-call-id`: each tool call's id has the form the client's dialect documents
  *   (`traits.toolCallId`: Anthropic's `^[a-zA-Z0-9_-]+$`), where it documents one;
@@ -120,22 +121,39 @@ function toolCallIds(calls: readonly ToolCall[], dialect: Dialect): Found | unde
   return judged("invariant.tool-call-id", "mangled", detail, "id-out-of-form", faults);
 }
 
+/**
+ * Empty text parts, and what the reader read as nothing (`reply.emptied`: an Anthropic stream's
+ * empty text block, Chat `content: ""`, a Responses message item with no content), beside the
+ * reply's content. A reply with no content but these says "no answer": not an addition.
+ */
 function emptyContent(reply: CanonicalReply, dialect: Dialect): Found | undefined {
   if (dialectModule(dialect).traits.emptyText === "spelling") return undefined;
   if (reply.parts.length === 0) return undefined;
-  let empty = 0;
-  for (const p of reply.parts) if (p.type === "text" && p.text === "") empty++;
+  const faults: string[] = [];
+  for (const p of reply.parts) if (p.type === "text" && p.text === "") faults.push("empty text");
   // A reply that is one empty text says "no answer"; an empty block beside content is an addition.
-  if (empty === 0 || empty === reply.parts.length) {
+  const content = reply.parts.length - faults.length;
+  const emptied = reply.emptied ?? [];
+  for (const e of emptied) faults.push(e.kind === "text" ? "empty text" : "phantom item");
+  if (faults.length === 0 || content === 0) {
     return judged(
       "invariant.empty-content",
       "preserved",
       `${reply.parts.length} part(s) → none empty`,
     );
   }
-  const detail = `${reply.parts.length - empty} part(s) → ${empty} empty text block(s) beside them`;
-  const faults = Array.from({ length: empty }, () => "empty text");
-  return judged("invariant.empty-content", "invented", detail, "empty-text", faults);
+  const texts = faults.filter((f) => f === "empty text").length;
+  const items = faults.length - texts;
+  const where = emptied.length > 0 ? ` (${emptied.map((e) => e.at).join(", ")})` : "";
+  const what = [
+    texts > 0 ? `${texts} empty text block(s)` : "",
+    items > 0 ? `${items} output item(s) holding nothing` : "",
+  ]
+    .filter((w) => w !== "")
+    .join(" and ");
+  const detail = `${content} part(s) → ${what} beside them${where}`;
+  const cause = texts > 0 ? "empty-text" : "phantom-message";
+  return judged("invariant.empty-content", "invented", detail, cause, faults);
 }
 
 /**
