@@ -164,6 +164,9 @@ export class StreamState {
     orphanFragments: 0,
   };
 
+  /** Items the reader read as nothing beside the assembler's empty blocks (reply.emptied). */
+  readonly emptied: EmptiedItem[] = [];
+
   constructor(dialect: Dialect) {
     this.reply = { dialect, parts: [], extras: {} };
   }
@@ -212,7 +215,7 @@ export class StreamState {
   finish(): CanonicalReply {
     this.lifecycle.orphanFragments = this.assembler.orphanFragments;
     const reply = { ...this.reply, parts: this.assembler.parts(), stream: this.lifecycle };
-    const emptied = this.assembler.emptied();
+    const emptied = [...this.assembler.emptied(), ...this.emptied];
     if (emptied.length > 0) reply.emptied = emptied;
     return reply;
   }

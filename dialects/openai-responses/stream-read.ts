@@ -191,10 +191,13 @@ class ResponsesStreamReader implements StreamReader {
     }
     // The done item restates what the deltas built; it fills in only what no delta carried.
     if (item.type === "message") {
+      // A message item holding nothing is a phantom (the JSON reader's phantomItems).
+      if (itemPartList.length === 0) this.state.emptied.push({ kind: "item", at: key });
       itemPartList.forEach((p, contentIndex) => {
         const slot = `${key}:c${contentIndex}`;
         if (parts.kindOf(slot) !== undefined) return;
-        if (p.type === "text" || p.type === "refusal") parts.text(slot, p.type, p.text);
+        // An empty text no delta carried stands in the item as the JSON reply's does.
+        if (p.type === "text" || p.type === "refusal") parts.text(slot, p.type, p.text, slot);
       });
       return;
     }

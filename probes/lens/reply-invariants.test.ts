@@ -269,6 +269,34 @@ describe("no empty text block beside a reply's content", () => {
     });
     expect(of(phantom, "invariant.empty-content")?.reason).toContain("output[0]");
   });
+
+  it("sees a phantom message item in a Responses stream, and an empty text no delta carried", () => {
+    const response = { id: "resp_1", object: "response", model: "m" };
+    const fc = { type: "function_call", id: "fc_1", call_id: "call_1", name: "f", arguments: "{}" };
+    const stream = (message: Record<string, unknown>) =>
+      sse([
+        { type: "response.created", response: { ...response, status: "in_progress" } },
+        { type: "response.output_item.added", output_index: 0, item: { ...message, content: [] } },
+        { type: "response.output_item.done", output_index: 0, item: message },
+        { type: "response.output_item.added", output_index: 1, item: fc },
+        { type: "response.output_item.done", output_index: 1, item: fc },
+        { type: "response.completed", response: { ...response, status: "completed" } },
+      ]);
+    const item = { type: "message", id: "msg_1", role: "assistant", status: "completed" };
+    const phantom = oneSided("openai-responses", stream({ ...item, content: [] }), {
+      stream: true,
+    });
+    expect(of(phantom, "invariant.empty-content")).toMatchObject({
+      verdict: "invented",
+      cause: "phantom-message",
+    });
+    const emptyText = { ...item, content: [{ type: "output_text", text: "", annotations: [] }] };
+    const empty = oneSided("openai-responses", stream(emptyText), { stream: true });
+    expect(of(empty, "invariant.empty-content")).toMatchObject({
+      verdict: "invented",
+      cause: "empty-text",
+    });
+  });
 });
 
 describe("one lifecycle per stream", () => {
