@@ -38,23 +38,6 @@ export class LineSlab {
     this.#used = 0;
   }
 
-  /** Bytes left in the current slab. */
-  get room(): number {
-    return this.#slab.length - this.#used;
-  }
-
-  /** Make room for `bytes` more in one slab: the current one when they fit. */
-  reserveBytes(bytes: number): void {
-    if (bytes <= this.#slab.length - this.#used) return;
-    this.#slab = Buffer.allocUnsafe(bytes > SLAB_BYTES / 4 ? bytes : SLAB_BYTES);
-    this.#used = 0;
-  }
-
-  /** Bytes were written into `slab` up to `end` by someone else (`reserve*` made room). */
-  advance(end: number): void {
-    this.#used = end;
-  }
-
   /** Encode `text` after what is written (`reserve` made room); the offset after it. */
   write(text: string): number {
     this.#used += this.#slab.write(text, this.#used, "utf8");

@@ -69,11 +69,6 @@ export interface RawRequest {
 export interface RequestFacts {
   rawBody: string;
   bodyEncoding: "utf8" | "base64";
-  /**
-   * The body's bytes when `rawBody` is exactly their UTF-8 text (a UTF-8 body redaction left
-   * unchanged): the record line escapes them without encoding `rawBody` again.
-   */
-  rawBodyBytes?: Buffer;
   json?: unknown;
   /** Parse failure message when the body is non-empty UTF-8 that is not JSON. */
   jsonError?: string;
@@ -109,12 +104,10 @@ export function bodyFacts(body: Buffer, contentEncoding?: string): RequestFacts 
     // Parsed once: redaction reuses the parse, and only a body it changed is parsed again.
     const first = tryParseJson(text);
     const rawBody = first.ok ? redactParsedBody(text, first.value) : redactText(text);
-    const unchanged = rawBody === text;
-    const parsed = unchanged ? first : tryParseJson(rawBody);
-    const rawBodyBytes = unchanged ? body : undefined;
+    const parsed = rawBody === text ? first : tryParseJson(rawBody);
     return parsed.ok
-      ? { rawBody, bodyEncoding: "utf8", rawBodyBytes, json: parsed.value, nonce, text }
-      : { rawBody, bodyEncoding: "utf8", rawBodyBytes, jsonError: parsed.error, nonce, text };
+      ? { rawBody, bodyEncoding: "utf8", json: parsed.value, nonce, text }
+      : { rawBody, bodyEncoding: "utf8", jsonError: parsed.error, nonce, text };
   }
   const latin1 = body.toString("latin1");
   const redacted = Buffer.from(redactText(latin1), "latin1");

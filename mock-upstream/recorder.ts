@@ -7,14 +7,11 @@
  * everything), so a mock that runs all night holds a bounded amount and its garbage
  * collections stay short. `close()` resolves after the last queued line reached the file.
  */
-import { LineSlab } from "./line-slab.ts";
+import { LineSlab, ownCopy } from "./line-slab.ts";
 import type { MockRecord } from "./record.ts";
 import { RecordFile } from "./record-file.ts";
 import { type RecordLine, recordLine } from "./record-line.ts";
-import type { KeptLine, RecordRing } from "./record-ring.ts";
-import { PackedRecordRing } from "./record-ring-packed.ts";
-import { writeTrafficLine } from "./traffic-line-bytes.ts";
-import type { TrafficLine } from "./traffic-record.ts";
+import { renderTrafficLine, type TrafficLine } from "./traffic-record.ts";
 
 export { recordLineParts } from "./record-line.ts";
 
@@ -43,8 +40,32 @@ export interface RecorderStats {
   failure: Error | undefined;
 }
 
+/** A nonce's kept records, oldest first; the slots before `head` are spent. */
+interface NonceList {
+  /** The nonce, once: every record of it shares this string. */
+  nonce: string;
+  items: (KeptRecord | undefined)[];
+  head: number;
+}
+
+/**
+ * A kept record: its line is `slab[start, end)`, or, when its reply body is shared with
+ * other records (record-line.ts), `slab[start, bodyAt)`, `body`, `slab[bodyAt, end)`.
+ */
+interface KeptRecord {
+  seq: number;
+  nonce: string | undefined;
+  slab: Buffer;
+  start: number;
+  bodyAt: number;
+  end: number;
+  body: Buffer | undefined;
+  /** Bytes this record keeps alive on its own account (a shared body counted too). */
+  size: number;
+}
+
 /** The record's line as text without its closing `\n`: exactly `JSON.stringify(record)`. */
-function keptJson(kept: KeptLine): string {
+function keptJson(kept: KeptRecord): string {
   const { slab, start, end, body } = kept;
   if (!body) return slab.toString("utf8", start, end - 1);
   return (
@@ -54,18 +75,23 @@ function keptJson(kept: KeptLine): string {
   );
 }
 
-function keptRecord(kept: KeptLine): MockRecord {
+function keptRecord(kept: KeptRecord): MockRecord {
   return JSON.parse(keptJson(kept)) as MockRecord;
 }
 
 export class Recorder {
+  /** Oldest first; the slots before `#head` are spent (undefined). */
+  #kept: (KeptRecord | undefined)[] = [];
+  #head = 0;
   /**
-   * The kept records, oldest first, with an index by nonce: a sweep asks for one attempt's
-   * nonce after every attempt, and scanning every kept record for it grew with the run.
-   * Packed in typed arrays (record-ring-packed.ts; record-ring.ts is the plain form).
+   * The same kept records by nonce, oldest first: a sweep asks for one attempt's nonce after
+   * every attempt, and scanning every kept record for it grew with the run. Each list has a
+   * head, as the ring does: eviction only moves it (a `shift()` copied a nonce's whole list,
+   * 700 KB per request once most of 100,000 records shared one nonce).
    */
-  readonly #ring: RecordRing = new PackedRecordRing();
+  readonly #byNonce = new Map<string, NonceList>();
   readonly #slab = new LineSlab();
+  #keptSize = 0;
   #evicted = 0;
   #recorded = 0;
   #seq = 0;
@@ -98,75 +124,119 @@ export class Recorder {
     this.addLine(record.seq, record.nonce, recordLine(record, replyBodyJson));
   }
 
-  /**
-   * Keep a traffic record, its line written straight into the slab (traffic-line-bytes.ts;
-   * `addLine(seq, nonce, renderTrafficLine(line))` is the plain way, the same bytes).
-   */
   addTraffic(line: TrafficLine): void {
-    const at = writeTrafficLine(line, this.#slab);
-    this.#keep(line.seq, line.nonce, at.slab, at.start, at.bodyAt, at.end, at.body, at.size);
+    this.addLine(line.seq, line.nonce, renderTrafficLine(line));
   }
 
   /** Keep a record given as its line (traffic-record.ts), and queue the line for the file. */
   addLine(seq: number, nonce: string | undefined, line: RecordLine): void {
-    // The line's bytes, written into the slab (a shared reply body stays where it is).
-    const slab = this.#slab;
-    let start: number;
-    let bodyAt: number;
-    let end: number;
-    let body: Buffer | undefined;
-    if (typeof line === "string") {
-      slab.reserve(line);
-      start = slab.used;
-      end = slab.write(line);
-      bodyAt = end;
-    } else {
-      const [head, shared, tail] = line;
-      slab.reserve(head, tail);
-      start = slab.used;
-      bodyAt = slab.write(head);
-      end = slab.write(tail);
-      body = shared;
-    }
-    const size = end - start + (body?.length ?? 0);
-    this.#keep(seq, nonce, slab.slab, start, bodyAt, end, body, size);
-  }
-
-  #keep(
-    seq: number,
-    nonce: string | undefined,
-    bytes: Buffer,
-    start: number,
-    bodyAt: number,
-    end: number,
-    body: Buffer | undefined,
-    size: number,
-  ): void {
+    const kept = this.#encode(seq, line);
     this.#recorded += 1;
-    this.#ring.push(seq, nonce, bytes, start, bodyAt, end, body, size);
+    this.#kept.push(kept);
+    if (nonce !== undefined) {
+      const same = this.#byNonce.get(nonce);
+      if (same) {
+        kept.nonce = same.nonce;
+        same.items.push(kept);
+      } else {
+        // A nonce found in a request is a slice of the request's text and would keep it alive.
+        kept.nonce = ownCopy(nonce);
+        this.#byNonce.set(kept.nonce, { nonce: kept.nonce, items: [kept], head: 0 });
+      }
+    }
+    this.#keptSize += kept.size;
     this.#evictOverLimits();
     const file = this.#file;
     if (!file || this.#closed) return;
-    if (!body) file.appendRange(bytes, start, end);
+    if (!kept.body) file.appendRange(kept.slab, kept.start, kept.end);
     else {
-      file.appendRange(bytes, start, bodyAt);
-      file.appendBuffer(body);
-      file.appendRange(bytes, bodyAt, end);
+      file.appendRange(kept.slab, kept.start, kept.bodyAt);
+      file.appendBuffer(kept.body);
+      file.appendRange(kept.slab, kept.bodyAt, kept.end);
     }
   }
 
+  /** The line's bytes, written into the slab (a shared reply body stays where it is). */
+  #encode(seq: number, line: RecordLine): KeptRecord {
+    const slab = this.#slab;
+    if (typeof line === "string") {
+      slab.reserve(line);
+      const start = slab.used;
+      const end = slab.write(line);
+      const size = end - start;
+      return {
+        seq,
+        nonce: undefined,
+        slab: slab.slab,
+        start,
+        bodyAt: end,
+        end,
+        body: undefined,
+        size,
+      };
+    }
+    const [head, body, tail] = line;
+    slab.reserve(head, tail);
+    const start = slab.used;
+    const bodyAt = slab.write(head);
+    const end = slab.write(tail);
+    const size = end - start + body.length;
+    return { seq, nonce: undefined, slab: slab.slab, start, bodyAt, end, body, size };
+  }
+
   #evictOverLimits(): void {
-    const ring = this.#ring;
     // The newest record always stays, however large.
-    while (ring.count > 1 && (ring.count > this.#maxRecords || ring.keptSize > this.#maxBytes)) {
-      ring.dropOldest();
+    while (this.count > 1 && (this.count > this.#maxRecords || this.#keptSize > this.#maxBytes)) {
+      const oldest = this.#kept[this.#head];
+      if (!oldest) break;
+      this.#kept[this.#head] = undefined;
+      this.#head += 1;
+      this.#keptSize -= oldest.size;
       this.#evicted += 1;
+      this.#forgetByNonce(oldest);
+    }
+    // Drop the spent slots once they are the larger part, so the ring's array stays small.
+    if (this.#head > 1024 && this.#head * 2 > this.#kept.length) {
+      this.#kept = this.#kept.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  /** Evicted records are the oldest, so the oldest of their nonce too. */
+  #forgetByNonce(evicted: KeptRecord): void {
+    if (evicted.nonce === undefined) return;
+    const same = this.#byNonce.get(evicted.nonce);
+    if (!same || same.items[same.head] !== evicted) return;
+    same.items[same.head] = undefined;
+    same.head += 1;
+    if (same.head === same.items.length) this.#byNonce.delete(evicted.nonce);
+    else if (same.head > 1024 && same.head * 2 > same.items.length) {
+      // Drop the spent slots once they are the larger part, as the ring does.
+      same.items = same.items.slice(same.head);
+      same.head = 0;
     }
   }
 
   /** The kept records that pass the filter, in `seq` order. */
-  #select(filter: RecordFilter): KeptLine[] {
-    return this.#ring.select(filter.nonce, filter.since ?? 0);
+  #select(filter: RecordFilter): KeptRecord[] {
+    const since = filter.since ?? 0;
+    const nonce = filter.nonce;
+    // The ring from its head, or the nonce's own list from its head: walked in place.
+    const list =
+      nonce === undefined ? { items: this.#kept, head: this.#head } : this.#byNonce.get(nonce);
+    const candidates = list?.items ?? [];
+    const out: KeptRecord[] = [];
+    let sorted = true;
+    for (let i = list?.head ?? 0; i < candidates.length; i++) {
+      const kept = candidates[i];
+      if (!kept || kept.seq <= since) continue;
+      const last = out[out.length - 1];
+      if (last && last.seq > kept.seq) sorted = false;
+      out.push(kept);
+    }
+    // Records are kept when their reply is planned, which can be out of arrival order.
+    if (!sorted) out.sort((a, b) => a.seq - b.seq);
+    return out;
   }
 
   /**
@@ -196,7 +266,7 @@ export class Recorder {
     const selected = this.#select(filter);
     let piece = "[";
     for (let i = 0; i < selected.length; i++) {
-      piece += (i === 0 ? "" : ",") + keptJson(selected[i] as KeptLine);
+      piece += (i === 0 ? "" : ",") + keptJson(selected[i] as KeptRecord);
       if (piece.length >= chunkChars) {
         yield piece;
         piece = "";
@@ -222,7 +292,7 @@ export class Recorder {
 
   /** Records kept in memory. */
   get count(): number {
-    return this.#ring.count;
+    return this.#kept.length - this.#head;
   }
 
   /** Records forgotten from memory to stay under the limits (the file has them). */
@@ -240,7 +310,10 @@ export class Recorder {
 
   /** Forget records in memory (the file keeps them: it is the log of the whole run). */
   clear(): void {
-    this.#ring.clear();
+    this.#kept = [];
+    this.#byNonce.clear();
+    this.#head = 0;
+    this.#keptSize = 0;
   }
 
   /** Write every queued line and close the file. Safe to call more than once. */

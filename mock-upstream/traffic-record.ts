@@ -123,8 +123,6 @@ export interface TrafficLine {
   bodyTruncated: boolean;
   /** The redacted body (base64 when not UTF-8); "" past the body limit. */
   rawBody: string;
-  /** The bytes `rawBody` is the UTF-8 text of, when redaction changed nothing (record.ts). */
-  rawBodyBytes: Buffer | undefined;
   bodyEncoding: "utf8" | "base64";
   dialect: RouteFacts["dialect"];
   kind: RouteFacts["kind"];
@@ -150,7 +148,6 @@ export function trafficLine(input: TrafficRecordInput): TrafficLine {
     bodyBytes: raw.bodyBytes,
     bodyTruncated: raw.bodyTruncated,
     rawBody: facts?.rawBody ?? "",
-    rawBodyBytes: facts?.rawBodyBytes,
     bodyEncoding: facts?.bodyEncoding ?? "utf8",
     dialect: route.dialect,
     kind: route.kind,
@@ -164,56 +161,39 @@ export function trafficLine(input: TrafficRecordInput): TrafficLine {
 }
 
 /**
- * The record's line around its two bodies: everything before the request body's JSON
- * string, everything between it and the reply body's, and the rest with the closing `\n`.
- * Each value is serialized by `JSON.stringify` (numbers, booleans and the fixed key names
- * need none), without building the record's objects or serializing them and cutting the
- * braces off again. The bodies are the bulk of a line: `renderTrafficLine` joins them as
- * text, the recorder's fast path (traffic-line-bytes.ts) escapes them from their bytes.
+ * The record's JSONL line, ending in `\n`, byte for byte `JSON.stringify(trafficRecord(...))`:
+ * written as text around the values, each value serialized by `JSON.stringify` (numbers,
+ * booleans and the fixed key names need none), without building the record's objects or
+ * serializing them and cutting the braces off again.
  */
-export function trafficLineTexts(line: TrafficLine): [head: string, mid: string, tail: string] {
+export function renderTrafficLine(line: TrafficLine): RecordLine {
   const request = recordedRequest(line.method, line.path, line.query, line.headers, line);
-  const head =
+  let text =
     `{"seq":${line.seq},"receivedAt":${JSON.stringify(line.receivedAt)}` +
     `,"listener":${JSON.stringify(line.listener)}` +
     `,"request":{"method":${JSON.stringify(request.method)},"path":${JSON.stringify(request.path)}` +
     `,"headers":${JSON.stringify(request.headers)}` +
-    `,"body":{"data":`;
-  let mid = `,"encoding":${JSON.stringify(line.bodyEncoding)}}},"bodyBytes":${line.bodyBytes}`;
-  if (line.bodyTruncated) mid += `,"bodyTruncated":true`;
-  if (line.dialect) mid += `,"dialect":${JSON.stringify(line.dialect)}`;
-  mid += `,"kind":${JSON.stringify(line.kind)}`;
-  if (line.nonce) mid += `,"nonce":${JSON.stringify(line.nonce)}`;
-  if (line.model !== undefined) mid += `,"model":${JSON.stringify(line.model)}`;
-  if (line.kind === "generate") mid += `,"stream":${line.stream}`;
+    `,"body":{"data":${JSON.stringify(request.body.data)},"encoding":${JSON.stringify(request.body.encoding)}}}` +
+    `,"bodyBytes":${line.bodyBytes}`;
+  if (line.bodyTruncated) text += `,"bodyTruncated":true`;
+  if (line.dialect) text += `,"dialect":${JSON.stringify(line.dialect)}`;
+  text += `,"kind":${JSON.stringify(line.kind)}`;
+  if (line.nonce) text += `,"nonce":${JSON.stringify(line.nonce)}`;
+  if (line.model !== undefined) text += `,"model":${JSON.stringify(line.model)}`;
+  if (line.kind === "generate") text += `,"stream":${line.stream}`;
   // The decision's own keys in its own order, then the reply's headers and body.
   const decision = JSON.stringify(line.reply);
-  mid += `,"reply":${decision.length > 2 ? `${decision.slice(0, -1)},` : "{"}`;
-  mid += `"headers":${JSON.stringify(lowerCasePairs(line.replyHeaders))},"body":{"data":`;
-  return [head, mid, `,"encoding":${JSON.stringify(line.replyBytes.bodyEncoding)}}}}\n`];
-}
-
-/**
- * Whether the reply body's JSON is spliced into the line as shared bytes (record-line.ts)
- * rather than joined into it: from `SPLICE_FROM_BYTES` of JSON.
- */
-export function splicesReplyBody(reply: ReplyBytes): boolean {
+  text += `,"reply":${decision.length > 2 ? `${decision.slice(0, -1)},` : "{"}`;
+  text += `"headers":${JSON.stringify(lowerCasePairs(line.replyHeaders))},"body":{"data":`;
+  const reply = line.replyBytes;
+  const after = `,"encoding":${JSON.stringify(reply.bodyEncoding)}}}}\n`;
   // A UTF-16 unit is at most 6 bytes of JSON (`\u0000`): a body this short never needs
   // its bytes made to know it is joined as text.
   const mayBeLarge = reply.body.length * 6 + 2 >= SPLICE_FROM_BYTES;
-  return mayBeLarge && reply.bodyJson.length >= SPLICE_FROM_BYTES;
-}
-
-/**
- * The record's JSONL line, ending in `\n`, byte for byte `JSON.stringify(trafficRecord(...))`:
- * the texts around the bodies, and the bodies as `JSON.stringify` writes them.
- */
-export function renderTrafficLine(line: TrafficLine): RecordLine {
-  const [head, mid, tail] = trafficLineTexts(line);
-  const text = head + JSON.stringify(line.rawBody) + mid;
-  const reply = line.replyBytes;
-  if (splicesReplyBody(reply)) return [text, reply.bodyJson, tail];
-  return text + reply.bodyJsonText + tail;
+  if (mayBeLarge && reply.bodyJson.length >= SPLICE_FROM_BYTES) {
+    return [text, reply.bodyJson, after];
+  }
+  return text + reply.bodyJsonText + after;
 }
 
 /** The record's JSONL line, ending in `\n`. */
