@@ -1,0 +1,124 @@
+/**
+ * Where the mock's own time goes on one request, in process: the steps of the traffic path
+ * (`answerTraffic`: judge, decide, plan, record) for the load benchmark's ~1 KB Chat POST,
+ * each timed alone by the process's CPU (user + system, GC threads included) over 100,000
+ * calls, five times (min and median printed). No HTTP: what mock-load.ts measures beyond
+ * this is Node's HTTP and the reply's write, which a bare server pays too.
+ *
+ *   npx tsx scripts/bench/mock-path.ts [--regime distinct|shared] [--batch 4]
+ *     --batch: records per write of the record file (one write per event-loop turn)
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createMockState } from "../../mock-upstream/app.ts";
+import { bodyFacts, type RawRequest } from "../../mock-upstream/record.ts";
+import { Recorder } from "../../mock-upstream/recorder.ts";
+import { replyBytes } from "../../mock-upstream/reply-bytes.ts";
+import { answerTraffic, arrive, judgeRequest } from "../../mock-upstream/traffic.ts";
+import { renderTrafficLine, trafficLine } from "../../mock-upstream/traffic-record.ts";
+import { sentHeaders, type WireReply } from "../../mock-upstream/wire-plan.ts";
+
+const { values } = parseArgs({
+  options: {
+    regime: { type: "string", default: "distinct" },
+    batch: { type: "string", default: "4" },
+  },
+});
+const SHARED = values.regime === "shared";
+const BATCH = Number(values.batch);
+const CALLS = 100_000;
+
+/** The body mock-load.ts sends, with a nonce per request (or one for all). */
+const BODY = JSON.stringify({
+  model: "gpt-4o-mini",
+  messages: [
+    { role: "system", content: `You are terse. ${"Answer in one short sentence. ".repeat(28)}` },
+    { role: "user", content: "Say hello. {NONCE}" },
+  ],
+  temperature: 0.3,
+});
+const nonceOf = (i: number) =>
+  SHARED ? "gc-5ba7ed0000000001" : `gc-5ba7ed00${(i >>> 0).toString(16).padStart(8, "0")}`;
+const BODIES = Array.from({ length: 20_000 }, (_, i) =>
+  Buffer.from(BODY.replace("{NONCE}", nonceOf(i))),
+);
+const bodyOf = (i: number) => BODIES[i % BODIES.length] as Buffer;
+
+function rawOf(i: number): RawRequest {
+  const body = bodyOf(i);
+  return {
+    method: "POST",
+    path: "/v1/chat/completions",
+    query: "",
+    headers: [
+      ["host", "127.0.0.1:40000"],
+      ["content-type", "application/json"],
+      ["authorization", "Bearer sk-proj-benchbenchbenchbenchbench0000"],
+      ["content-length", String(body.length)],
+    ],
+    body,
+    bodyBytes: body.length,
+    bodyTruncated: false,
+  };
+}
+
+let sink: unknown;
+let offset = 0;
+function time(name: string, fn: (i: number) => unknown): void {
+  const runs: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const start = process.cpuUsage();
+    for (let i = 0; i < CALLS; i++) sink = fn(offset + i);
+    offset += CALLS;
+    const cpu = process.cpuUsage(start);
+    runs.push((cpu.user + cpu.system) / CALLS);
+  }
+  runs.sort((a, b) => a - b);
+  const f = (x: number | undefined) => (x ?? Number.NaN).toFixed(2).padStart(6);
+  process.stdout.write(`${name.padEnd(40)} min ${f(runs[0])}  median ${f(runs[2])} µs\n`);
+}
+
+const dir = mkdtempSync(join(tmpdir(), "gatecheck-mock-path-"));
+try {
+  process.stdout.write(`regime ${values.regime}, load average ${loadavg()[0]}\n`);
+  const filed = createMockState({ recordFile: join(dir, "path.jsonl") });
+  time(`answerTraffic, record file (${BATCH} a write)`, (i) => {
+    sink = answerTraffic(rawOf(i), arrive(filed), filed);
+    if (i % BATCH === BATCH - 1) filed.recorder.flush();
+  });
+  const state = createMockState({});
+  time("answerTraffic, no record file", (i) => answerTraffic(rawOf(i), arrive(state), state));
+  time("  judgeRequest (route, body facts)", (i) =>
+    judgeRequest(rawOf(i), { seq: i, receivedAt: "2026-12-02T08:00:00.000Z" }, state),
+  );
+  time("    bodyFacts (parse, redact, nonce)", (i) => bodyFacts(bodyOf(i)));
+  time("      JSON.parse alone", (i) => JSON.parse(bodyOf(i).toString("utf8")));
+  const judged = judgeRequest(rawOf(0), { seq: 0, receivedAt: "2026-12-02T08:00:00.000Z" }, state);
+  const wire = answerTraffic(rawOf(0), arrive(state), state) as WireReply;
+  const lineOf = (i: number) =>
+    trafficLine({
+      seq: i,
+      receivedAt: "2026-12-02T08:00:00.000Z",
+      listener: "mock",
+      raw: rawOf(i),
+      route: judged.route,
+      facts: bodyFacts(bodyOf(i)),
+      model: judged.model,
+      stream: false,
+      reply: { status: 200, staged: false },
+      replyHeaders: sentHeaders(wire),
+      replyBytes: replyBytes(wire.frames),
+    });
+  const lines = Array.from({ length: 1000 }, (_, i) => lineOf(i));
+  time("  the record line (renderTrafficLine)", (i) => renderTrafficLine(lines[i % 1000] as never));
+  const recorder = new Recorder();
+  time("  render + keep (addTraffic, no file)", (i) => {
+    const line = lines[i % 1000] as ReturnType<typeof lineOf>;
+    recorder.addTraffic({ ...line, seq: i, nonce: nonceOf(i) });
+  });
+  process.stdout.write(`(${typeof sink})\n`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
