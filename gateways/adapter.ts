@@ -159,6 +159,11 @@ export interface RunningGateway {
   label: string;
   /** Base URL of the gateway (`http://127.0.0.1:PORT`), route ingress paths append to it. */
   baseUrl: string;
+  /**
+   * The URL its readiness was checked on at launch (any HTTP status means alive); the sweep
+   * asks it again when requests stop being answered (sweep/hang-watch.ts).
+   */
+  readyUrl?: string;
   /** Leader PID of the gateway's process group, when we launched it. */
   pid?: number;
   logPath?: string;

@@ -69,6 +69,7 @@ export async function launchProcess(
   const label = gatewayLabel(ctx.spec);
   const logPath = join(ctx.workdir, "gateway.log");
   const baseUrl = `http://127.0.0.1:${ctx.port}`;
+  const readyUrl = `${baseUrl}${how.readyPath ?? "/"}`;
   if (ctx.signal?.aborted) throw new GatewayError("interrupted", `${label}: launch interrupted`);
   const env = gatewayEnv({
     workdir: ctx.workdir,
@@ -86,7 +87,7 @@ export async function launchProcess(
   ctx.signal?.addEventListener("abort", onAbort, { once: true });
   try {
     const ready = await waitForHttp({
-      url: `${baseUrl}${how.readyPath ?? "/"}`,
+      url: readyUrl,
       deadlineMs: ctx.readyTimeoutMs ?? how.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
       ...(ctx.signal && { signal: ctx.signal }),
       gaveUp: () => {
@@ -118,6 +119,7 @@ export async function launchProcess(
   return {
     label,
     baseUrl,
+    readyUrl,
     pid: proc.pid,
     logPath,
     attached: false,

@@ -1,7 +1,8 @@
 /**
- * A running gateway as the sweep uses it: attempts go through it, and a crash is noticed,
- * the gateway restarted once, and after a second crash every further attempt is refused
- * with the log path, so one gateway's death never stalls the others.
+ * A running gateway as the sweep uses it: attempts go through it, and a crash or a hang
+ * (hang-watch.ts) is noticed, the gateway restarted once, and after a second crash or hang
+ * every further attempt is refused with the log path, so one gateway's death never stalls
+ * the others.
  */
 
 import { redactText } from "../dialects/credentials.ts";
@@ -24,6 +25,8 @@ import {
 } from "./attempt.ts";
 import { waitsOnTimer } from "./cells.ts";
 import type { FallbackTarget } from "./fallback-targets.ts";
+import { answersHealthCheck, HangWatch, healthCheckMs } from "./hang-watch.ts";
+import type { ClientResponse } from "./http-client.ts";
 import type { WireJudge } from "./judge-wire.ts";
 import { Slots } from "./pool.ts";
 
@@ -57,6 +60,10 @@ export class GatewaySession {
   /** Absent where the gateway's timer waits share its slots. */
   private readonly waitingSlots: Slots | undefined;
   private restarting: Promise<boolean> | undefined;
+  private readonly hangs: HangWatch;
+  private checkingHang: Promise<void> | undefined;
+  /** Gateways this session stopped itself (hung): their exit is no crash. */
+  private readonly stoppedHere = new WeakSet<RunningGateway>();
   /** Why the gateway is given up on; set after its second crash. */
   deadReason: string | undefined;
 
@@ -73,6 +80,7 @@ export class GatewaySession {
     private readonly fallback?: FallbackTarget,
   ) {
     this.slots = new Slots(settings.concurrency);
+    this.hangs = new HangWatch(adapter);
     const perSlot = timerSlotsPerSlot(adapter);
     this.waitingSlots = perSlot > 0 ? new Slots(settings.concurrency * perSlot) : undefined;
   }
@@ -114,10 +122,23 @@ export class GatewaySession {
       ...(this.settings.judge ? { judge: this.settings.judge } : {}),
     });
     const slots = (this.waitsOnTimer(plan.probe) && this.waitingSlots) || this.slots;
-    const send = () => slots.run(async () => (wanted() ? sendAttempt(target(), plan) : undefined));
+    let sentTo = this.gateway;
+    const send = () =>
+      slots.run(async () => {
+        if (!wanted()) return undefined;
+        sentTo = this.gateway;
+        return sendAttempt(target(), plan);
+      });
     let sent = await send();
-    if (sent?.response.transportError && this.gateway.exited()) {
+    if (sent?.response.transportError && this.crashed()) {
       if (!(await this.restart())) return this.interrupted() ? NOT_WANTED : undefined;
+      sent = await send();
+    }
+    // At most twice: once more after a restart the hung gateway took this attempt down with.
+    for (let tries = 0; sent && tries < 2; tries++) {
+      const next = await this.afterReply(plan.probe, sent.response, sentTo);
+      if (next === "keep") break;
+      if (next === "dead") return this.interrupted() ? NOT_WANTED : undefined;
       sent = await send();
     }
     return sent ? judgeSent(target(), plan, sent) : NOT_WANTED;
@@ -139,7 +160,7 @@ export class GatewaySession {
     const result = await this.slots.run(async () =>
       wanted() ? work({ baseUrl: this.gateway.baseUrl, mock }) : NOT_WANTED,
     );
-    if (this.gateway.exited()) await this.restart();
+    if (this.crashed()) await this.restart();
     return result;
   }
 
@@ -148,6 +169,10 @@ export class GatewaySession {
       this.restarting = undefined;
     });
     return this.restarting;
+  }
+
+  private crashed(): boolean {
+    return this.gateway.exited() !== undefined && !this.stoppedHere.has(this.gateway);
   }
 
   /** Stopping (Ctrl-C): an attempt cut short is left for `--resume`, never an `error`. */
@@ -164,21 +189,78 @@ export class GatewaySession {
     // The reason is stored and reported: a gateway that dumps the failing request shows the
     // route's key or a canary in its last lines, redacted here like any recorded byte.
     const tail = redactText(this.gateway.logTail(5).join(" | "), CANARY_VALUES);
+    return this.replaceOnce({
+      given: `crashed twice (${how}); log: ${this.gateway.logPath ?? "none"}${tail ? `; last lines: ${tail}` : ""}`,
+      first: `crashed (${how})`,
+    });
+  }
+
+  /**
+   * What an answered or unanswered attempt means for the gateway (hang-watch.ts): "resend"
+   * when it failed on a gateway since found hung and restarted, "dead" once given up on.
+   */
+  private async afterReply(
+    probe: Probe,
+    response: ClientResponse,
+    sentTo: RunningGateway,
+  ): Promise<"keep" | "resend" | "dead"> {
+    if (sentTo === this.gateway && this.hangs.record(probe, response)) {
+      await this.checkHang(sentTo);
+    }
+    // Unanswered, or cut when the hung gateway was stopped under it.
+    if (response.transportError === undefined) return "keep";
+    await this.checkingHang; // one under way may be replacing the gateway this went to
+    if (this.deadReason) return "dead";
+    return sentTo === this.gateway ? "keep" : "resend";
+  }
+
+  private checkHang(on: RunningGateway): Promise<void> {
+    this.checkingHang ??= this.doCheckHang(on).finally(() => {
+      this.checkingHang = undefined;
+    });
+    return this.checkingHang;
+  }
+
+  /** Too many unanswered attempts in a row: slow if its readiness URL answers, else hung. */
+  private async doCheckHang(on: RunningGateway): Promise<void> {
+    if (this.deadReason || this.interrupted() || on !== this.gateway) return;
+    const unanswered = this.hangs.count;
+    const withinMs = healthCheckMs(this.settings.attemptTimeoutMs);
+    if (await answersHealthCheck(on, withinMs)) {
+      this.hangs.reset();
+      this.onNote(
+        `${unanswered} requests in a row got no answer, but its health check did: slow, not hung`,
+      );
+      return;
+    }
+    const hung = `stopped answering (hung): ${unanswered} requests timed out and a health check got no answer within ${withinMs / 1000} s`;
+    await this.replaceOnce({ given: `${hung}; log: ${on.logPath ?? "none"}`, first: hung });
+  }
+
+  /**
+   * Stop the gateway (its process group, by PID) and start it once more; the second time, or
+   * when it cannot start again, it is given up on with `deadReason`.
+   */
+  private async replaceOnce(why: { given: string; first: string }): Promise<boolean> {
     if (this.restarts >= 1) {
-      this.deadReason = `crashed twice (${how}); log: ${this.gateway.logPath ?? "none"}${tail ? `; last lines: ${tail}` : ""}`;
+      this.deadReason = why.given;
       this.onNote(`gave up: ${this.deadReason}`);
+      this.stoppedHere.add(this.gateway);
+      await this.gateway.stop(); // a hung one would spin until the column ends
       return false;
     }
     this.restarts += 1;
-    this.onNote(`crashed (${how}); restarting once`);
+    this.onNote(`${why.first}; restarting once`);
+    this.stoppedHere.add(this.gateway);
     await this.gateway.stop();
     const started = await startGateway(this.adapter, this.spec, this.startOptions);
     if (started.status !== "running") {
-      this.deadReason = `crashed (${how}) and could not restart: ${started.reason}; log: ${started.logPath ?? this.gateway.logPath ?? "none"}`;
+      this.deadReason = `${why.first} and could not restart: ${started.reason}; log: ${started.logPath ?? this.gateway.logPath ?? "none"}`;
       this.onNote(`gave up: ${this.deadReason}`);
       return false;
     }
     this.gateway = started.gateway;
+    this.hangs.reset();
     return true;
   }
 

@@ -29,6 +29,17 @@ export interface ClientResponse {
   transportError?: string;
 }
 
+const TIMEOUT_PREFIX = "timeout after ";
+
+/** The client's deadline passed before the gateway sent anything: no status, not one byte. */
+export function unansweredByDeadline(res: ClientResponse): boolean {
+  return (
+    res.status === 0 &&
+    res.timings.firstByteMs === undefined &&
+    res.transportError?.startsWith(TIMEOUT_PREFIX) === true
+  );
+}
+
 export function sendRequest(req: ClientRequest): Promise<ClientResponse> {
   const started = performance.now();
   const url = new URL(req.url);
@@ -80,7 +91,7 @@ export function sendRequest(req: ClientRequest): Promise<ClientResponse> {
       },
     );
     const timer = setTimeout(() => {
-      finish(`timeout after ${req.timeoutMs} ms`);
+      finish(`${TIMEOUT_PREFIX}${req.timeoutMs} ms`);
       outgoing.destroy();
     }, req.timeoutMs);
     outgoing.on("error", (error) => finish(describe(error)));

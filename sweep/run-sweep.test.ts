@@ -1,7 +1,8 @@
 /**
  * The sweep end to end, with real processes and real HTTP: `direct` (must be clean), a
  * deliberately lossy gateway (its known defects must be found, stable k/N), a gateway that
- * crashes (restarted once, then its cells become `error` with the log path), an interrupted
+ * crashes or stops answering (restarted once, then its cells become `error` with the log
+ * path), an interrupted
  * run resumed without duplicate cells, and rescore of the stored bytes.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -14,6 +15,7 @@ import { CORPUS } from "../probes/corpus/index.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
 import { cellKeyString } from "../results/records.ts";
 import { openStore } from "../results/store.ts";
+import { HUNG_AFTER_UNANSWERED } from "./hang-watch.ts";
 import { rescoreRun } from "./rescore.ts";
 import { ROUTE_API_KEY, runSweep, type SweepOptions } from "./run-sweep.ts";
 import { lossyGateway } from "./testing-columns.ts";
@@ -29,6 +31,25 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/** Probes whose staged reply is immediate: each unanswered attempt of theirs counts. */
+const HANG_PROBE_IDS = [
+  "oc-max-tokens",
+  "oc-temperature",
+  "oc-top-p",
+  "oc-stop-string",
+  "oc-seed",
+  "oc-logit-bias",
+  "oc-presence-penalty",
+  "oc-frequency-penalty",
+  "oc-metadata",
+  "oc-user",
+  "oc-store",
+  "oc-system-message",
+  "oc-reply-text",
+  "oc-reply-finish-length",
+  "oc-reply-usage-input",
+  "oc-reply-usage-output",
+];
 const PROBE_IDS = ["oc-stop-string", "oc-temperature", "oc-seed", "oc-credential-x-api-key"];
 function probes(ids: readonly string[]): Probe[] {
   const found = CORPUS.filter((p) => ids.includes(p.id));
@@ -166,6 +187,57 @@ describe("runSweep", () => {
       expect(gatewayRun?.reason).toContain("authorization: Bearer [REDACTED:");
       for (const text of [gatewayRun?.reason, ...errors.map((c) => c.reason)])
         expect(text).not.toContain(ROUTE_API_KEY);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("restarts a gateway that stops answering once, then marks its remaining cells error with the hung reason", async () => {
+    const dir = workdir();
+    const hangAfter = 2;
+    const concurrency = 2;
+    const result = await runSweep(
+      options(dir, {
+        columns: [
+          { adapter: lossyGateway({ hangAfter }), spec: { name: "lossy", version: "1.0.0" } },
+        ],
+        // Immediate staged replies only: every unanswered one counts (hang-watch.ts).
+        probes: probes(HANG_PROBE_IDS),
+        repeats: 1,
+        concurrency,
+        attemptTimeoutMs: 1_000,
+      }),
+    );
+    expect(result.status).toBe("done");
+    expect(result.columns[0]).toMatchObject({ status: "error" });
+    const hung = new RegExp(
+      `^stopped answering \\(hung\\): ${HUNG_AFTER_UNANSWERED} requests timed out and a health check got no answer within 1 s; log: .+gateway\\.log$`,
+    );
+    expect(result.columns[0]?.reason).toMatch(hung);
+    expect(processesRunning("lossy-gateway.mjs")).toEqual([]);
+    const store = openStore(result.dbPath);
+    try {
+      const [gatewayRun] = store.gatewayRuns(result.runId);
+      expect(gatewayRun).toMatchObject({ status: "error" });
+      expect(gatewayRun?.reason).toMatch(hung);
+      const cells = store.cells(result.runId);
+      expect(cells.length).toBe(HANG_PROBE_IDS.length * 2);
+      // Answered before each hang: the first gateway's and the restarted one's.
+      expect(cells.filter((c) => c.verdict !== "error").length).toBe(2 * hangAfter);
+      const given = cells.filter(
+        (c) => c.verdict === "error" && /gateway stopped answering \(hung\)/.test(c.reason),
+      );
+      expect(given.length).toBeGreaterThan(0);
+      for (const cell of given) expect(cell.reason).toMatch(/log: .+gateway\.log$/);
+      // The sweep waited out a bounded number of deadlines, not one per remaining cell: per
+      // gateway process, the run that makes it ask plus those already in flight.
+      const timedOut = store.db
+        .prepare(`SELECT count(*) FROM attempts WHERE run_id = ? AND status = 'transport-error'`)
+        .pluck()
+        .get(result.runId) as number;
+      expect(timedOut).toBeLessThanOrEqual(2 * (HUNG_AFTER_UNANSWERED + concurrency));
+      const log = readFileSync(gatewayRun?.logPath ?? "", "utf8");
+      expect(log.match(/hung after 2 requests/g)?.length).toBe(2);
     } finally {
       store.close();
     }

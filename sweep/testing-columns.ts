@@ -19,12 +19,18 @@ function fixtureGateway(fixture: string, args: readonly string[], name?: string)
 
 /**
  * Drops `stop`, rewrites `temperature`, leaks `x-api-key`; optionally crashes after N requests,
- * or cuts the tool-call arguments of the JSON replies it passes on (a defect of its own).
+ * stops answering (hangs) after N requests, or cuts the tool-call arguments of the JSON replies it passes on (a defect of its own).
  */
 export function lossyGateway(
-  options: { crashAfter?: number; name?: string; cutToolArguments?: boolean } = {},
+  options: {
+    crashAfter?: number;
+    hangAfter?: number;
+    name?: string;
+    cutToolArguments?: boolean;
+  } = {},
 ): GatewayAdapter {
   const args = options.crashAfter === undefined ? [] : [`--crash-after=${options.crashAfter}`];
+  if (options.hangAfter !== undefined) args.push(`--hang-after=${options.hangAfter}`);
   if (options.cutToolArguments) args.push("--cut-tool-arguments");
   return fixtureGateway("lossy-gateway", args, options.name);
 }
