@@ -28,6 +28,7 @@ import {
   pinning,
   runLoad,
 } from "./load/generator.ts";
+import { LOAD_AUTHORIZATION, LOAD_BODY, SHARED_NONCE } from "./load/request.ts";
 import {
   type BareReply,
   processCpuMicros,
@@ -63,20 +64,10 @@ const GENERATOR_PIN = pinning(0);
 const SERVER_PIN = pinning(1);
 const SSE_EVENTS = 200;
 
-/** About 1 KB, as a gateway forwards a short chat turn, with a credential header. */
-const BODY = JSON.stringify({
-  model: "gpt-4o-mini",
-  messages: [
-    { role: "system", content: `You are terse. ${"Answer in one short sentence. ".repeat(28)}` },
-    { role: "user", content: "Say hello. {NONCE}" },
-  ],
-  temperature: 0.3,
-});
 const HEADERS = {
   "content-type": "application/json",
-  authorization: "Bearer sk-proj-benchbenchbenchbenchbench0000",
+  authorization: LOAD_AUTHORIZATION,
 };
-const SHARED_NONCE = "gc-5ba7ed0000000001";
 
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-mock-load-"));
 
@@ -84,7 +75,7 @@ function spec(url: string, regime: NonceRegime, seconds = SECONDS): LoadSpec {
   return {
     url: `${url}/v1/chat/completions`,
     headers: HEADERS,
-    body: BODY,
+    body: LOAD_BODY,
     nonce: regime,
     sharedNonce: SHARED_NONCE,
     seconds,
@@ -117,7 +108,7 @@ async function mockReply(url: string, sse: boolean): Promise<BareReply> {
   const res = await fetch(`${url}/v1/chat/completions`, {
     method: "POST",
     headers: HEADERS,
-    body: BODY.replace("{NONCE}", SHARED_NONCE),
+    body: LOAD_BODY.replace("{NONCE}", SHARED_NONCE),
   });
   const body = Buffer.from(await res.arrayBuffer());
   if (!sse) return { headers: copiedHeaders(res), body };

@@ -19,6 +19,7 @@ import { replyBytes } from "../../mock-upstream/reply-bytes.ts";
 import { answerTraffic, arrive, judgeRequest } from "../../mock-upstream/traffic.ts";
 import { renderTrafficLine, trafficLine } from "../../mock-upstream/traffic-record.ts";
 import { sentHeaders, type WireReply } from "../../mock-upstream/wire-plan.ts";
+import { LOAD_AUTHORIZATION, LOAD_BODY, SHARED_NONCE } from "./load/request.ts";
 
 const { values } = parseArgs({
   options: {
@@ -30,19 +31,10 @@ const SHARED = values.regime === "shared";
 const BATCH = Number(values.batch);
 const CALLS = 100_000;
 
-/** The body mock-load.ts sends, with a nonce per request (or one for all). */
-const BODY = JSON.stringify({
-  model: "gpt-4o-mini",
-  messages: [
-    { role: "system", content: `You are terse. ${"Answer in one short sentence. ".repeat(28)}` },
-    { role: "user", content: "Say hello. {NONCE}" },
-  ],
-  temperature: 0.3,
-});
 const nonceOf = (i: number) =>
-  SHARED ? "gc-5ba7ed0000000001" : `gc-5ba7ed00${(i >>> 0).toString(16).padStart(8, "0")}`;
+  SHARED ? SHARED_NONCE : `gc-5ba7ed00${(i >>> 0).toString(16).padStart(8, "0")}`;
 const BODIES = Array.from({ length: 20_000 }, (_, i) =>
-  Buffer.from(BODY.replace("{NONCE}", nonceOf(i))),
+  Buffer.from(LOAD_BODY.replace("{NONCE}", nonceOf(i))),
 );
 const bodyOf = (i: number) => BODIES[i % BODIES.length] as Buffer;
 
@@ -55,7 +47,7 @@ function rawOf(i: number): RawRequest {
     headers: [
       ["host", "127.0.0.1:40000"],
       ["content-type", "application/json"],
-      ["authorization", "Bearer sk-proj-benchbenchbenchbenchbench0000"],
+      ["authorization", LOAD_AUTHORIZATION],
       ["content-length", String(body.length)],
     ],
     body,
