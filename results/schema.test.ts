@@ -5,7 +5,8 @@ import { gzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { wireExchangeSchema } from "../dialects/wire/exchange.ts";
-import { MIGRATIONS, openDb, SCHEMA_VERSION } from "./schema.ts";
+import { MIGRATIONS } from "./migrations.ts";
+import { openDb, SCHEMA_VERSION } from "./schema.ts";
 
 let dir: string;
 beforeEach(() => {

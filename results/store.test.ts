@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MIGRATIONS } from "./migrations.ts";
 import { ResultsError } from "./results-error.ts";
-import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
+import { SCHEMA_VERSION } from "./schema.ts";
 import { newRunId, openStore, openStoreReadonly } from "./store.ts";
 import { fixtureCells, writeFixtureRun } from "./testing/fixture-run.ts";
 

@@ -9,6 +9,7 @@ import type { Cause } from "../causes.ts";
 import type { ClientSideExchange, ExchangeReply, ExchangeRequest } from "../exchange.ts";
 import { extrasSubject, type Subject, subjectOf } from "../subject.ts";
 import type { Verdict, VerdictKind } from "../verdict.ts";
+import { clientCredentials, judgeCredential } from "./credential-judge.ts";
 import { respelled, show, verdict } from "./describe.ts";
 import { judgeErrorInternals } from "./error-internals.ts";
 import { judgeFailure } from "./failure-judges.ts";
@@ -24,14 +25,7 @@ import {
 import { errorMessage, judgeReply, replyFeaturesOf } from "./judge-reply.ts";
 import { carries, judgeRequestInto, type RequestPair, spelling } from "./judge-request.ts";
 import { replyInvariantsInto } from "./reply-invariants.ts";
-import {
-  clientCredentials,
-  JUDGED_HEADERS,
-  judgeCredential,
-  judgeDefaultHeaders,
-  judgeHeader,
-  judgePath,
-} from "./wire-judges.ts";
+import { JUDGED_HEADERS, judgeDefaultHeaders, judgeHeader, judgePath } from "./wire-judges.ts";
 
 /** A side that was read, or why it could not be. */
 export type ReadSide<T> = { ok: true; value: T } | { ok: false; error: string };

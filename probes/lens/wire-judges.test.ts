@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { redactionTag } from "../../dialects/credentials.ts";
 import type { ExchangeRequest } from "../exchange.ts";
-import { clientCredentials, judgeCredential, judgeHeader, judgePath } from "./wire-judges.ts";
+import { clientCredentials, judgeCredential } from "./credential-judge.ts";
+import { judgeHeader, judgePath } from "./wire-judges.ts";
 
 function wire(path: string, headers: [string, string][] = [], body: unknown = {}): ExchangeRequest {
   return { method: "POST", path, headers, body, rawBody: JSON.stringify(body) };
