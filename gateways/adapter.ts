@@ -171,6 +171,14 @@ export interface RunningGateway {
   attached: boolean;
   /** Set once the process has exited (crash or stop); undefined while alive. */
   exited(): ExitInfo | undefined;
+  /** Resolves when the process exits, as `exited()` then says; absent where we run none. */
+  whenExited?: Promise<ExitInfo>;
+  /**
+   * True once the process has died or begun to exit, before its exit event may have come (a
+   * zombie not yet reaped; `exited()` is still undefined), and where that cannot be told;
+   * false while it lives. Absent where we run none.
+   */
+  dying?(): boolean;
   /** Last `n` lines of the gateway's log. */
   logTail(n?: number): string[];
   /** Idempotent. */

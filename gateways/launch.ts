@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { GatewayError, gatewayLabel, type LaunchContext, type RunningGateway } from "./adapter.ts";
 import { gatewayEnv } from "./env.ts";
 import { waitForHttp } from "./ports.ts";
-import { readLogTail, spawnGroup } from "./process-group.ts";
+import { pidExiting, readLogTail, spawnGroup } from "./process-group.ts";
 import { runLogged } from "./run-logged.ts";
 
 export const DEFAULT_READY_TIMEOUT_MS = 30_000;
@@ -124,6 +124,9 @@ export async function launchProcess(
     logPath,
     attached: false,
     exited: proc.exited,
+    whenExited: proc.whenExited,
+    // Where it cannot be told (no /proc), it may be: the session's wait for the exit is bounded.
+    dying: () => pidExiting(proc.pid) ?? true,
     logTail: (n = 20) => proc.logTail(n),
     stop: () => proc.stop(),
   };

@@ -128,6 +128,34 @@ describe("process groups", () => {
     expect(gateway.exited()).toEqual({ signal: "SIGKILL" });
   });
 
+  it("tells a gateway that died before its exit event came from one alive", async () => {
+    const started = await start([], "dying");
+    if (started.status !== "running") throw new Error(started.reason);
+    const { gateway } = started;
+    const pid = gateway.pid ?? -1;
+    seenPids.push(pid);
+    try {
+      if (!gateway.dying || !gateway.whenExited)
+        throw new Error("a launched gateway has no dying()");
+      // Alive; only /proc (Linux) can tell, elsewhere it may be dying.
+      expect(gateway.dying()).toBe(process.platform !== "linux");
+      process.kill(pid, "SIGKILL");
+      // This thread blocks, so Node reaps nothing and delivers no exit event: the state a cut
+      // connection can be seen in. Bounded, for a kernel slow to deliver the signal.
+      const blocked = new Int32Array(new SharedArrayBuffer(4));
+      const until = Date.now() + 10_000;
+      while (!gateway.dying() && Date.now() < until) Atomics.wait(blocked, 0, 0, 10);
+      expect(gateway.dying()).toBe(true);
+      expect(gateway.exited()).toBeUndefined();
+      expect(await gateway.whenExited).toEqual({ signal: "SIGKILL" });
+      expect(gateway.exited()).toEqual({ signal: "SIGKILL" });
+      expect(gateway.dying()).toBe(true);
+      expect((await gateway.stop()).how).toBe("already-exited");
+    } finally {
+      await gateway.stop(); // idempotent; stops it should anything above fail
+    }
+  });
+
   it("a missing binary is not-run with the reason", async () => {
     const adapter = fakeGatewayAdapter();
     const broken = {

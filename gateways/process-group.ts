@@ -94,6 +94,35 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
+/** PF_EXITING in a task's flags (include/linux/sched.h): set as it starts to exit. */
+const PF_EXITING = 0x4;
+
+/**
+ * Whether the process has died or begun to exit, though its parent may not have reaped it
+ * yet: gone, a zombie, or exiting. The kernel closes an exiting process's sockets before it
+ * becomes a zombie, and Node emits `exit` only once it has reaped it, so a client can see its
+ * connection cut while the process still exists; from `/proc` on Linux (its state, and the
+ * flag set before the sockets close). Elsewhere only a process already gone is known, and
+ * undefined says the rest cannot be told.
+ */
+export function pidExiting(pid: number): boolean | undefined {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "EPERM";
+  }
+  if (process.platform !== "linux") return undefined;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return true; // reaped while we looked
+  }
+  // "pid (comm) state ppid pgrp session tty_nr tpgid flags ...": comm may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return fields[0] === "Z" || fields[0] === "X" || (Number(fields[6]) & PF_EXITING) !== 0;
+}
+
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal);
