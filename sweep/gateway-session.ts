@@ -51,6 +51,17 @@ function timerSlotsPerSlot(adapter: Pick<GatewayAdapter, "timerSlotsPerSlot">): 
   return Math.max(0, Math.floor(adapter.timerSlotsPerSlot ?? 0));
 }
 
+/**
+ * How long a cut connection waits for the exit event of a gateway process that has died (or
+ * begun to exit) before it is judged. The kernel closes a dying process's sockets before Node
+ * reaps it and emits `exit`, so the refused or reset connection can be seen first, the more
+ * so on a loaded machine, and the crash would go unnoticed: the attempt judged as the
+ * gateway's own failure (docs/sweep.md). The exit normally follows within milliseconds;
+ * bounded, so a process that looks dead but does not exit (or one that cannot be told,
+ * without /proc) costs that attempt 2 s and is then judged like a cut from a live gateway.
+ */
+export const EXIT_EVENT_GRACE_MS = 2_000;
+
 /** An attempt the caller no longer wanted once a request slot came free (deadline, Ctrl-C). */
 export const NOT_WANTED = "not-wanted";
 
@@ -130,11 +141,8 @@ export class GatewaySession {
         return sendAttempt(target(), plan);
       });
     let sent = await send();
-    if (sent?.response.transportError && this.crashed()) {
-      if (!(await this.restart())) return this.interrupted() ? NOT_WANTED : undefined;
-      sent = await send();
-    }
-    // At most twice: once more after a restart the hung gateway took this attempt down with.
+    // At most twice: once more after the restart of a gateway that crashed or hung under this
+    // attempt, and once should the restarted one do the same (it is given up on then).
     for (let tries = 0; sent && tries < 2; tries++) {
       const next = await this.afterReply(plan.probe, sent.response, sentTo);
       if (next === "keep") break;
@@ -160,7 +168,7 @@ export class GatewaySession {
     const result = await this.slots.run(async () =>
       wanted() ? work({ baseUrl: this.gateway.baseUrl, mock }) : NOT_WANTED,
     );
-    if (this.crashed()) await this.restart();
+    if (await this.crashedNow()) await this.restart();
     return result;
   }
 
@@ -171,8 +179,24 @@ export class GatewaySession {
     return this.restarting;
   }
 
-  private crashed(): boolean {
-    return this.gateway.exited() !== undefined && !this.stoppedHere.has(this.gateway);
+  /**
+   * Whether the gateway crashed: its exit event came, or its process is dying and the event
+   * comes within `EXIT_EVENT_GRACE_MS`. A gateway this session stopped (hung) never did.
+   */
+  private async crashedNow(): Promise<boolean> {
+    const on = this.gateway;
+    if (this.stoppedHere.has(on)) return false;
+    if (on.exited() === undefined) {
+      if (!on.whenExited || !on.dying?.()) return false;
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, EXIT_EVENT_GRACE_MS);
+      });
+      await Promise.race([on.whenExited, grace]);
+      clearTimeout(timer);
+    }
+    // Another attempt may have begun replacing it meanwhile: then its restart is under way.
+    return on.exited() !== undefined && !this.stoppedHere.has(on);
   }
 
   /** Stopping (Ctrl-C): an attempt cut short is left for `--resume`, never an `error`. */
@@ -197,7 +221,8 @@ export class GatewaySession {
 
   /**
    * What an answered or unanswered attempt means for the gateway (hang-watch.ts): "resend"
-   * when it failed on a gateway since found hung and restarted, "dead" once given up on.
+   * when it failed on a gateway since found crashed or hung and restarted, "dead" once given
+   * up on (or when the restart was cut short by Ctrl-C).
    */
   private async afterReply(
     probe: Probe,
@@ -207,9 +232,15 @@ export class GatewaySession {
     if (sentTo === this.gateway && this.hangs.record(probe, response)) {
       await this.checkHang(sentTo);
     }
-    // Unanswered, or cut when the hung gateway was stopped under it.
+    // Unanswered, cut by a crash, or cut when the hung gateway was stopped under it.
     if (response.transportError === undefined) return "keep";
-    await this.checkingHang; // one under way may be replacing the gateway this went to
+    if (sentTo === this.gateway && (await this.crashedNow()) && !(await this.restart())) {
+      return "dead";
+    }
+    // One under way (a hang's check, a crash's restart) may be replacing the gateway this went
+    // to: an attempt cut by the dead one meanwhile goes to the new one, never judged as cut.
+    await this.checkingHang;
+    await this.restarting;
     if (this.deadReason) return "dead";
     return sentTo === this.gateway ? "keep" : "resend";
   }
