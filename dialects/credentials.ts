@@ -76,6 +76,14 @@ function environment(): readonly string[] {
   return fromEnvironment;
 }
 
+/**
+ * The environment's secrets as redaction uses them now: a new list after every refresh, so
+ * a cache of redacted text can tell that what it holds was redacted against older secrets.
+ */
+export function environmentSecretsNow(): readonly string[] {
+  return environment();
+}
+
 /** Read the environment's secrets again (after the environment changed; tests). */
 export function refreshEnvironmentSecrets(env: NodeJS.ProcessEnv = process.env): void {
   fromEnvironment = environmentSecrets(env);
@@ -199,15 +207,21 @@ function isCredentialKey(key: string): boolean {
   return known;
 }
 
+/** One header's value as recorded: whole when the name is a credential's, else its text scanned. */
+export function redactHeaderValue(
+  name: string,
+  value: string,
+  extraSecrets: readonly string[] = [],
+): string {
+  return redactsWhole(name) ? redactCredentialValue(value) : redactText(value, extraSecrets);
+}
+
 /** Headers as ordered pairs, names and order kept, credential values redacted. */
 export function redactHeaderPairs(
   pairs: readonly (readonly [string, string])[],
   extraSecrets: readonly string[] = [],
 ): [string, string][] {
-  return pairs.map(([name, value]) => [
-    name,
-    redactsWhole(name) ? redactCredentialValue(value) : redactText(value, extraSecrets),
-  ]);
+  return pairs.map(([name, value]) => [name, redactHeaderValue(name, value, extraSecrets)]);
 }
 
 /**
@@ -233,14 +247,20 @@ export function credentialValuesInJson(value: unknown, found: string[] = []): st
   while (stack.length > 0) {
     const v = stack.pop();
     if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
+      for (let i = v.length - 1; i >= 0; i--) {
+        const inner: unknown = v[i];
+        if (inner !== null && typeof inner === "object") stack.push(inner);
+      }
     } else if (v && typeof v === "object") {
-      const entries = Object.entries(v);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [k, inner] = entries[i] as [string, unknown];
-        if (isCredentialKey(k) && typeof inner === "string") {
-          found.push(inner.replace(/^(Bearer|Basic|Token)\s+/i, ""));
-        } else stack.push(inner);
+      // Keys, not entries: the mock walks every body it records, and entries made an array
+      // per member. Only objects are pushed: a scalar would be popped to no effect.
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i] as string;
+        const inner = (v as Record<string, unknown>)[k];
+        if (typeof inner === "string") {
+          if (isCredentialKey(k)) found.push(inner.replace(/^(Bearer|Basic|Token)\s+/i, ""));
+        } else if (inner !== null && typeof inner === "object") stack.push(inner);
       }
     }
   }

@@ -26,9 +26,22 @@ export function isNonce(value: string): boolean {
  * reads `\\ngc-...`, so a letter before it is normal. A longer hex run is not a nonce.
  */
 export function findNonce(text: string): string | undefined {
-  // Most text holds no nonce: one substring scan rules it out before the pattern.
-  if (!text.includes("gc-")) return undefined;
-  return NONCE_IN_TEXT.exec(text)?.[0];
+  // `gc-` found by the engine's substring search, the digits checked by hand: the mock runs
+  // this on every request body, where the pattern took about 7 times as long.
+  for (let at = text.indexOf("gc-"); at >= 0; at = text.indexOf("gc-", at + 3)) {
+    const end = at + 3 + NONCE_DIGITS;
+    let digits = at + 3;
+    while (digits < end && isLowerHex(text.charCodeAt(digits))) digits++;
+    if (digits === end && !isLowerHex(text.charCodeAt(end))) return text.slice(at, end);
+  }
+  return undefined;
+}
+
+const NONCE_DIGITS = 16;
+
+/** 0-9 or a-f; NaN (past the end) is neither. */
+function isLowerHex(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 97 && code <= 102);
 }
 
 /**

@@ -169,6 +169,10 @@ export function mountControlApi(app: Hono, state: TrafficState, onReset: () => v
         opened = true;
         controller.enqueue(encoder.encode(text));
       },
+      // A reader that goes away ends the pieces, so the recorder knows nobody reads them.
+      cancel() {
+        pieces.return(undefined);
+      },
     });
     return c.body(stream, 200, { "content-type": "application/json" });
   });

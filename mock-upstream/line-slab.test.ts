@@ -94,6 +94,58 @@ describe("lines kept in slabs", () => {
     expect(slab.slab.length).toBe(2 * SLAB_BYTES);
   });
 
+  it("writes into a slab given back when a new one is needed, not into the current one", () => {
+    const slab = new LineSlab();
+    slab.reserve("a");
+    const first = slab.slab;
+    slab.write("a");
+    slab.reuse(first); // the current slab is never given back
+    slab.reserve("x".repeat(SLAB_BYTES));
+    slab.write("x".repeat(SLAB_BYTES));
+    slab.reuse(first);
+    slab.reuse(Buffer.allocUnsafe(SLAB_BYTES / 2)); // not a slab's size: left to the collector
+    slab.reserve("b");
+    expect(slab.slab).toBe(first);
+  });
+
+  it("reuses emptied slabs with the file and readers byte for byte right", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "gatecheck-slab-"));
+    try {
+      const file = join(dir, "r.jsonl");
+      // About 2 KB a line, 300 kept: a slab empties every ~500 lines.
+      const recorder = new Recorder(file, { maxRecords: 300 });
+      const all: MockRecord[] = [];
+      const add = (seq: number) => {
+        const r = record(seq, `${TEXTS[seq % TEXTS.length]} ${seq} `.repeat(80));
+        all.push(r);
+        recorder.add(r);
+      };
+      let seq = 0;
+      while (seq < 600) add(++seq);
+      recorder.flush();
+      // A reader takes the kept records a piece at a time while thousands more are recorded
+      // and forgotten (and their slabs emptied and written again) between its pieces.
+      const kept = all.slice(-300);
+      const pieces = recorder.listJsonChunks({}, 4096);
+      let text = pieces.next().value as string;
+      for (let turn = 0; turn < 20; turn++) {
+        for (let n = 0; n < 300; n++) add(++seq);
+        recorder.flush(); // the end of a turn: its lines are in the file
+        const next = pieces.next();
+        if (!next.done) text += next.value;
+      }
+      for (let next = pieces.next(); !next.done; next = pieces.next()) text += next.value;
+      expect(JSON.parse(text)).toEqual(kept);
+      // Once nobody reads, slabs are reused; what is kept and the file stay exact.
+      for (let n = 0; n < 3000; n++) add(++seq);
+      expect(recorder.list()).toEqual(all.slice(-300));
+      await recorder.close();
+      expect(readFileSync(file, "utf8")).toBe(all.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("copies a nonce out of the text it was found in", () => {
     const text = `{"content":"hello gc-0123456789abcdef"}`;
     const at = text.indexOf("gc-");

@@ -68,6 +68,11 @@ export class RecordFile {
     return this.#failure;
   }
 
+  /** Whether bytes are queued that the file has not been given yet. */
+  get queued(): boolean {
+    return this.#pendingSize > 0;
+  }
+
   /**
    * Queue `buffer[start, end)` (lines, whole, as the recorder's slab holds them); it reaches
    * the file at the end of this turn at the latest. Ranges that follow one another in one

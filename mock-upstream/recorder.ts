@@ -7,6 +7,8 @@
  * everything), so a mock that runs all night holds a bounded amount and its garbage
  * collections stay short. `close()` resolves after the last queued line reached the file.
  */
+
+import { LineMemo } from "./line-memo.ts";
 import { LineSlab, ownCopy } from "./line-slab.ts";
 import type { MockRecord } from "./record.ts";
 import { RecordFile } from "./record-file.ts";
@@ -30,6 +32,9 @@ export interface RecorderLimits {
 
 export const DEFAULT_MAX_RECORDS = 100_000;
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+
+/** Emptied slabs held while they cannot be reused yet; more are left to the collector. */
+const EMPTIED_SLABS_HELD = 4;
 
 export interface RecorderStats {
   /** Records kept in memory. */
@@ -91,6 +96,10 @@ export class Recorder {
    */
   readonly #byNonce = new Map<string, NonceList>();
   readonly #slab = new LineSlab();
+  /** Slabs whose records are all forgotten, waiting to be reused (`#reuseEmptied`). */
+  readonly #emptiedSlabs: Buffer[] = [];
+  /** `listJsonChunks` readers between pieces. */
+  #readers = 0;
   #keptSize = 0;
   #evicted = 0;
   #recorded = 0;
@@ -99,6 +108,7 @@ export class Recorder {
   readonly #maxRecords: number;
   readonly #maxBytes: number;
   #closed: Promise<void> | undefined;
+  readonly #lineMemo = new LineMemo();
 
   constructor(
     readonly file?: string,
@@ -125,11 +135,12 @@ export class Recorder {
   }
 
   addTraffic(line: TrafficLine): void {
-    this.addLine(line.seq, line.nonce, renderTrafficLine(line));
+    this.addLine(line.seq, line.nonce, renderTrafficLine(line, this.#lineMemo));
   }
 
   /** Keep a record given as its line (traffic-record.ts), and queue the line for the file. */
   addLine(seq: number, nonce: string | undefined, line: RecordLine): void {
+    if (this.#emptiedSlabs.length > 0) this.#reuseEmptied();
     const kept = this.#encode(seq, line);
     this.#recorded += 1;
     this.#kept.push(kept);
@@ -194,12 +205,29 @@ export class Recorder {
       this.#keptSize -= oldest.size;
       this.#evicted += 1;
       this.#forgetByNonce(oldest);
+      // Slabs are filled in the ring's order, so a slab the next record is not in is empty.
+      if (this.#kept[this.#head]?.slab !== oldest.slab) this.#emptied(oldest.slab);
     }
     // Drop the spent slots once they are the larger part, so the ring's array stays small.
     if (this.#head > 1024 && this.#head * 2 > this.#kept.length) {
       this.#kept = this.#kept.slice(this.#head);
       this.#head = 0;
     }
+  }
+
+  /**
+   * A slab whose every record is forgotten is reused once nothing else reads it: the record
+   * file has written what was queued from it (its queue is empty at the start of a turn) and
+   * no reader is streaming records (`listJsonChunks` between its pieces).
+   */
+  #emptied(slab: Buffer): void {
+    if (this.#emptiedSlabs.length < EMPTIED_SLABS_HELD) this.#emptiedSlabs.push(slab);
+  }
+
+  #reuseEmptied(): void {
+    if (this.#readers > 0 || this.#file?.queued) return;
+    for (const slab of this.#emptiedSlabs) this.#slab.reuse(slab);
+    this.#emptiedSlabs.length = 0;
   }
 
   /** Evicted records are the oldest, so the oldest of their nonce too. */
@@ -264,15 +292,22 @@ export class Recorder {
    */
   *listJsonChunks(filter: RecordFilter = {}, chunkChars = 1024 * 1024): Generator<string> {
     const selected = this.#select(filter);
-    let piece = "[";
-    for (let i = 0; i < selected.length; i++) {
-      piece += (i === 0 ? "" : ",") + keptJson(selected[i] as KeptRecord);
-      if (piece.length >= chunkChars) {
-        yield piece;
-        piece = "";
+    // Records selected here may be forgotten while the reader waits between pieces: their
+    // slabs must not be written again until it is done (or gone: `return()` ends it too).
+    this.#readers += 1;
+    try {
+      let piece = "[";
+      for (let i = 0; i < selected.length; i++) {
+        piece += (i === 0 ? "" : ",") + keptJson(selected[i] as KeptRecord);
+        if (piece.length >= chunkChars) {
+          yield piece;
+          piece = "";
+        }
       }
+      yield `${piece}]`;
+    } finally {
+      this.#readers -= 1;
     }
-    yield `${piece}]`;
   }
 
   /** Fresh copies of the kept records that pass the filter, in `seq` order. */

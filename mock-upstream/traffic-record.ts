@@ -9,10 +9,11 @@
  * `trafficRecord` builds the same record as an object, the plain way; the tests hold the
  * line to it.
  */
-import { redactPath, redactQuery } from "../dialects/credential-url.ts";
 import { redactHeaderPairs } from "../dialects/credentials.ts";
 import { lowerCasePairs } from "../dialects/wire/headers.ts";
 import type { WireRequest } from "../dialects/wire/messages.ts";
+import { jsonStringFast } from "./json-string-fast.ts";
+import { type LineMemo, recordedTarget } from "./line-memo.ts";
 import type { MockRecord, RawRequest, RecordDecision, RequestFacts } from "./record.ts";
 import type { RecordLine } from "./record-line.ts";
 import type { ReplyBytes } from "./reply-bytes.ts";
@@ -41,10 +42,9 @@ function recordedRequest(
   headers: readonly (readonly [string, string])[],
   body: { rawBody: string; bodyEncoding: "utf8" | "base64" } | undefined,
 ): WireRequest {
-  const redactedPath = redactPath(path);
   return {
     method,
-    path: query === "" ? redactedPath : `${redactedPath}?${redactQuery(query)}`,
+    path: recordedTarget(path, query),
     headers: lowerCasePairs(redactHeaderPairs(headers)),
     body: { data: body?.rawBody ?? "", encoding: body?.bodyEncoding ?? "utf8" },
   };
@@ -123,6 +123,8 @@ export interface TrafficLine {
   bodyTruncated: boolean;
   /** The redacted body (base64 when not UTF-8); "" past the body limit. */
   rawBody: string;
+  /** Whether `rawBody` parsed as JSON (its escaping can then take a shortcut). */
+  rawBodyIsJson: boolean;
   bodyEncoding: "utf8" | "base64";
   dialect: RouteFacts["dialect"];
   kind: RouteFacts["kind"];
@@ -148,6 +150,7 @@ export function trafficLine(input: TrafficRecordInput): TrafficLine {
     bodyBytes: raw.bodyBytes,
     bodyTruncated: raw.bodyTruncated,
     rawBody: facts?.rawBody ?? "",
+    rawBodyIsJson: facts?.json !== undefined,
     bodyEncoding: facts?.bodyEncoding ?? "utf8",
     dialect: route.dialect,
     kind: route.kind,
@@ -164,27 +167,33 @@ export function trafficLine(input: TrafficRecordInput): TrafficLine {
  * The record's JSONL line, ending in `\n`, byte for byte `JSON.stringify(trafficRecord(...))`:
  * written as text around the values, each value serialized by `JSON.stringify` (numbers,
  * booleans and the fixed key names need none), without building the record's objects or
- * serializing them and cutting the braces off again.
+ * serializing them and cutting the braces off again. With a memo (the recorder's), the parts
+ * equal to the last line's are taken from it instead of made again (line-memo.ts).
  */
-export function renderTrafficLine(line: TrafficLine): RecordLine {
-  const request = recordedRequest(line.method, line.path, line.query, line.headers, line);
+export function renderTrafficLine(line: TrafficLine, memo?: LineMemo): RecordLine {
+  const m = memo?.redactedAgainstNow();
   let text =
-    `{"seq":${line.seq},"receivedAt":${JSON.stringify(line.receivedAt)}` +
-    `,"listener":${JSON.stringify(line.listener)}` +
-    `,"request":{"method":${JSON.stringify(request.method)},"path":${JSON.stringify(request.path)}` +
-    `,"headers":${JSON.stringify(request.headers)}` +
-    `,"body":{"data":${JSON.stringify(request.body.data)},"encoding":${JSON.stringify(request.body.encoding)}}}` +
+    `{"seq":${line.seq},"receivedAt":${m ? m.receivedAt.of(line.receivedAt) : JSON.stringify(line.receivedAt)}` +
+    `,"listener":${m ? m.listener.of(line.listener) : JSON.stringify(line.listener)}` +
+    `,"request":{"method":${m ? m.method.of(line.method) : JSON.stringify(line.method)}` +
+    `,"path":${m ? m.target(line.path, line.query) : JSON.stringify(recordedTarget(line.path, line.query))}` +
+    `,"headers":${m ? m.requestHeaders.of(line.headers) : JSON.stringify(lowerCasePairs(redactHeaderPairs(line.headers)))}` +
+    `,"body":{"data":${jsonStringFast(line.rawBody, line.rawBodyIsJson)},"encoding":${JSON.stringify(line.bodyEncoding)}}}` +
     `,"bodyBytes":${line.bodyBytes}`;
   if (line.bodyTruncated) text += `,"bodyTruncated":true`;
   if (line.dialect) text += `,"dialect":${JSON.stringify(line.dialect)}`;
   text += `,"kind":${JSON.stringify(line.kind)}`;
   if (line.nonce) text += `,"nonce":${JSON.stringify(line.nonce)}`;
-  if (line.model !== undefined) text += `,"model":${JSON.stringify(line.model)}`;
+  if (line.model !== undefined)
+    text += `,"model":${m ? m.model.of(line.model) : JSON.stringify(line.model)}`;
   if (line.kind === "generate") text += `,"stream":${line.stream}`;
   // The decision's own keys in its own order, then the reply's headers and body.
-  const decision = JSON.stringify(line.reply);
+  const decision = m ? m.decision(line.reply) : JSON.stringify(line.reply);
   text += `,"reply":${decision.length > 2 ? `${decision.slice(0, -1)},` : "{"}`;
-  text += `"headers":${JSON.stringify(lowerCasePairs(line.replyHeaders))},"body":{"data":`;
+  const replyHeaders = m
+    ? m.replyHeaders.of(line.replyHeaders)
+    : JSON.stringify(lowerCasePairs(line.replyHeaders));
+  text += `"headers":${replyHeaders},"body":{"data":`;
   const reply = line.replyBytes;
   const after = `,"encoding":${JSON.stringify(reply.bodyEncoding)}}}}\n`;
   // A UTF-16 unit is at most 6 bytes of JSON (`\u0000`): a body this short never needs

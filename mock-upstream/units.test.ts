@@ -17,6 +17,19 @@ describe("nonce", () => {
     expect(findNonce("nothing here")).toBeUndefined();
   });
 
+  it("is found where the pattern finds it, in text made of near-nonces", () => {
+    const pieces = ["gc-", "gc", "-", "0123456789abcdef", "0", "f", "A", "g", "c", " ", "é"];
+    let x = 7;
+    for (let n = 0; n < 3000; n++) {
+      let text = "";
+      for (let k = 0; k < n % 13; k++) {
+        x = (x * 1103515245 + 12345) >>> 0;
+        text += pieces[x % pieces.length];
+      }
+      expect(findNonce(text), text).toBe(NONCE_PATTERN.exec(text)?.[0]);
+    }
+  });
+
   it("never repeats across pool refills (the bytes are drawn 4 KiB at a time)", () => {
     const nonces = Array.from({ length: 2_000 }, () => newNonce());
     expect(new Set(nonces).size).toBe(nonces.length);

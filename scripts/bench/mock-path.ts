@@ -13,6 +13,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createMockState } from "../../mock-upstream/app.ts";
+import { LineMemo } from "../../mock-upstream/line-memo.ts";
 import { bodyFacts, type RawRequest } from "../../mock-upstream/record.ts";
 import { Recorder } from "../../mock-upstream/recorder.ts";
 import { replyBytes } from "../../mock-upstream/reply-bytes.ts";
@@ -105,6 +106,10 @@ try {
     });
   const lines = Array.from({ length: 1000 }, (_, i) => lineOf(i));
   time("  the record line (renderTrafficLine)", (i) => renderTrafficLine(lines[i % 1000] as never));
+  const memo = new LineMemo();
+  time("  the record line, the recorder's memo", (i) =>
+    renderTrafficLine(lines[i % 1000] as never, memo),
+  );
   const recorder = new Recorder();
   time("  render + keep (addTraffic, no file)", (i) => {
     const line = lines[i % 1000] as ReturnType<typeof lineOf>;
