@@ -4,11 +4,15 @@
  * own processes (on core 1): `gatecheck mock --record` (JSON default replies, and a staged
  * 200-event SSE stream), a bare `node:http` server answering the same bytes (one write per
  * SSE event), CopilotKit aimock (journal on) and @dwmkerr/mock-llm. Rounds interleave the
- * servers, the order turning each round. Two regimes: a fresh nonce per request, and one
- * nonce shared by every request after a prefill that fills the mock's record memory (a
- * gateway load test repeating one probe body). Prints per server the median requests/s, p50
- * and p99 latency and the server's CPU per request (every thread, the recorder's catch-up
- * after the load included), the ratios against the targets, and the records' catch-up.
+ * servers, the order turning each round, and each measured round follows `--settle` seconds
+ * of unmeasured load on its server: between its rounds a server waits idle for the others,
+ * and what it does on waking (V8 shrinks an idle heap, then grows it again) is not what a
+ * load test of minutes sees. Two regimes, each after a prefill that fills the mock's record
+ * memory, as any load test longer than a few seconds does: a fresh nonce per request, and
+ * one nonce shared by every request (a gateway load test repeating one probe body). Prints
+ * per server the median requests/s, p50 and p99 latency and the server's CPU per request
+ * (every thread, the recorder's catch-up after the load included), the ratios against the
+ * targets, and the records' catch-up.
  *
  *   npx tsx scripts/bench/mock-load.ts [--seconds 5] [--rounds 5] [--connections 32]
  *     [--regimes distinct,shared] [--generator wrk|autocannon] [--json]
@@ -16,6 +20,7 @@
  *     [--before-root DIR] (also run that checkout's mock, as `mock-before`, in the same rounds)
  *     [--servers a,b]     (only these: bare-json, mock, mock-before, aimock, mock-llm, bare-sse, mock-sse)
  *     [--priority N]      (the nice value to run at, default -15: ahead of other work, see priority.ts)
+ *     [--settle S]        (seconds of unmeasured load before each measured round, default 1)
  */
 import { mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -52,11 +57,13 @@ const { values } = parseArgs({
     servers: { type: "string" },
     json: { type: "boolean", default: false },
     priority: { type: "string", default: String(BENCH_PRIORITY) },
+    settle: { type: "string", default: "1" },
   },
 });
 const PRIORITY = raisePriority(Number(values.priority));
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
+const SETTLE = Number(values.settle);
 const CONNECTIONS = Number(values.connections);
 const REGIMES = (values.regimes ?? "").split(",") as NonceRegime[];
 const GENERATOR = availableGenerator(values.generator);
@@ -159,6 +166,7 @@ interface Sample {
 }
 
 async function measure(server: RunningServer, regime: NonceRegime, offsets: Map<string, number>) {
+  if (SETTLE > 0) await runLoad(GENERATOR, spec(server.url, regime, SETTLE), dir, GENERATOR_PIN);
   const cpuBefore = processCpuMicros(server.pid);
   const run = await runLoad(GENERATOR, spec(server.url, regime), dir, GENERATOR_PIN);
   const sample: Sample = {
@@ -186,13 +194,13 @@ async function health(url: string): Promise<{ records: number; evicted?: number 
 }
 
 /**
- * Fill the mock's record memory with the shared nonce (100,000 records or 256 MiB of lines,
- * whichever comes first: a 200-event stream's records fill the bytes first), so every
+ * Fill the mock's record memory with the regime's requests (100,000 records or 256 MiB of
+ * lines, whichever comes first: a 200-event stream's records fill the bytes first), so every
  * measured request evicts one.
  */
-async function prefill(server: RunningServer) {
+async function prefill(server: RunningServer, regime: NonceRegime) {
   while (((await health(server.url)).evicted ?? 0) === 0) {
-    await runLoad(GENERATOR, spec(server.url, "shared", 3), dir, GENERATOR_PIN);
+    await runLoad(GENERATOR, spec(server.url, regime, 3), dir, GENERATOR_PIN);
   }
 }
 
@@ -254,7 +262,7 @@ async function regimeRun(regime: NonceRegime) {
   try {
     for (const server of servers) {
       await runLoad(GENERATOR, spec(server.url, regime, 2), dir, GENERATOR_PIN); // warm-up
-      if (regime === "shared" && server.recordFile) await prefill(server);
+      if (server.recordFile) await prefill(server, regime);
       if (server.recordFile) {
         await catchUp(server.recordFile);
         offsets.set(server.name, statSync(server.recordFile).size);
