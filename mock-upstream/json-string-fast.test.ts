@@ -70,5 +70,11 @@ describe("jsonStringFast", () => {
         expect(jsonStringFast(text, true)).toBe(JSON.stringify(text));
       }
     }
+    // JSON.parse takes a lone surrogate written raw inside a string; the serializer escapes it.
+    for (const lone of ["\ud800", "\udfff", "a\ud83d"]) {
+      const text = `{"s":"${lone}"}`;
+      expect(JSON.parse(text)).toEqual({ s: lone });
+      expect(jsonStringFast(text, true)).toBe(JSON.stringify(text));
+    }
   });
 });
