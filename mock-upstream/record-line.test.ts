@@ -144,6 +144,26 @@ describe("recorder memory ring", () => {
     expect(recorder.list({ nonce: nonces[1] }).map((r) => r.seq)).toEqual([3001]);
   });
 
+  it("finds fresh nonces (a record each) and a nonce's second record, through eviction", () => {
+    const recorder = new Recorder(undefined, { maxRecords: 50 });
+    const nonceOf = (n: number) => `gc-${n.toString(16).padStart(16, "0")}`;
+    for (let seq = 1; seq <= 200; seq++) recorder.add(sample(seq, nonceOf(seq)));
+    expect(recorder.list({ nonce: nonceOf(150) }).map((r) => r.seq)).toEqual([]);
+    expect(recorder.list({ nonce: nonceOf(151) }).map((r) => r.seq)).toEqual([151]);
+    expect(recorder.list({ nonce: nonceOf(200), since: 199 }).map((r) => r.seq)).toEqual([200]);
+    // A second record of a kept nonce, then the first one evicted: the second stays found.
+    recorder.add(sample(201, nonceOf(160)));
+    expect(recorder.list({ nonce: nonceOf(160) }).map((r) => r.seq)).toEqual([160, 201]);
+    for (let seq = 202; seq <= 215; seq++) recorder.add(sample(seq, nonceOf(seq)));
+    expect(recorder.list({ nonce: nonceOf(160) }).map((r) => r.seq)).toEqual([201]);
+    // An evicted nonce seen again starts afresh.
+    recorder.add(sample(216, nonceOf(3)));
+    expect(recorder.list({ nonce: nonceOf(3) }).map((r) => r.seq)).toEqual([216]);
+    expect(recorder.listJson({ nonce: nonceOf(3) })).toBe(
+      JSON.stringify([sample(216, nonceOf(3))]),
+    );
+  });
+
   it("keeps one shared nonce's list in step with eviction, past its compaction", () => {
     const recorder = new Recorder(undefined, { maxRecords: 100 });
     const shared = "gc-5ba7ed0000000001";

@@ -69,6 +69,10 @@ interface KeptRecord {
   size: number;
 }
 
+function isNonceList(entry: KeptRecord | NonceList): entry is NonceList {
+  return "items" in entry;
+}
+
 /** The record's line as text without its closing `\n`: exactly `JSON.stringify(record)`. */
 function keptJson(kept: KeptRecord): string {
   const { slab, start, end, body } = kept;
@@ -94,7 +98,7 @@ export class Recorder {
    * head, as the ring does: eviction only moves it (a `shift()` copied a nonce's whole list,
    * 700 KB per request once most of 100,000 records shared one nonce).
    */
-  readonly #byNonce = new Map<string, NonceList>();
+  readonly #byNonce = new Map<string, KeptRecord | NonceList>();
   readonly #slab = new LineSlab();
   /** Slabs whose records are all forgotten, waiting to be reused (`#reuseEmptied`). */
   readonly #emptiedSlabs: Buffer[] = [];
@@ -146,13 +150,18 @@ export class Recorder {
     this.#kept.push(kept);
     if (nonce !== undefined) {
       const same = this.#byNonce.get(nonce);
-      if (same) {
+      if (same === undefined) {
+        // A nonce found in a request is a slice of the request's text and would keep it alive.
+        kept.nonce = ownCopy(nonce);
+        // A nonce's first record stands for itself: a list only once a second one comes, so
+        // fresh nonces (one record each) cost no list objects for the collector to keep.
+        this.#byNonce.set(kept.nonce, kept);
+      } else if (isNonceList(same)) {
         kept.nonce = same.nonce;
         same.items.push(kept);
       } else {
-        // A nonce found in a request is a slice of the request's text and would keep it alive.
-        kept.nonce = ownCopy(nonce);
-        this.#byNonce.set(kept.nonce, { nonce: kept.nonce, items: [kept], head: 0 });
+        kept.nonce = same.nonce as string;
+        this.#byNonce.set(kept.nonce, { nonce: kept.nonce, items: [same, kept], head: 0 });
       }
     }
     this.#keptSize += kept.size;
@@ -234,7 +243,11 @@ export class Recorder {
   #forgetByNonce(evicted: KeptRecord): void {
     if (evicted.nonce === undefined) return;
     const same = this.#byNonce.get(evicted.nonce);
-    if (!same || same.items[same.head] !== evicted) return;
+    if (same === evicted) {
+      this.#byNonce.delete(evicted.nonce);
+      return;
+    }
+    if (!same || !isNonceList(same) || same.items[same.head] !== evicted) return;
     same.items[same.head] = undefined;
     same.head += 1;
     if (same.head === same.items.length) this.#byNonce.delete(evicted.nonce);
@@ -250,8 +263,13 @@ export class Recorder {
     const since = filter.since ?? 0;
     const nonce = filter.nonce;
     // The ring from its head, or the nonce's own list from its head: walked in place.
+    const entry = nonce === undefined ? undefined : this.#byNonce.get(nonce);
     const list =
-      nonce === undefined ? { items: this.#kept, head: this.#head } : this.#byNonce.get(nonce);
+      nonce === undefined
+        ? { items: this.#kept, head: this.#head }
+        : entry === undefined || isNonceList(entry)
+          ? entry
+          : { items: [entry], head: 0 };
     const candidates = list?.items ?? [];
     const out: KeptRecord[] = [];
     let sorted = true;
