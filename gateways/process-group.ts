@@ -94,6 +94,25 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The process's exit, if it comes within `ms`; undefined after that. The timer is cleared
+ * either way, so a wait that ended early leaves nothing to hold the event loop open.
+ */
+export async function exitWithin(
+  whenExited: Promise<ExitInfo>,
+  ms: number,
+): Promise<ExitInfo | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, ms, undefined);
+  });
+  try {
+    return await Promise.race([whenExited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** PF_EXITING in a task's flags (include/linux/sched.h): set as it starts to exit. */
 const PF_EXITING = 0x4;
 
@@ -316,10 +335,7 @@ export function spawnGroup(options: SpawnGroupOptions): ManagedProcess {
     }
     const gone = !groupAlive(pgid);
     if (gone) untrack(pgid);
-    const exitInfo = await Promise.race([
-      whenExited,
-      new Promise<undefined>((r) => setTimeout(() => r(undefined), 1000)),
-    ]);
+    const exitInfo = await exitWithin(whenExited, 1000);
     return exitInfo ? { gone, how, exit: exitInfo } : { gone, how };
   }
 

@@ -3,9 +3,9 @@
  * the values they were made from: a client sends the same headers, path and model in most
  * of its requests, and the mock answers with the same decision and reply headers, so the
  * next line reuses each part whose values are unchanged instead of redacting and
- * serializing it again. Each part is compared by value, so the line is the same with or
- * without the memo (`traffic-record.ts` renders without one; `line-memo.test.ts` holds the
- * two equal).
+ * serializing it again. Each part is compared by value, so a line is the same from the
+ * recorder's memo as from a fresh one, which makes every part (`line-memo.test.ts` holds the
+ * two equal; record-line.test.ts holds a fresh one's line to `JSON.stringify` of the record).
  *
  * One memo per recorder: it holds the last request's header values (a credential among
  * them) in memory only, as the request itself was.

@@ -7,7 +7,6 @@
  * everything), so a mock that runs all night holds a bounded amount and its garbage
  * collections stay short. `close()` resolves after the last queued line reached the file.
  */
-
 import { LineMemo } from "./line-memo.ts";
 import { LineSlab, ownCopy } from "./line-slab.ts";
 import type { MockRecord } from "./record.ts";

@@ -13,7 +13,7 @@ import { redactHeaderPairs } from "../dialects/credentials.ts";
 import { lowerCasePairs } from "../dialects/wire/headers.ts";
 import type { WireRequest } from "../dialects/wire/messages.ts";
 import { jsonStringFast } from "./json-string-fast.ts";
-import { type LineMemo, recordedTarget } from "./line-memo.ts";
+import { LineMemo, recordedTarget } from "./line-memo.ts";
 import type { MockRecord, RawRequest, RecordDecision, RequestFacts } from "./record.ts";
 import type { RecordLine } from "./record-line.ts";
 import type { ReplyBytes } from "./reply-bytes.ts";
@@ -167,33 +167,30 @@ export function trafficLine(input: TrafficRecordInput): TrafficLine {
  * The record's JSONL line, ending in `\n`, byte for byte `JSON.stringify(trafficRecord(...))`:
  * written as text around the values, each value serialized by `JSON.stringify` (numbers,
  * booleans and the fixed key names need none), without building the record's objects or
- * serializing them and cutting the braces off again. With a memo (the recorder's), the parts
- * equal to the last line's are taken from it instead of made again (line-memo.ts).
+ * serializing them and cutting the braces off again. Each part comes from a memo
+ * (line-memo.ts): the recorder's keeps the last line's parts and takes those still equal from
+ * it; without one given, a fresh memo makes every part.
  */
-export function renderTrafficLine(line: TrafficLine, memo?: LineMemo): RecordLine {
-  const m = memo?.redactedAgainstNow();
+export function renderTrafficLine(line: TrafficLine, memo = new LineMemo()): RecordLine {
+  const m = memo.redactedAgainstNow();
   let text =
-    `{"seq":${line.seq},"receivedAt":${m ? m.receivedAt.of(line.receivedAt) : JSON.stringify(line.receivedAt)}` +
-    `,"listener":${m ? m.listener.of(line.listener) : JSON.stringify(line.listener)}` +
-    `,"request":{"method":${m ? m.method.of(line.method) : JSON.stringify(line.method)}` +
-    `,"path":${m ? m.target(line.path, line.query) : JSON.stringify(recordedTarget(line.path, line.query))}` +
-    `,"headers":${m ? m.requestHeaders.of(line.headers) : JSON.stringify(lowerCasePairs(redactHeaderPairs(line.headers)))}` +
+    `{"seq":${line.seq},"receivedAt":${m.receivedAt.of(line.receivedAt)}` +
+    `,"listener":${m.listener.of(line.listener)}` +
+    `,"request":{"method":${m.method.of(line.method)}` +
+    `,"path":${m.target(line.path, line.query)}` +
+    `,"headers":${m.requestHeaders.of(line.headers)}` +
     `,"body":{"data":${jsonStringFast(line.rawBody, line.rawBodyIsJson)},"encoding":${JSON.stringify(line.bodyEncoding)}}}` +
     `,"bodyBytes":${line.bodyBytes}`;
   if (line.bodyTruncated) text += `,"bodyTruncated":true`;
   if (line.dialect) text += `,"dialect":${JSON.stringify(line.dialect)}`;
   text += `,"kind":${JSON.stringify(line.kind)}`;
   if (line.nonce) text += `,"nonce":${JSON.stringify(line.nonce)}`;
-  if (line.model !== undefined)
-    text += `,"model":${m ? m.model.of(line.model) : JSON.stringify(line.model)}`;
+  if (line.model !== undefined) text += `,"model":${m.model.of(line.model)}`;
   if (line.kind === "generate") text += `,"stream":${line.stream}`;
   // The decision's own keys in its own order, then the reply's headers and body.
-  const decision = m ? m.decision(line.reply) : JSON.stringify(line.reply);
+  const decision = m.decision(line.reply);
   text += `,"reply":${decision.length > 2 ? `${decision.slice(0, -1)},` : "{"}`;
-  const replyHeaders = m
-    ? m.replyHeaders.of(line.replyHeaders)
-    : JSON.stringify(lowerCasePairs(line.replyHeaders));
-  text += `"headers":${replyHeaders},"body":{"data":`;
+  text += `"headers":${m.replyHeaders.of(line.replyHeaders)},"body":{"data":`;
   const reply = line.replyBytes;
   const after = `,"encoding":${JSON.stringify(reply.bodyEncoding)}}}}\n`;
   // A UTF-16 unit is at most 6 bytes of JSON (`\u0000`): a body this short never needs

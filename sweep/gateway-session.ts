@@ -12,6 +12,7 @@ import type {
   GatewaySpec,
   RunningGateway,
 } from "../gateways/adapter.ts";
+import { exitWithin } from "../gateways/process-group.ts";
 import { type StartOptions, startGateway } from "../gateways/start.ts";
 import type { MockHandle } from "../mock-upstream/index.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
@@ -188,12 +189,7 @@ export class GatewaySession {
     if (this.stoppedHere.has(on)) return false;
     if (on.exited() === undefined) {
       if (!on.whenExited || !on.dying?.()) return false;
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, EXIT_EVENT_GRACE_MS);
-      });
-      await Promise.race([on.whenExited, grace]);
-      clearTimeout(timer);
+      await exitWithin(on.whenExited, EXIT_EVENT_GRACE_MS);
     }
     // Another attempt may have begun replacing it meanwhile: then its restart is under way.
     return on.exited() !== undefined && !this.stoppedHere.has(on);

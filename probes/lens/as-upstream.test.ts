@@ -53,7 +53,12 @@ const CHAT = { client: "openai-chat", backend: "openai-chat" } as const;
 const ANTHROPIC = { client: "anthropic-messages", backend: "anthropic-messages" } as const;
 const CHAT_TO_ANTHROPIC = { client: "anthropic-messages", backend: "openai-chat" } as const;
 
-const chatReply = (args: string, finish: string | null = "tool_calls", id = "call_1") =>
+const chatReply = (
+  args: string,
+  finish: string | null = "tool_calls",
+  id = "call_1",
+  content: string | null = null,
+) =>
   JSON.stringify({
     id: "c1",
     object: "chat.completion",
@@ -63,7 +68,7 @@ const chatReply = (args: string, finish: string | null = "tool_calls", id = "cal
         index: 0,
         message: {
           role: "assistant",
-          content: null,
+          content,
           tool_calls: [
             { id, type: "function", function: { name: "get_weather", arguments: args } },
           ],
@@ -289,28 +294,7 @@ describe("invariant.empty-content", () => {
 
   it("an upstream's empty text block that a Chat client gets as content \"\" is the upstream's", () => {
     const route = { client: "openai-chat", backend: "anthropic-messages" } as const;
-    const chatBody = JSON.stringify({
-      id: "c1",
-      object: "chat.completion",
-      model: "m",
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            content: "",
-            tool_calls: [
-              {
-                id: "toolu_1",
-                type: "function",
-                function: { name: "get_weather", arguments: '{"city":"Paris"}' },
-              },
-            ],
-          },
-          finish_reason: "tool_calls",
-        },
-      ],
-    });
+    const chatBody = chatReply('{"city":"Paris"}', "tool_calls", "toolu_1", "");
     const relayed = judged(route, "non-stream", { body: withEmpty(1) }, { body: chatBody });
     expect(of(relayed, "invariant.empty-content")).toMatchObject({
       verdict: "preserved",

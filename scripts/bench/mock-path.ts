@@ -105,7 +105,7 @@ try {
       replyBytes: replyBytes(wire.frames),
     });
   const lines = Array.from({ length: 1000 }, (_, i) => lineOf(i));
-  time("  the record line (renderTrafficLine)", (i) => renderTrafficLine(lines[i % 1000] as never));
+  time("  the record line, a fresh memo", (i) => renderTrafficLine(lines[i % 1000] as never));
   const memo = new LineMemo();
   time("  the record line, the recorder's memo", (i) =>
     renderTrafficLine(lines[i % 1000] as never, memo),
