@@ -12,12 +12,10 @@
  * break before the first new line, so no record is ever appended onto a torn one.
  */
 import { closeSync, fstatSync, openSync, readSync, writeSync, writevSync } from "node:fs";
+import { EndOfTurn } from "./end-of-turn.ts";
 
 /** Queued bytes past this many are written at once, mid-turn. */
 const FLUSH_AT = 1024 * 1024;
-
-/** A function and its two arguments, run once the lines queued before it are written. */
-type Waiting<A, B> = [(a: A, b: B) => void, A, B];
 
 export class RecordFile {
   #fd: number | undefined;
@@ -28,9 +26,8 @@ export class RecordFile {
   #openBuffer: Buffer | undefined;
   #openStart = 0;
   #openEnd = 0;
-  #flushQueued = false;
-  /** Flat triples (function, argument, argument): no closure per reply. */
-  #waiting: unknown[] = [];
+  /** The end of the turn: the queued lines are written, then what waited for them runs. */
+  readonly #turn = new EndOfTurn(() => this.#write());
   /** Whether opening found the file ending inside a line (and ended it). */
   readonly endedTornLine: boolean = false;
 
@@ -46,22 +43,11 @@ export class RecordFile {
   }
 
   /**
-   * Run `fn(a, b)` once every line queued so far has been written (at the end of this turn,
-   * or at once when there is no file to wait for: none given, or it failed).
+   * Run `fn(a, b)` at the end of this turn, once every line queued so far has been written
+   * (when the file failed, nothing is written and it still runs then).
    */
   afterWrite<A, B>(fn: (a: A, b: B) => void, a: A, b: B): void {
-    if (this.#fd === undefined) {
-      fn(a, b);
-      return;
-    }
-    this.#waiting.push(fn, a, b);
-    this.#queueFlush();
-  }
-
-  #queueFlush(): void {
-    if (this.#flushQueued) return;
-    this.#flushQueued = true;
-    setImmediate(() => this.flush());
+    this.#turn.add(fn, a, b);
   }
 
   get failure(): Error | undefined {
@@ -108,19 +94,12 @@ export class RecordFile {
   #queued(bytes: number): void {
     this.#pendingSize += bytes;
     if (this.#pendingSize >= FLUSH_AT) this.flush();
-    else this.#queueFlush();
+    else this.#turn.schedule();
   }
 
   /** Write every queued line now, in order, then release what waited for them. */
   flush(): void {
-    this.#flushQueued = false;
-    this.#write();
-    const waiting = this.#waiting;
-    if (waiting.length === 0) return;
-    this.#waiting = [];
-    for (let i = 0; i < waiting.length; i += 3) {
-      (waiting[i] as Waiting<unknown, unknown>[0])(waiting[i + 1], waiting[i + 2]);
-    }
+    this.#turn.run();
   }
 
   #write(): void {

@@ -7,6 +7,7 @@
  * everything), so a mock that runs all night holds a bounded amount and its garbage
  * collections stay short. `close()` resolves after the last queued line reached the file.
  */
+import { EndOfTurn } from "./end-of-turn.ts";
 import { LineMemo } from "./line-memo.ts";
 import { LineSlab, ownCopy } from "./line-slab.ts";
 import type { MockRecord } from "./record.ts";
@@ -112,6 +113,8 @@ export class Recorder {
   readonly #maxBytes: number;
   #closed: Promise<void> | undefined;
   readonly #lineMemo = new LineMemo();
+  /** Without a record file (or once it is closed), replies still wait for the turn's end. */
+  readonly #turn = new EndOfTurn();
 
   constructor(
     readonly file?: string,
@@ -285,12 +288,12 @@ export class Recorder {
   }
 
   /**
-   * Run `fn(a, b)` once this recorder's lines so far are in the file (at the end of the turn;
-   * at once without a file). The mock sends each reply this way, after its record.
+   * Run `fn(a, b)` at the end of the turn, once this recorder's lines so far are in the file
+   * (end-of-turn.ts). The mock sends each reply this way, after its record.
    */
   afterRecorded<A, B>(fn: (a: A, b: B) => void, a: A, b: B): void {
     if (this.#file && !this.#closed) this.#file.afterWrite(fn, a, b);
-    else fn(a, b);
+    else this.#turn.add(fn, a, b);
   }
 
   /** Write the queued lines now (a reply sent outside `afterRecorded` waits for this). */
