@@ -144,6 +144,36 @@ describe("recorder memory ring", () => {
     expect(recorder.list({ nonce: nonces[1] }).map((r) => r.seq)).toEqual([3001]);
   });
 
+  it("answers a nonce as a full scan does when asked between records, evictions and clears", () => {
+    // The index is brought up to date only when a nonce is asked for: every mix of indexed
+    // and not yet indexed records, evicted from either side, must answer the same.
+    let state = 7;
+    const random = (n: number) => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state % n;
+    };
+    const pool = Array.from({ length: 5 }, (_, i) => `gc-${String(i).padStart(16, "0")}`);
+    const recorder = new Recorder(undefined, { maxRecords: 40 });
+    let asked = 0;
+    for (let seq = 1; seq <= 4000; seq++) {
+      const pick = random(10);
+      const nonce =
+        pick < 5 ? pool[pick] : pick < 8 ? `gc-${seq.toString(16).padStart(16, "0")}` : undefined;
+      recorder.add(sample(seq, nonce));
+      if (random(7) === 0) {
+        const all = recorder.list();
+        const wanted = random(3) === 0 ? all[random(all.length)]?.nonce : pool[random(5)];
+        if (wanted === undefined) continue;
+        asked += 1;
+        expect(recorder.list({ nonce: wanted }).map((r) => r.seq)).toEqual(
+          all.filter((r) => r.nonce === wanted).map((r) => r.seq),
+        );
+      }
+      if (random(500) === 0) recorder.clear();
+    }
+    expect(asked).toBeGreaterThan(300);
+  });
+
   it("finds fresh nonces (a record each) and a nonce's second record, through eviction", () => {
     const recorder = new Recorder(undefined, { maxRecords: 50 });
     const nonceOf = (n: number) => `gc-${n.toString(16).padStart(16, "0")}`;

@@ -10,6 +10,7 @@
 import { EndOfTurn } from "./end-of-turn.ts";
 import { LineMemo } from "./line-memo.ts";
 import { LineSlab, ownCopy } from "./line-slab.ts";
+import { NonceIndex } from "./nonce-index.ts";
 import type { MockRecord } from "./record.ts";
 import { RecordFile } from "./record-file.ts";
 import { type RecordLine, recordLine } from "./record-line.ts";
@@ -45,14 +46,6 @@ export interface RecorderStats {
   failure: Error | undefined;
 }
 
-/** A nonce's kept records, oldest first; the slots before `head` are spent. */
-interface NonceList {
-  /** The nonce, once: every record of it shares this string. */
-  nonce: string;
-  items: (KeptRecord | undefined)[];
-  head: number;
-}
-
 /**
  * A kept record: its line is `slab[start, end)`, or, when its reply body is shared with
  * other records (record-line.ts), `slab[start, bodyAt)`, `body`, `slab[bodyAt, end)`.
@@ -67,10 +60,6 @@ interface KeptRecord {
   body: Buffer | undefined;
   /** Bytes this record keeps alive on its own account (a shared body counted too). */
   size: number;
-}
-
-function isNonceList(entry: KeptRecord | NonceList): entry is NonceList {
-  return "items" in entry;
 }
 
 /** The record's line as text without its closing `\n`: exactly `JSON.stringify(record)`. */
@@ -93,12 +82,13 @@ export class Recorder {
   #kept: (KeptRecord | undefined)[] = [];
   #head = 0;
   /**
-   * The same kept records by nonce, oldest first: a sweep asks for one attempt's nonce after
-   * every attempt, and scanning every kept record for it grew with the run. Each list has a
-   * head, as the ring does: eviction only moves it (a `shift()` copied a nonce's whole list,
-   * 700 KB per request once most of 100,000 records shared one nonce).
+   * The kept records by nonce (nonce-index.ts), brought up to date when a nonce is asked
+   * for: the newest `#unindexed` records are not in it yet. A load test that never asks
+   * pays nothing per request for it (kept up to date, a map of 100,000 fresh nonces cost
+   * about a microsecond a request).
    */
-  readonly #byNonce = new Map<string, KeptRecord | NonceList>();
+  readonly #nonces = new NonceIndex<KeptRecord>();
+  #unindexed = 0;
   readonly #slab = new LineSlab();
   /** Slabs whose records are all forgotten, waiting to be reused (`#reuseEmptied`). */
   readonly #emptiedSlabs: Buffer[] = [];
@@ -149,23 +139,10 @@ export class Recorder {
     if (this.#emptiedSlabs.length > 0) this.#reuseEmptied();
     const kept = this.#encode(seq, line);
     this.#recorded += 1;
+    // A nonce found in a request is a slice of the request's text and would keep it alive.
+    if (nonce !== undefined) kept.nonce = ownCopy(nonce);
     this.#kept.push(kept);
-    if (nonce !== undefined) {
-      const same = this.#byNonce.get(nonce);
-      if (same === undefined) {
-        // A nonce found in a request is a slice of the request's text and would keep it alive.
-        kept.nonce = ownCopy(nonce);
-        // A nonce's first record stands for itself: a list only once a second one comes, so
-        // fresh nonces (one record each) cost no list objects for the collector to keep.
-        this.#byNonce.set(kept.nonce, kept);
-      } else if (isNonceList(same)) {
-        kept.nonce = same.nonce;
-        same.items.push(kept);
-      } else {
-        kept.nonce = same.nonce as string;
-        this.#byNonce.set(kept.nonce, { nonce: kept.nonce, items: [same, kept], head: 0 });
-      }
-    }
+    this.#unindexed += 1;
     this.#keptSize += kept.size;
     this.#evictOverLimits();
     const file = this.#file;
@@ -211,11 +188,13 @@ export class Recorder {
     while (this.count > 1 && (this.count > this.#maxRecords || this.#keptSize > this.#maxBytes)) {
       const oldest = this.#kept[this.#head];
       if (!oldest) break;
+      // The index holds the oldest records, if any: all but the newest `#unindexed`.
+      if (this.count > this.#unindexed) this.#nonces.forget(oldest);
+      else this.#unindexed -= 1;
       this.#kept[this.#head] = undefined;
       this.#head += 1;
       this.#keptSize -= oldest.size;
       this.#evicted += 1;
-      this.#forgetByNonce(oldest);
       // Slabs are filled in the ring's order, so a slab the next record is not in is empty.
       if (this.#kept[this.#head]?.slab !== oldest.slab) this.#emptied(oldest.slab);
     }
@@ -241,37 +220,22 @@ export class Recorder {
     this.#emptiedSlabs.length = 0;
   }
 
-  /** Evicted records are the oldest, so the oldest of their nonce too. */
-  #forgetByNonce(evicted: KeptRecord): void {
-    if (evicted.nonce === undefined) return;
-    const same = this.#byNonce.get(evicted.nonce);
-    if (same === evicted) {
-      this.#byNonce.delete(evicted.nonce);
-      return;
+  /** Bring the nonce index up to date: the records kept since it last was. */
+  #indexNewest(): void {
+    for (let i = this.#kept.length - this.#unindexed; i < this.#kept.length; i++) {
+      this.#nonces.add(this.#kept[i] as KeptRecord);
     }
-    if (!same || !isNonceList(same) || same.items[same.head] !== evicted) return;
-    same.items[same.head] = undefined;
-    same.head += 1;
-    if (same.head === same.items.length) this.#byNonce.delete(evicted.nonce);
-    else if (same.head > 1024 && same.head * 2 > same.items.length) {
-      // Drop the spent slots once they are the larger part, as the ring does.
-      same.items = same.items.slice(same.head);
-      same.head = 0;
-    }
+    this.#unindexed = 0;
   }
 
   /** The kept records that pass the filter, in `seq` order. */
   #select(filter: RecordFilter): KeptRecord[] {
     const since = filter.since ?? 0;
     const nonce = filter.nonce;
+    if (nonce !== undefined && this.#unindexed > 0) this.#indexNewest();
     // The ring from its head, or the nonce's own list from its head: walked in place.
-    const entry = nonce === undefined ? undefined : this.#byNonce.get(nonce);
     const list =
-      nonce === undefined
-        ? { items: this.#kept, head: this.#head }
-        : entry === undefined || isNonceList(entry)
-          ? entry
-          : { items: [entry], head: 0 };
+      nonce === undefined ? { items: this.#kept, head: this.#head } : this.#nonces.list(nonce);
     const candidates = list?.items ?? [];
     const out: KeptRecord[] = [];
     let sorted = true;
@@ -366,7 +330,8 @@ export class Recorder {
   /** Forget records in memory (the file keeps them: it is the log of the whole run). */
   clear(): void {
     this.#kept = [];
-    this.#byNonce.clear();
+    this.#nonces.clear();
+    this.#unindexed = 0;
     this.#head = 0;
     this.#keptSize = 0;
   }
