@@ -16,6 +16,28 @@ export function nonceOf(hex16: string): string {
   return `gc-${hex16}`;
 }
 
+/**
+ * Half of a nonce's 16 hex digits (`half` 0: the first 8, 1: the last 8) as a 32-bit integer:
+ * the mock's recorder keeps a nonce per record as two numbers, not a string (kept-records.ts).
+ * `nonce` is one (`isNonce`).
+ */
+export function nonceHalf(nonce: string, half: 0 | 1): number {
+  let value = 0;
+  const from = 3 + half * 8;
+  for (let i = from; i < from + 8; i++) {
+    const code = nonce.charCodeAt(i);
+    value = (value << 4) | (code <= 57 ? code - 48 : code - 87);
+  }
+  return value;
+}
+
+/** The nonce whose halves `nonceHalf` gave. */
+export function nonceFromHalves(high: number, low: number): string {
+  return nonceOf(hex8(high) + hex8(low));
+}
+
+const hex8 = (half: number) => (half >>> 0).toString(16).padStart(8, "0");
+
 /** Whether `value` is exactly one nonce. */
 export function isNonce(value: string): boolean {
   return NONCE_ONLY.test(value);

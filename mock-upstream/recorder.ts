@@ -9,7 +9,8 @@
  */
 import { EndOfTurn } from "./end-of-turn.ts";
 import { LineMemo } from "./line-memo.ts";
-import { LineSlab, ownCopy } from "./line-slab.ts";
+import { KeptRecords, type LinePlace, placeJson } from "./kept-records.ts";
+import { LineSlab } from "./line-slab.ts";
 import { NonceIndex } from "./nonce-index.ts";
 import type { MockRecord } from "./record.ts";
 import { RecordFile } from "./record-file.ts";
@@ -46,49 +47,17 @@ export interface RecorderStats {
   failure: Error | undefined;
 }
 
-/**
- * A kept record: its line is `slab[start, end)`, or, when its reply body is shared with
- * other records (record-line.ts), `slab[start, bodyAt)`, `body`, `slab[bodyAt, end)`.
- */
-interface KeptRecord {
-  seq: number;
-  nonce: string | undefined;
-  slab: Buffer;
-  start: number;
-  bodyAt: number;
-  end: number;
-  body: Buffer | undefined;
-  /** Bytes this record keeps alive on its own account (a shared body counted too). */
-  size: number;
-}
-
-/** The record's line as text without its closing `\n`: exactly `JSON.stringify(record)`. */
-function keptJson(kept: KeptRecord): string {
-  const { slab, start, end, body } = kept;
-  if (!body) return slab.toString("utf8", start, end - 1);
-  return (
-    slab.toString("utf8", start, kept.bodyAt) +
-    body.toString("utf8") +
-    slab.toString("utf8", kept.bodyAt, end - 1)
-  );
-}
-
-function keptRecord(kept: KeptRecord): MockRecord {
-  return JSON.parse(keptJson(kept)) as MockRecord;
-}
-
 export class Recorder {
-  /** Oldest first; the slots before `#head` are spent (undefined). */
-  #kept: (KeptRecord | undefined)[] = [];
-  #head = 0;
+  /** Oldest first, by ordinal (kept-records.ts). */
+  readonly #kept = new KeptRecords();
   /**
    * The kept records by nonce (nonce-index.ts), brought up to date when a nonce is asked
-   * for: the newest `#unindexed` records are not in it yet. A load test that never asks
-   * pays nothing per request for it (kept up to date, a map of 100,000 fresh nonces cost
-   * about a microsecond a request).
+   * for: the records from ordinal `#indexedTo` on are not in it yet. A load test that never
+   * asks pays nothing per request for it (kept up to date, a map of 100,000 fresh nonces
+   * cost about a microsecond a request).
    */
-  readonly #nonces = new NonceIndex<KeptRecord>();
-  #unindexed = 0;
+  readonly #nonces = new NonceIndex();
+  #indexedTo = 0;
   readonly #slab = new LineSlab();
   /** Slabs whose records are all forgotten, waiting to be reused (`#reuseEmptied`). */
   readonly #emptiedSlabs: Buffer[] = [];
@@ -137,71 +106,47 @@ export class Recorder {
   /** Keep a record given as its line (traffic-record.ts), and queue the line for the file. */
   addLine(seq: number, nonce: string | undefined, line: RecordLine): void {
     if (this.#emptiedSlabs.length > 0) this.#reuseEmptied();
-    const kept = this.#encode(seq, line);
+    // The line's bytes go into the slab; a shared reply body stays where it is.
+    const lineSlab = this.#slab;
+    const whole = typeof line === "string";
+    const head = whole ? line : line[0];
+    const tail = whole ? "" : line[2];
+    const body = whole ? undefined : line[1];
+    lineSlab.reserve(head, tail);
+    const slab = lineSlab.slab;
+    const start = lineSlab.used;
+    const bodyAt = lineSlab.write(head);
+    const end = whole ? bodyAt : lineSlab.write(tail);
+    const size = end - start + (body?.length ?? 0);
+    this.#kept.push(seq, nonce, slab, start, bodyAt, end, body, size);
     this.#recorded += 1;
-    // A nonce found in a request is a slice of the request's text and would keep it alive.
-    if (nonce !== undefined) kept.nonce = ownCopy(nonce);
-    this.#kept.push(kept);
-    this.#unindexed += 1;
-    this.#keptSize += kept.size;
+    this.#keptSize += size;
     this.#evictOverLimits();
     const file = this.#file;
     if (!file || this.#closed) return;
-    if (!kept.body) file.appendRange(kept.slab, kept.start, kept.end);
+    if (!body) file.appendRange(slab, start, end);
     else {
-      file.appendRange(kept.slab, kept.start, kept.bodyAt);
-      file.appendBuffer(kept.body);
-      file.appendRange(kept.slab, kept.bodyAt, kept.end);
+      file.appendRange(slab, start, bodyAt);
+      file.appendBuffer(body);
+      file.appendRange(slab, bodyAt, end);
     }
-  }
-
-  /** The line's bytes, written into the slab (a shared reply body stays where it is). */
-  #encode(seq: number, line: RecordLine): KeptRecord {
-    const slab = this.#slab;
-    if (typeof line === "string") {
-      slab.reserve(line);
-      const start = slab.used;
-      const end = slab.write(line);
-      const size = end - start;
-      return {
-        seq,
-        nonce: undefined,
-        slab: slab.slab,
-        start,
-        bodyAt: end,
-        end,
-        body: undefined,
-        size,
-      };
-    }
-    const [head, body, tail] = line;
-    slab.reserve(head, tail);
-    const start = slab.used;
-    const bodyAt = slab.write(head);
-    const end = slab.write(tail);
-    const size = end - start + body.length;
-    return { seq, nonce: undefined, slab: slab.slab, start, bodyAt, end, body, size };
   }
 
   #evictOverLimits(): void {
+    const kept = this.#kept;
     // The newest record always stays, however large.
-    while (this.count > 1 && (this.count > this.#maxRecords || this.#keptSize > this.#maxBytes)) {
-      const oldest = this.#kept[this.#head];
-      if (!oldest) break;
-      // The index holds the oldest records, if any: all but the newest `#unindexed`.
-      if (this.count > this.#unindexed) this.#nonces.forget(oldest);
-      else this.#unindexed -= 1;
-      this.#kept[this.#head] = undefined;
-      this.#head += 1;
-      this.#keptSize -= oldest.size;
+    while (kept.count > 1 && (kept.count > this.#maxRecords || this.#keptSize > this.#maxBytes)) {
+      const oldest = kept.first;
+      const slab = kept.slab(oldest);
+      if (oldest < this.#indexedTo) {
+        const nonce = kept.nonce(oldest);
+        if (nonce !== undefined) this.#nonces.forget(oldest, nonce);
+      }
+      this.#keptSize -= kept.size(oldest);
+      kept.shift();
       this.#evicted += 1;
       // Slabs are filled in the ring's order, so a slab the next record is not in is empty.
-      if (this.#kept[this.#head]?.slab !== oldest.slab) this.#emptied(oldest.slab);
-    }
-    // Drop the spent slots once they are the larger part, so the ring's array stays small.
-    if (this.#head > 1024 && this.#head * 2 > this.#kept.length) {
-      this.#kept = this.#kept.slice(this.#head);
-      this.#head = 0;
+      if (slab && kept.slab(kept.first) !== slab) this.#emptied(slab);
     }
   }
 
@@ -222,32 +167,38 @@ export class Recorder {
 
   /** Bring the nonce index up to date: the records kept since it last was. */
   #indexNewest(): void {
-    for (let i = this.#kept.length - this.#unindexed; i < this.#kept.length; i++) {
-      this.#nonces.add(this.#kept[i] as KeptRecord);
+    const kept = this.#kept;
+    for (let o = Math.max(this.#indexedTo, kept.first); o < kept.next; o++) {
+      const nonce = kept.nonce(o);
+      if (nonce !== undefined) this.#nonces.add(o, nonce);
     }
-    this.#unindexed = 0;
+    this.#indexedTo = kept.next;
   }
 
-  /** The kept records that pass the filter, in `seq` order. */
-  #select(filter: RecordFilter): KeptRecord[] {
+  /** The ordinals of the kept records that pass the filter, in `seq` order. */
+  #select(filter: RecordFilter): number[] {
+    const kept = this.#kept;
     const since = filter.since ?? 0;
     const nonce = filter.nonce;
-    if (nonce !== undefined && this.#unindexed > 0) this.#indexNewest();
-    // The ring from its head, or the nonce's own list from its head: walked in place.
-    const list =
-      nonce === undefined ? { items: this.#kept, head: this.#head } : this.#nonces.list(nonce);
-    const candidates = list?.items ?? [];
-    const out: KeptRecord[] = [];
+    if (nonce !== undefined && this.#indexedTo < kept.next) this.#indexNewest();
+    const list = nonce === undefined ? undefined : this.#nonces.list(nonce);
+    if (nonce !== undefined && !list) return [];
+    // The ring from its first record, or the nonce's own list from its head: walked in place.
+    const from = list ? list.head : kept.first;
+    const to = list ? list.items.length : kept.next;
+    const out: number[] = [];
     let sorted = true;
-    for (let i = list?.head ?? 0; i < candidates.length; i++) {
-      const kept = candidates[i];
-      if (!kept || kept.seq <= since) continue;
-      const last = out[out.length - 1];
-      if (last && last.seq > kept.seq) sorted = false;
-      out.push(kept);
+    let lastSeq = -1;
+    for (let i = from; i < to; i++) {
+      const ordinal = list ? (list.items[i] as number) : i;
+      const seq = kept.seq(ordinal);
+      if (seq <= since) continue;
+      if (lastSeq > seq) sorted = false;
+      lastSeq = seq;
+      out.push(ordinal);
     }
     // Records are kept when their reply is planned, which can be out of arrival order.
-    if (!sorted) out.sort((a, b) => a.seq - b.seq);
+    if (!sorted) out.sort((a, b) => kept.seq(a) - kept.seq(b));
     return out;
   }
 
@@ -275,14 +226,15 @@ export class Recorder {
    * records costs one piece of memory at a time, not the whole list as one string.
    */
   *listJsonChunks(filter: RecordFilter = {}, chunkChars = 1024 * 1024): Generator<string> {
-    const selected = this.#select(filter);
-    // Records selected here may be forgotten while the reader waits between pieces: their
-    // slabs must not be written again until it is done (or gone: `return()` ends it too).
+    // Records selected here may be forgotten while the reader waits between pieces: where
+    // their lines are is taken now, and their slabs must not be written again until it is
+    // done (or gone: `return()` ends it too).
+    const selected = this.#select(filter).map((o) => this.#kept.place(o));
     this.#readers += 1;
     try {
       let piece = "[";
       for (let i = 0; i < selected.length; i++) {
-        piece += (i === 0 ? "" : ",") + keptJson(selected[i] as KeptRecord);
+        piece += (i === 0 ? "" : ",") + placeJson(selected[i] as LinePlace);
         if (piece.length >= chunkChars) {
           yield piece;
           piece = "";
@@ -296,12 +248,14 @@ export class Recorder {
 
   /** Fresh copies of the kept records that pass the filter, in `seq` order. */
   list(filter: RecordFilter = {}): MockRecord[] {
-    return this.#select(filter).map(keptRecord);
+    return this.#select(filter).map((o) => JSON.parse(this.#kept.json(o)) as MockRecord);
   }
 
   /** `JSON.stringify(list(filter))`, joined from the kept lines without parsing them. */
   listJson(filter: RecordFilter = {}): string {
-    return `[${this.#select(filter).map(keptJson).join(",")}]`;
+    return `[${this.#select(filter)
+      .map((o) => this.#kept.json(o))
+      .join(",")}]`;
   }
 
   /** Records made since start, kept, evicted or cleared alike. */
@@ -311,7 +265,7 @@ export class Recorder {
 
   /** Records kept in memory. */
   get count(): number {
-    return this.#kept.length - this.#head;
+    return this.#kept.count;
   }
 
   /** Records forgotten from memory to stay under the limits (the file has them). */
@@ -329,10 +283,9 @@ export class Recorder {
 
   /** Forget records in memory (the file keeps them: it is the log of the whole run). */
   clear(): void {
-    this.#kept = [];
+    this.#kept.clear();
     this.#nonces.clear();
-    this.#unindexed = 0;
-    this.#head = 0;
+    this.#indexedTo = this.#kept.next;
     this.#keptSize = 0;
   }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { nonceFromHalves, nonceHalf } from "../dialects/nonce.ts";
 import { findNonce, isNonce, NONCE_PATTERN, newNonce } from "./nonce.ts";
 import { acceptsGzip, guessDialect, isJsonContentType } from "./request-facts.ts";
 import { StageStore } from "./stage-store.ts";
@@ -27,6 +28,21 @@ describe("nonce", () => {
         text += pieces[x % pieces.length];
       }
       expect(findNonce(text), text).toBe(NONCE_PATTERN.exec(text)?.[0]);
+    }
+  });
+
+  it("comes back whole from its two 32-bit halves, every digit and sign bit included", () => {
+    const edges = [
+      "gc-0000000000000000",
+      "gc-ffffffffffffffff",
+      "gc-80000000ffffffff",
+      "gc-7fffffff80000000",
+    ];
+    for (const n of [...edges, ...Array.from({ length: 2_000 }, () => newNonce())]) {
+      const high = nonceHalf(n, 0);
+      const low = nonceHalf(n, 1);
+      expect(Number.isInteger(high) && Number.isInteger(low)).toBe(true);
+      expect(nonceFromHalves(high, low)).toBe(n);
     }
   });
 
