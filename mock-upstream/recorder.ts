@@ -8,8 +8,8 @@
  * collections stay short. `close()` resolves after the last queued line reached the file.
  */
 import { EndOfTurn } from "./end-of-turn.ts";
-import { LineMemo } from "./line-memo.ts";
 import { KeptRecords, type LinePlace, placeJson } from "./kept-records.ts";
+import { LineMemo } from "./line-memo.ts";
 import { LineSlab } from "./line-slab.ts";
 import { NonceIndex } from "./nonce-index.ts";
 import type { MockRecord } from "./record.ts";
