@@ -19,6 +19,8 @@ export interface RunningServer {
   pid: number;
   /** The record file the server writes (the mock), for the lines that reached it. */
   recordFile?: string;
+  /** A gatecheck mock: it keeps records in memory, so a prefill fills that memory. */
+  keepsRecords?: boolean;
   stop(): Promise<void>;
 }
 
@@ -134,19 +136,26 @@ async function listening(name: string, pin: string[], command: string[], recordF
   return started(name, url, child, recordFile) as RunningServer;
 }
 
-/** `root`: another checkout's mock (a `git worktree` of an older commit), for before/after. */
-export function startGatecheckMock(
+/**
+ * `gatecheck mock`, with `--record FILE` when `recordFile` is given, else without (as a
+ * gateway author often starts it: records in memory only). `root`: another checkout's mock
+ * (a `git worktree` of an older commit), for before/after.
+ */
+export async function startGatecheckMock(
   pin: string[],
-  recordFile: string,
+  recordFile: string | undefined,
   root = ROOT,
 ): Promise<RunningServer> {
   const cli = join(root, "scripts/gatecheck.mjs");
-  return listening(
+  const record = recordFile === undefined ? [] : ["--record", recordFile];
+  const server = await listening(
     "mock",
     pin,
-    [process.execPath, cli, "mock", "--port", "0", "--record", recordFile],
+    [process.execPath, cli, "mock", "--port", "0", ...record],
     recordFile,
   );
+  server.keepsRecords = true;
+  return server;
 }
 
 export interface BareReply {
