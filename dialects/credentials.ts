@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { environmentSecrets, isCredentialName } from "./credential-names.ts";
 import { stringifyDeep, walkJson } from "./deep-json.ts";
+import { foundInEscapedJson } from "./escaped-json-fast.ts";
 import { decodedText, replaceInView, type ViewSpan } from "./escaped-view.ts";
 import { KEY_PREFIXES, KEY_SHAPES } from "./key-shapes.ts";
 
@@ -116,6 +117,20 @@ export function redactText(text: string, extraSecrets: readonly string[] = []): 
   return out;
 }
 
+/** The secrets searched for in text: those long enough not to hit ordinary words. */
+function textSecrets(secrets: readonly string[]): string[] {
+  return secrets.filter((secret) => secret.length >= MIN_TEXT_SECRET);
+}
+
+/**
+ * Whether text with escapes holds one of `searched` or a key prefix as a JSON reader decodes
+ * it (`searched` as `textSecrets` gives them). The plain reference of escaped-json-fast.ts.
+ */
+export function foundBehindEscapes(text: string, searched: readonly string[]): boolean {
+  const decoded = decodedText(text);
+  return KEY_PREFIXES.test(decoded) || searched.some((secret) => decoded.includes(secret));
+}
+
 /**
  * `redactText` for text with `\u` escapes: secrets and key shapes are searched in the text
  * as a JSON reader decodes it (escapedView) and replaced where they are spelled. Escapes are
@@ -126,11 +141,9 @@ function redactEscapedText(
   extraSecrets: readonly string[],
   env: readonly string[],
 ): string {
-  // Escaped text seldom holds a key: one decode rules that out before any span is mapped.
-  const decoded = decodedText(text);
   const secrets = env.length === 0 ? extraSecrets : [...extraSecrets, ...env];
-  const holdsSecret = secrets.some((s) => s.length >= MIN_TEXT_SECRET && decoded.includes(s));
-  if (!holdsSecret && !KEY_PREFIXES.test(decoded)) return text;
+  // Escaped text seldom holds a key: one decode rules that out before any span is mapped.
+  if (!foundBehindEscapes(text, textSecrets(secrets))) return text;
   let out = text;
   for (const secret of secrets) {
     if (secret.length < MIN_TEXT_SECRET) continue;
@@ -323,6 +336,12 @@ export function redactParsedBody(
 ): string {
   const found = credentialValuesInJson(parsed);
   const secrets = extraSecrets.length === 0 ? found : [...found, ...extraSecrets];
+  // Escapes (a Python client's non-ASCII text) are looked behind through the parse: nothing
+  // there and no credential-named key means nothing to redact, without decoding the text.
+  if (found.length === 0 && raw.includes("\\u")) {
+    const searched = textSecrets([...secrets, ...environment()]);
+    if (foundInEscapedJson(raw, parsed, searched) === false) return raw;
+  }
   const out = redactText(raw, secrets);
   // redactText reads escapes, so nothing found there means nothing hides in the body.
   if (out === raw && found.length === 0) return raw;

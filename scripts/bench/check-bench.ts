@@ -12,10 +12,9 @@
  * baseline in the same run, JSON.parse of the same bytes, so the ratio survives a slower or
  * busier machine; the load average is printed with the figures.
  *
- *   npx tsx scripts/bench/check-bench.ts [--time 2000]
- *
- * `--fixed N` times nothing: it judges the typical set 3,000 times (warm-up) and then N more,
- * for an instruction count, which the load of other processes does not move (docs/lens.md):
+ * `--fixed N` (see `--help`) times nothing: it judges the typical set 3,000 times (warm-up)
+ * and then N more, for an instruction count, which the load of other processes does not move
+ * (docs/lens.md):
  *
  *   valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
  *     node --single-threaded --import tsx scripts/bench/check-bench.ts --fixed 3000
@@ -31,9 +30,25 @@ import { encodeEvents, writeReplyEvents } from "../../dialects/reply.ts";
 import { parseExchangeText } from "../../probes/exchange.ts";
 import { judgeExchange, readExchange } from "../../probes/lens/judge-exchange.ts";
 import { judgeRead } from "../../probes/lens/judge-read.ts";
+import { benchArgs, numberFlag } from "./bench-args.ts";
 
-const timeIndex = process.argv.indexOf("--time");
-const TIME = timeIndex > 0 ? Number(process.argv[timeIndex + 1]) : 2000;
+const USAGE = `
+Usage: npx tsx scripts/bench/check-bench.ts [options]
+
+  --time MS     milliseconds each task is timed for (default 2000)
+  --fixed N     time nothing: judge the typical set 3,000 times, then N more (for valgrind)
+  -h, --help    this text
+`;
+
+const { values } = benchArgs(USAGE, {
+  time: { type: "string", default: "2000" },
+  fixed: { type: "string" },
+});
+const TIME = numberFlag(USAGE, "time", values.time, { min: 1 });
+const FIXED =
+  values.fixed === undefined
+    ? undefined
+    : numberFlag(USAGE, "fixed", values.fixed, { min: 0, integer: true });
 const FIXTURES = join(import.meta.dirname, "..", "..", "probes", "lens", "fixtures");
 const REAL = join(FIXTURES, "real");
 
@@ -80,10 +95,8 @@ function streamExchange(): string {
   });
 }
 
-const fixedIndex = process.argv.indexOf("--fixed");
-if (fixedIndex > 0) {
-  const runs = Number(process.argv[fixedIndex + 1]);
-  if (!Number.isInteger(runs) || runs < 0) throw new Error("--fixed takes a count of runs");
+if (FIXED !== undefined) {
+  const runs = FIXED;
   for (let i = 0; i < 3000 + runs; i++) {
     const text = typical[i % typical.length] as string;
     judgeExchange(parseExchangeText(text));

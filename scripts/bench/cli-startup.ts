@@ -7,31 +7,43 @@
  * and `npx gatecheck` beside `npx` starting nothing but `node -e 0` (npx's own cost, which no
  * change of ours can lower). Target (issue 19): from the bundle, `--help` and `check` of one
  * file each under 0.5 s, median of 5.
- *
- *   npx tsx scripts/bench/cli-startup.ts [--rounds 5] [--baseline DIR] [--npx] [--priority N]
+ * Its flags: `--help`.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { LENS_FIXTURES } from "../../probes/lens/fixture-values.ts";
 import { cliBundle } from "../cli-bundle.mjs";
+import { benchArgs, numberFlag, usageError } from "./bench-args.ts";
 import { BENCH_PRIORITY, raisePriority } from "./priority.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const EXCHANGE = join(LENS_FIXTURES, "anthropic-to-chat-non-stream-lossy.json");
 
-const { values } = parseArgs({
-  options: {
-    rounds: { type: "string", default: "5" },
-    baseline: { type: "string" },
-    npx: { type: "boolean", default: false },
-    priority: { type: "string", default: String(BENCH_PRIORITY) },
-  },
+const USAGE = `
+Usage: npx tsx scripts/bench/cli-startup.ts [options]
+
+  --rounds N      starts of each command, alternating (default 5)
+  --baseline DIR  also an older checkout's bin (a \`git worktree\` sharing this node_modules)
+  --npx           also \`npx gatecheck\`, beside npx starting nothing but \`node -e 0\`
+  --priority N    the nice value to run at (default ${BENCH_PRIORITY}: ahead of other work)
+  -h, --help      this text
+`;
+
+const { values } = benchArgs(USAGE, {
+  rounds: { type: "string", default: "5" },
+  baseline: { type: "string" },
+  npx: { type: "boolean", default: false },
+  priority: { type: "string", default: String(BENCH_PRIORITY) },
 });
-const PRIORITY = raisePriority(Number(values.priority));
-const rounds = Number(values.rounds);
+const rounds = numberFlag(USAGE, "rounds", values.rounds, { min: 1, integer: true });
+if (values.baseline && !existsSync(join(values.baseline, "scripts", "gatecheck.mjs"))) {
+  usageError(USAGE, `--baseline: ${values.baseline} is not a gatecheck checkout`);
+}
+const PRIORITY = raisePriority(
+  numberFlag(USAGE, "priority", values.priority, { min: -20, integer: true }),
+);
 
 /** A way to start the CLI: the command and arguments before gatecheck's own. */
 interface Launch {

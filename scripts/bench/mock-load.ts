@@ -12,22 +12,12 @@
  * one nonce shared by every request (a gateway load test repeating one probe body). Prints
  * per server the median requests/s, p50 and p99 latency and the server's CPU per request
  * (every thread, the recorder's catch-up after the load included), the ratios against the
- * targets, and the records' catch-up.
- *
- *   npx tsx scripts/bench/mock-load.ts [--seconds 5] [--rounds 5] [--connections 32]
- *     [--regimes distinct,shared] [--generator wrk|autocannon] [--json]
- *     [--mock-root DIR]   (the mock of another checkout, e.g. a `git worktree` of an older commit)
- *     [--before-root DIR] (also run that checkout's mock, as `mock-before`, in the same rounds)
- *     [--servers a,b]     (only these: bare-json, mock, mock-nofile, mock-before, aimock, mock-llm,
- *                          bare-sse, mock-sse; mock-nofile is the mock without --record, and runs
- *                          only when named)
- *     [--priority N]      (the nice value to run at, default -15: ahead of other work, see priority.ts)
- *     [--settle S]        (seconds of unmeasured load before each measured round, default 1)
+ * targets, and the records' catch-up. Its flags: `--help`.
  */
-import { mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { benchArgs, numberFlag, usageError } from "./bench-args.ts";
 import {
   availableGenerator,
   type LoadSpec,
@@ -47,27 +37,80 @@ import {
 } from "./load/servers.ts";
 import { BENCH_PRIORITY, raisePriority } from "./priority.ts";
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: "string", default: "5" },
-    rounds: { type: "string", default: "5" },
-    connections: { type: "string", default: "32" },
-    regimes: { type: "string", default: "distinct,shared" },
-    generator: { type: "string" },
-    "mock-root": { type: "string" },
-    "before-root": { type: "string" },
-    servers: { type: "string" },
-    json: { type: "boolean", default: false },
-    priority: { type: "string", default: String(BENCH_PRIORITY) },
-    settle: { type: "string", default: "1" },
-  },
+const USAGE = `
+Usage: npx tsx scripts/bench/mock-load.ts [options]
+
+  --seconds S         length of each measured round (default 5)
+  --rounds N          measured rounds of every server (default 5)
+  --connections N     keep-alive connections of the load generator (default 32)
+  --regimes a,b       distinct (a fresh nonce per request), shared (one nonce), or both
+                      (default distinct,shared)
+  --generator G       wrk or autocannon (default: wrk where installed)
+  --json              print one JSON summary instead of text
+  --mock-root DIR     the mock of another checkout (a \`git worktree\` of an older commit)
+  --before-root DIR   also run that checkout's mock, as mock-before, in the same rounds
+  --servers a,b       only these: bare-json, mock, mock-nofile, mock-before, aimock, mock-llm,
+                      bare-sse, mock-sse (mock-nofile, the mock without --record, runs only
+                      when named)
+  --priority N        the nice value to run at (default ${BENCH_PRIORITY}: ahead of other work)
+  --settle S          seconds of unmeasured load before each measured round (default 1)
+  -h, --help          this text
+`;
+
+const { values } = benchArgs(USAGE, {
+  seconds: { type: "string", default: "5" },
+  rounds: { type: "string", default: "5" },
+  connections: { type: "string", default: "32" },
+  regimes: { type: "string", default: "distinct,shared" },
+  generator: { type: "string" },
+  "mock-root": { type: "string" },
+  "before-root": { type: "string" },
+  servers: { type: "string" },
+  json: { type: "boolean", default: false },
+  priority: { type: "string", default: String(BENCH_PRIORITY) },
+  settle: { type: "string", default: "1" },
 });
-const PRIORITY = raisePriority(Number(values.priority));
-const SECONDS = Number(values.seconds);
-const ROUNDS = Number(values.rounds);
-const SETTLE = Number(values.settle);
-const CONNECTIONS = Number(values.connections);
-const REGIMES = (values.regimes ?? "").split(",") as NonceRegime[];
+const SECONDS = numberFlag(USAGE, "seconds", values.seconds, { min: 1, integer: true });
+const ROUNDS = numberFlag(USAGE, "rounds", values.rounds, { min: 1, integer: true });
+const SETTLE = numberFlag(USAGE, "settle", values.settle);
+const CONNECTIONS = numberFlag(USAGE, "connections", values.connections, {
+  min: 1,
+  integer: true,
+});
+const REGIMES = values.regimes.split(",") as NonceRegime[];
+for (const regime of REGIMES) {
+  if (regime !== "distinct" && regime !== "shared") {
+    usageError(USAGE, `--regimes: expected distinct or shared, got ${JSON.stringify(regime)}`);
+  }
+}
+const PRIORITY = raisePriority(
+  numberFlag(USAGE, "priority", values.priority, { min: -20, integer: true }),
+);
+const SERVERS = [
+  "bare-json",
+  "mock",
+  "mock-nofile",
+  "mock-before",
+  "aimock",
+  "mock-llm",
+  "bare-sse",
+  "mock-sse",
+];
+const WANTED = values.servers?.split(",");
+for (const name of WANTED ?? []) {
+  if (!SERVERS.includes(name)) {
+    usageError(USAGE, `--servers: no server ${JSON.stringify(name)}; known: ${SERVERS.join(", ")}`);
+  }
+}
+for (const flag of ["mock-root", "before-root"] as const) {
+  const root = values[flag];
+  if (root !== undefined && !existsSync(join(root, "scripts/gatecheck.mjs"))) {
+    usageError(USAGE, `--${flag}: ${root} is not a gatecheck checkout (no scripts/gatecheck.mjs)`);
+  }
+}
+if (values.generator !== undefined && !["wrk", "autocannon"].includes(values.generator)) {
+  usageError(USAGE, `--generator: expected wrk or autocannon, got ${values.generator}`);
+}
 const GENERATOR = availableGenerator(values.generator);
 const GENERATOR_PIN = pinning(0);
 const SERVER_PIN = pinning(1);
@@ -206,7 +249,6 @@ async function prefill(server: RunningServer, regime: NonceRegime) {
   }
 }
 
-const WANTED = values.servers?.split(",");
 const wanted = (name: string) => !WANTED || WANTED.includes(name);
 
 async function startAll(): Promise<RunningServer[]> {

@@ -4,14 +4,11 @@
  * each timed alone by the process's CPU (user + system, GC threads included) over 100,000
  * calls, five times (min and median printed). No HTTP: what mock-load.ts measures beyond
  * this is Node's HTTP and the reply's write, which a bare server pays too.
- *
- *   npx tsx scripts/bench/mock-path.ts [--regime distinct|shared] [--batch 4]
- *     --batch: records per write of the record file (one write per event-loop turn)
+ * Its flags: `--help`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { createMockState } from "../../mock-upstream/app.ts";
 import { LineMemo } from "../../mock-upstream/line-memo.ts";
 import { bodyFacts, type RawRequest } from "../../mock-upstream/record.ts";
@@ -20,16 +17,32 @@ import { replyBytes } from "../../mock-upstream/reply-bytes.ts";
 import { answerTraffic, arrive, judgeRequest } from "../../mock-upstream/traffic.ts";
 import { renderTrafficLine, trafficLine } from "../../mock-upstream/traffic-record.ts";
 import { sentHeaders, type WireReply } from "../../mock-upstream/wire-plan.ts";
-import { LOAD_AUTHORIZATION, LOAD_BODY, SHARED_NONCE } from "./load/request.ts";
+import { benchArgs, numberFlag, usageError } from "./bench-args.ts";
+import {
+  ESCAPED_CONVERSATION_BODY,
+  ESCAPED_LOAD_BODY,
+  LOAD_AUTHORIZATION,
+  LOAD_BODY,
+  SHARED_NONCE,
+} from "./load/request.ts";
 
-const { values } = parseArgs({
-  options: {
-    regime: { type: "string", default: "distinct" },
-    batch: { type: "string", default: "4" },
-  },
+const USAGE = `
+Usage: npx tsx scripts/bench/mock-path.ts [options]
+
+  --regime R    distinct (a fresh nonce per request) or shared (one nonce) (default distinct)
+  --batch N     records per write of the record file, as one event-loop turn's (default 4)
+  -h, --help    this text
+`;
+
+const { values } = benchArgs(USAGE, {
+  regime: { type: "string", default: "distinct" },
+  batch: { type: "string", default: "4" },
 });
+if (values.regime !== "distinct" && values.regime !== "shared") {
+  usageError(USAGE, `--regime: expected distinct or shared, got ${values.regime}`);
+}
 const SHARED = values.regime === "shared";
-const BATCH = Number(values.batch);
+const BATCH = numberFlag(USAGE, "batch", values.batch, { min: 1, integer: true });
 const CALLS = 100_000;
 
 const nonceOf = (i: number) =>
@@ -38,6 +51,8 @@ const BODIES = Array.from({ length: 20_000 }, (_, i) =>
   Buffer.from(LOAD_BODY.replace("{NONCE}", nonceOf(i))),
 );
 const bodyOf = (i: number) => BODIES[i % BODIES.length] as Buffer;
+const bodiesOf = (body: string, count: number) =>
+  Array.from({ length: count }, (_, i) => Buffer.from(body.replace("{NONCE}", nonceOf(i))));
 
 function rawOf(i: number): RawRequest {
   const body = bodyOf(i);
@@ -59,14 +74,14 @@ function rawOf(i: number): RawRequest {
 
 let sink: unknown;
 let offset = 0;
-function time(name: string, fn: (i: number) => unknown): void {
+function time(name: string, fn: (i: number) => unknown, calls = CALLS): void {
   const runs: number[] = [];
   for (let r = 0; r < 5; r++) {
     const start = process.cpuUsage();
-    for (let i = 0; i < CALLS; i++) sink = fn(offset + i);
-    offset += CALLS;
+    for (let i = 0; i < calls; i++) sink = fn(offset + i);
+    offset += calls;
     const cpu = process.cpuUsage(start);
-    runs.push((cpu.user + cpu.system) / CALLS);
+    runs.push((cpu.user + cpu.system) / calls);
   }
   runs.sort((a, b) => a - b);
   const f = (x: number | undefined) => (x ?? Number.NaN).toFixed(2).padStart(6);
@@ -88,6 +103,15 @@ try {
   );
   time("    bodyFacts (parse, redact, nonce)", (i) => bodyFacts(bodyOf(i)));
   time("      JSON.parse alone", (i) => JSON.parse(bodyOf(i).toString("utf8")));
+  // A Python client's bodies: every non-ASCII character a `\u` escape (load/request.ts).
+  const escaped = bodiesOf(ESCAPED_LOAD_BODY, 1000);
+  time("    bodyFacts, the same with \\u escapes", (i) => bodyFacts(escaped[i % 1000] as Buffer));
+  const conversation = bodiesOf(ESCAPED_CONVERSATION_BODY, 100);
+  time(
+    "    bodyFacts, 37 KB conversation, escaped",
+    (i) => bodyFacts(conversation[i % 100] as Buffer),
+    2000,
+  );
   const judged = judgeRequest(rawOf(0), { seq: 0, receivedAt: "2026-12-02T08:00:00.000Z" }, state);
   const wire = answerTraffic(rawOf(0), arrive(state), state) as WireReply;
   const lineOf = (i: number) =>

@@ -7,10 +7,7 @@
  * stored columns, so a figure taken on a busy machine can still be compared. Issue #7's
  * target is 20,000 rescored attempts/s on this 2-core machine.
  *
- *   npx tsx scripts/bench/rescore-judge-bench.ts [--db results/gatecheck.db] [--run ID]
- *     [--passes 7] [--only stream|non-stream] [--profile DIR]
- *
- * `--profile DIR` is this script run again under V8's sampler, which is all a profile is:
+ * `--profile DIR` (see `--help`) is this script run again under V8's sampler, which is all a profile is:
  * `node --cpu-prof --cpu-prof-dir DIR --import tsx scripts/bench/rescore-judge-bench.ts ...`.
  * It writes one .cpuprofile per thread (tsx's loader thread has its own); the main thread's,
  * the one with the judging, is named after it.
@@ -22,31 +19,37 @@ import { readdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import type { ClientDialect, Dialect, Mode } from "../../dialects/dialect.ts";
 import type { AttemptPhase } from "../../results/records.ts";
 import { judgeStoredAttempt, type RescoreJob } from "../../sweep/rescore-judge.ts";
+import { benchArgs, numberFlag, usageError } from "./bench-args.ts";
 
 const MODES = ["stream", "non-stream"] as const satisfies readonly Mode[];
 const ROOT = join(import.meta.dirname, "..", "..");
 
-const { values } = parseArgs({
-  options: {
-    db: { type: "string", default: join(ROOT, "results", "gatecheck.db") },
-    profile: { type: "string" },
-    run: { type: "string" },
-    passes: { type: "string", default: "7" },
-    only: { type: "string" },
-  },
+const USAGE = `
+Usage: npx tsx scripts/bench/rescore-judge-bench.ts [options]
+
+  --db FILE        the results database, opened read-only (default results/gatecheck.db)
+  --run ID         the run to judge (default: the newest finished one)
+  --passes N       timed passes (default 7)
+  --only MODE      stream or non-stream attempts alone
+  --profile DIR    run again under V8's sampler, writing .cpuprofile files to DIR
+  -h, --help       this text
+`;
+
+const { values } = benchArgs(USAGE, {
+  db: { type: "string", default: join(ROOT, "results", "gatecheck.db") },
+  profile: { type: "string" },
+  run: { type: "string" },
+  passes: { type: "string", default: "7" },
+  only: { type: "string" },
 });
-const passes = Number(values.passes);
-if (!Number.isInteger(passes) || passes < 1) {
-  throw new Error(`--passes: expected a whole number of passes ≥ 1, got ${values.passes}`);
-}
+const passes = numberFlag(USAGE, "passes", values.passes, { min: 1, integer: true });
 const only = values.only;
 if (only !== undefined && !(MODES as readonly string[]).includes(only)) {
-  throw new Error(`--only: expected one of ${MODES.join(", ")}, got ${only}`);
+  usageError(USAGE, `--only: expected one of ${MODES.join(", ")}, got ${only}`);
 }
 
 /** One stored attempt with its cell's route and its probe's field, in write order. */

@@ -3,8 +3,7 @@
  * reading 100,000 attempts back parsed (what `rescore` does before it re-judges).
  * Baseline in the same run: JSON.parse of the same stored strings from memory, so the
  * database's own share of the read time is visible.
- *
- *   npx tsx scripts/bench/results-bench.ts [--attempts 100000]
+ * Its flags: `--help`.
  */
 
 import { mkdtempSync, rmSync, statSync } from "node:fs";
@@ -14,9 +13,17 @@ import { textBytes } from "../../dialects/wire/bytes.ts";
 import type { AttemptRecord, CellRecord } from "../../results/records.ts";
 import { attemptToRow } from "../../results/row-mapping.ts";
 import { openStore } from "../../results/store.ts";
+import { benchArgs, numberFlag } from "./bench-args.ts";
 
-const argIndex = process.argv.indexOf("--attempts");
-const ATTEMPTS = argIndex > 0 ? Number(process.argv[argIndex + 1]) : 100_000;
+const USAGE = `
+Usage: npx tsx scripts/bench/results-bench.ts [options]
+
+  --attempts N  attempts written and read back (default 100000)
+  -h, --help    this text
+`;
+
+const { values } = benchArgs(USAGE, { attempts: { type: "string", default: "100000" } });
+const ATTEMPTS = numberFlag(USAGE, "attempts", values.attempts, { min: 1, integer: true });
 const PER_CELL = 5;
 const RUN = "2026-11-30T02-10-00Z-bnch";
 

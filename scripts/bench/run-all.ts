@@ -4,12 +4,11 @@
  * figures beside a baseline measured in the same run; see the README's "Measured
  * performance" for what each target is. Exits 1 if any benchmark fails to run (a missed
  * target is a figure, not a failure).
- *
- *   npm run bench [-- --only check,mock]
+ * Its flags: `--help`.
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { benchArgs, usageError } from "./bench-args.ts";
 
 /** Name, script, and the arguments it runs with here. */
 const BENCHES: readonly (readonly [string, string, readonly string[]])[] = [
@@ -21,14 +20,21 @@ const BENCHES: readonly (readonly [string, string, readonly string[]])[] = [
   ["cli-startup", "cli-startup.ts", []],
 ];
 
-const { values } = parseArgs({ options: { only: { type: "string" } } });
+const USAGE = `
+Usage: npm run bench [-- --only NAMES]
+
+  --only a,b    only these benchmarks: ${BENCHES.map(([n]) => n).join(", ")}
+  -h, --help    this text (each benchmark's own flags: npx tsx scripts/bench/FILE --help)
+`;
+
+const { values } = benchArgs(USAGE, { only: { type: "string" } });
 const only = values.only?.split(",").map((s) => s.trim());
 const unknown = only?.filter((name) => !BENCHES.some(([n]) => n === name)) ?? [];
 if (unknown.length > 0) {
-  console.error(
+  usageError(
+    USAGE,
     `--only: unknown benchmark ${unknown.join(", ")}; known: ${BENCHES.map(([n]) => n).join(", ")}`,
   );
-  process.exit(2);
 }
 
 const failed: string[] = [];

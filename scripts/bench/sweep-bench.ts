@@ -14,15 +14,12 @@
  *
  * The machine is shared: the load average is printed with each figure, and CPU times are
  * the figures to compare between runs.
- *
- *   npx tsx scripts/bench/sweep-bench.ts [--attempts 100000] [--concurrency 8]
- *     [--rescore both|thread|workers] [--workers N]
+ * Its flags: `--help`.
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { bytesBuffer } from "../../dialects/wire/bytes.ts";
 import type { WireRequest } from "../../dialects/wire/messages.ts";
 import { direct } from "../../gateways/adapters/direct.ts";
@@ -33,18 +30,33 @@ import { sendRequest } from "../../sweep/http-client.ts";
 import { forEachLimited } from "../../sweep/pool.ts";
 import { type RescoreResult, rescoreRun, rescoreRunParallel } from "../../sweep/rescore.ts";
 import { runSweep } from "../../sweep/run-sweep.ts";
+import { benchArgs, numberFlag, usageError } from "./bench-args.ts";
 
-const { values } = parseArgs({
-  options: {
-    attempts: { type: "string", default: "100000" },
-    concurrency: { type: "string", default: "8" },
-    rescore: { type: "string", default: "both" },
-    workers: { type: "string", default: String(availableParallelism()) },
-  },
+const USAGE = `
+Usage: npx tsx scripts/bench/sweep-bench.ts [options]
+
+  --attempts N     attempts the run is grown to for rescoring (default 100000)
+  --concurrency N  the sweep's concurrent cells (default 8)
+  --rescore WAY    both, thread or workers (default both)
+  --workers N      worker threads of the rescore (default: the cores, ${availableParallelism()})
+  -h, --help       this text
+`;
+
+const { values } = benchArgs(USAGE, {
+  attempts: { type: "string", default: "100000" },
+  concurrency: { type: "string", default: "8" },
+  rescore: { type: "string", default: "both" },
+  workers: { type: "string", default: String(availableParallelism()) },
 });
-const TARGET_ATTEMPTS = Number(values.attempts);
-const CONCURRENCY = Number(values.concurrency);
-const WORKERS = Number(values.workers);
+const TARGET_ATTEMPTS = numberFlag(USAGE, "attempts", values.attempts, { min: 1, integer: true });
+const CONCURRENCY = numberFlag(USAGE, "concurrency", values.concurrency, {
+  min: 1,
+  integer: true,
+});
+const WORKERS = numberFlag(USAGE, "workers", values.workers, { min: 1, integer: true });
+if (!["both", "thread", "workers"].includes(values.rescore)) {
+  usageError(USAGE, `--rescore: expected both, thread or workers, got ${values.rescore}`);
+}
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-sweep-bench-"));
 
 const load = () => `load ${loadavg()[0]?.toFixed(2)}`;

@@ -3,25 +3,30 @@
  * reads as one line: every changed verdict of a stored attempt or a fixture, counted by subject
  * and by what it was and became (`tools: absent → invented (empty-added)`), then every changed
  * cell counted by its verdict before and after, with the columns and probes it touched.
- *
- *   npx tsx scripts/bench/verdict-snapshot-diff.ts BEFORE.txt AFTER.txt [--json]
+ * Its flags: `--help`.
  *
  * Verdicts of one attempt are matched by direction, subject and field; a verdict only one side
  * gives is `absent` on the other. Lines present in one snapshot only (another run, a fixture
  * added) are counted apart, never matched.
  */
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { benchArgs, usageError } from "./bench-args.ts";
 import { readSnapshotLine } from "./verdict-snapshot-lines.ts";
 
-const { values, positionals } = parseArgs({
-  options: { json: { type: "boolean", default: false } },
-  allowPositionals: true,
-});
-if (positionals.length !== 2) {
-  console.error("usage: verdict-snapshot-diff.ts BEFORE.txt AFTER.txt [--json]");
-  process.exit(2);
-}
+const USAGE = `
+Usage: npx tsx scripts/bench/verdict-snapshot-diff.ts BEFORE.txt AFTER.txt [--json]
+
+  BEFORE.txt, AFTER.txt   two snapshots written by verdict-snapshot.ts
+  --json                  the differences as JSON
+  -h, --help              this text
+`;
+
+const { values, positionals } = benchArgs(
+  USAGE,
+  { json: { type: "boolean", default: false } },
+  true,
+);
+if (positionals.length !== 2) usageError(USAGE, "expected two snapshot files");
 const [beforePath, afterPath] = positionals as [string, string];
 
 interface Snapshot {

@@ -9,10 +9,7 @@
  *   the database is copied to a temp folder and each run rescored there, so the source is
  *   never written), one line per attempt in cell-key order, then one line per cell.
  *
- *   npx tsx scripts/bench/verdict-snapshot.ts [--db results/gatecheck.db] --out FILE
- *     [--without subject,sent,got] [--run RUN_ID]
- *
- * `--run` rescores that one run whatever its status (an interrupted sweep's finished cells are
+ * Its flags: `--help`. `--run` rescores that one run whatever its status (an interrupted sweep's finished cells are
  * worth comparing too); without it, every run whose status is `done`.
  *
  * `--without` leaves the named keys out of every verdict written, so a snapshot taken by code
@@ -30,23 +27,31 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { parseArgs } from "node:util";
 import { parseExchangeText } from "../../probes/exchange.ts";
 import { judgeExchange } from "../../probes/lens/judge-exchange.ts";
 import { openStore } from "../../results/store.ts";
 import { rescoreRun } from "../../sweep/rescore.ts";
+import { benchArgs, usageError } from "./bench-args.ts";
 import { snapshotLine } from "./verdict-snapshot-lines.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const FIXTURES = join(ROOT, "probes", "lens", "fixtures");
 
-const { values } = parseArgs({
-  options: {
-    db: { type: "string", default: join(ROOT, "results", "gatecheck.db") },
-    out: { type: "string" },
-    without: { type: "string", default: "" },
-    run: { type: "string" },
-  },
+const USAGE = `
+Usage: npx tsx scripts/bench/verdict-snapshot.ts --out FILE [options]
+
+  --out FILE       where the snapshot is written (required)
+  --db FILE        the results database, copied before rescoring (default results/gatecheck.db)
+  --without KEYS   leave these keys out of every verdict, e.g. subject,sent,got
+  --run RUN_ID     rescore that one run whatever its status (default: every finished run)
+  -h, --help       this text
+`;
+
+const { values } = benchArgs(USAGE, {
+  db: { type: "string", default: join(ROOT, "results", "gatecheck.db") },
+  out: { type: "string" },
+  without: { type: "string", default: "" },
+  run: { type: "string" },
 });
 const WITHOUT = new Set(values.without.split(",").filter(Boolean));
 
@@ -55,7 +60,7 @@ function listText(verdicts: unknown): string {
   if (WITHOUT.size === 0) return JSON.stringify(verdicts);
   return JSON.stringify(verdicts, (key, value) => (WITHOUT.has(key) ? undefined : value));
 }
-if (!values.out) throw new Error("--out FILE is required: where the snapshot is written");
+if (!values.out) usageError(USAGE, "--out FILE is required: where the snapshot is written");
 
 function jsonFiles(dir: string): string[] {
   return readdirSync(dir)

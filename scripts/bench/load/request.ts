@@ -16,3 +16,32 @@ export const LOAD_AUTHORIZATION = "Bearer sk-proj-benchbenchbenchbenchbench0000"
 
 /** The one nonce of the shared-nonce regime. */
 export const SHARED_NONCE = "gc-5ba7ed0000000001";
+
+/**
+ * Non-ASCII text as a Python client sends it: `json.dumps` (the default of httpx and
+ * requests) writes every non-ASCII character as a `\uXXXX` escape.
+ */
+export function pythonJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** LOAD_BODY with a German and a Japanese sentence, from a Python client (about 1.1 KB). */
+export const ESCAPED_LOAD_BODY = pythonJson({
+  ...JSON.parse(LOAD_BODY),
+  messages: [
+    ...JSON.parse(LOAD_BODY).messages,
+    { role: "assistant", content: "Grüße aus München. こんにちは。" },
+  ],
+});
+
+/** An agent's conversation of 40 turns with accented text, from a Python client (37 KB). */
+export const ESCAPED_CONVERSATION_BODY = pythonJson({
+  model: "gpt-4o-mini",
+  messages: Array.from({ length: 40 }, (_, i) => ({
+    role: i % 2 ? "assistant" : "user",
+    content: `Turn ${i}: ${"Grüße aus München, naïve café. ".repeat(16)}${i === 0 ? " {NONCE}" : ""}`,
+  })),
+});
