@@ -6,7 +6,7 @@
  */
 
 /** A word that alone makes a name a credential's. */
-const CREDENTIAL_WORDS: ReadonlySet<string> = new Set([
+export const CREDENTIAL_WORDS: ReadonlySet<string> = new Set([
   "token",
   "secret",
   "secrets",
@@ -24,7 +24,7 @@ const CREDENTIAL_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Two words in a row that make a name a credential's (`api_key`, `x-api-key`, `accessKey`). */
-const CREDENTIAL_PAIRS: ReadonlySet<string> = new Set([
+export const CREDENTIAL_PAIRS: ReadonlySet<string> = new Set([
   "api key",
   "access key",
   "private key",

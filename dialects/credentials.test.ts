@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { CREDENTIAL_PAIRS, CREDENTIAL_WORDS } from "./credential-names.ts";
 import { redactPath, redactQuery, redactRequestTarget } from "./credential-url.ts";
 import {
+  CREDENTIAL_BODY_KEYS,
+  CREDENTIAL_HEADERS,
+  CREDENTIAL_NAME_PARTS,
   credentialValuesInJson,
   isRedactionTag,
   KEY_SHAPE_TABLE,
@@ -252,6 +256,111 @@ describe("credential names", () => {
     expect(redactText(`aws_secret_access_key=${AWS_SECRET}`)).toBe(
       `aws_secret_access_key=${redactionTag(AWS_SECRET)}`,
     );
+  });
+
+  it("find an AWS secret whose slashes a PHP client escapes (`\\/`)", () => {
+    const secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+    const php = JSON.stringify({ content: `aws_secret_access_key=${secret}` }).replaceAll(
+      "/",
+      "\\/",
+    );
+    const out = redactBody(php);
+    expect(JSON.parse(out)).toEqual({ content: `aws_secret_access_key=${redactionTag(secret)}` });
+    expect(redactText(`"aws_secret_access_key": "${secret.replaceAll("/", "\\/")}"`)).toBe(
+      `"aws_secret_access_key": "${redactionTag(secret)}"`,
+    );
+  });
+
+  describe("inside JSON held in a string (a tool call's arguments)", () => {
+    const toolCall = (args: Record<string, unknown>) =>
+      JSON.stringify({
+        model: "m",
+        messages: [
+          {
+            role: "assistant",
+            tool_calls: [
+              {
+                id: "c1",
+                type: "function",
+                function: { name: "login", arguments: JSON.stringify(args) },
+              },
+            ],
+          },
+        ],
+      });
+    const argumentsOf = (raw: string) =>
+      JSON.parse(JSON.parse(raw).messages[0].tool_calls[0].function.arguments);
+
+    it("are found, also in an array's strings", () => {
+      const parsed = JSON.parse(toolCall({ user: "ada", password: "hunter22" }));
+      expect(credentialValuesInJson(parsed)).toEqual(["hunter22"]);
+      expect(credentialValuesInJson([JSON.stringify({ api_key: "k9" })])).toEqual(["k9"]);
+    });
+
+    it("are redacted in place, every other byte kept", () => {
+      const raw = toolCall({ user: "ada", password: "hunter22" });
+      const out = redactBody(raw);
+      expect(out).toBe(raw.replace("hunter22", redactionTag("hunter22")));
+      expect(argumentsOf(out)).toEqual({ user: "ada", password: redactionTag("hunter22") });
+    });
+
+    it("are redacted when too short to search in text, and an AWS secret after its escaped name", () => {
+      const out = redactBody(toolCall({ api_key: "k9", aws_secret_access_key: AWS_SECRET }));
+      expect(out).not.toContain(AWS_SECRET);
+      expect(argumentsOf(out)).toEqual({
+        api_key: redactionTag("k9"),
+        aws_secret_access_key: redactionTag(AWS_SECRET),
+      });
+      const note = JSON.stringify({
+        content: JSON.stringify({ note: `aws_secret_access_key: ${AWS_SECRET}` }),
+      });
+      expect(redactBody(note)).not.toContain(AWS_SECRET);
+    });
+
+    it("are redacted in a stream's events", () => {
+      const event = {
+        choices: [
+          {
+            delta: {
+              tool_calls: [{ function: { arguments: JSON.stringify({ pwd: "hunter22" }) } }],
+            },
+          },
+        ],
+      };
+      const stream = `data: ${JSON.stringify(event)}\n\ndata: [DONE]\n\n`;
+      const out = redactBody(stream);
+      expect(out).toBe(stream.replace("hunter22", redactionTag("hunter22")));
+    });
+
+    it("leave no AWS secret after its name in a fragment of streamed arguments", () => {
+      // A stream cuts arguments anywhere: this fragment is no JSON, only its text is scanned.
+      const fragment = `{"aws_secret_access_key":"${AWS_SECRET}","reg`;
+      const event = {
+        choices: [{ delta: { tool_calls: [{ function: { arguments: fragment } }] } }],
+      };
+      const stream = `data: ${JSON.stringify(event)}\n\n`;
+      expect(redactBody(stream)).toBe(stream.replace(AWS_SECRET, redactionTag(AWS_SECRET)));
+    });
+
+    it("are looked for wherever a credential name's part stands (the parse is skipped otherwise)", () => {
+      const part = new RegExp(CREDENTIAL_NAME_PARTS, "i");
+      const names = [
+        ...CREDENTIAL_WORDS,
+        ...[...CREDENTIAL_PAIRS].map((pair) => pair.replace(" ", "_")),
+        ...CREDENTIAL_HEADERS,
+        ...CREDENTIAL_BODY_KEYS,
+        "PASSWORD",
+        "clientSecret",
+      ];
+      for (const name of names) expect(name, name).toMatch(part);
+      const spelled = JSON.stringify({ args: '{"p\\u0061ssword": "hunter22"}' });
+      expect(redactBody(spelled)).not.toContain("hunter22");
+    });
+
+    it("leave arguments without a credential byte for byte", () => {
+      const raw = toolCall({ city: "Paris", tokens: 3 });
+      expect(redactBody(raw)).toBe(raw);
+    });
   });
 
   it("in the environment make their values secrets everywhere", () => {

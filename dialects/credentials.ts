@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { environmentSecrets, isCredentialName } from "./credential-names.ts";
 import { stringifyDeep, walkJson } from "./deep-json.ts";
+import { embeddedJson, opensLikeJson } from "./embedded-json.ts";
 import { foundInEscapedJson } from "./escaped-json-fast.ts";
 import { decodedText, replaceInView, type ViewSpan } from "./escaped-view.ts";
 import { KEY_PREFIXES, KEY_SHAPES } from "./key-shapes.ts";
@@ -32,6 +33,16 @@ export const CREDENTIAL_QUERY_PARAMS = ["key", "api_key", "api-key", "access_tok
 
 /** Body keys (any depth) whose string value is a credential. */
 export const CREDENTIAL_BODY_KEYS = ["api_key", "apiKey", "api-key", "x-api-key", "authorization"];
+
+/**
+ * A part every credential name holds, any case: the words of credential-names.ts, the
+ * headers and body keys above. credentials.test.ts holds every listed name to it.
+ */
+export const CREDENTIAL_NAME_PARTS =
+  "key|token|secret|pass|pwd|credential|auth|cookie|bearer|openai-";
+
+/** Text that may name a credential: one of its parts, or a `\u` escape that may spell one. */
+const MAY_HOLD_CREDENTIAL_NAME = new RegExp(`${CREDENTIAL_NAME_PARTS}|\\\\u`, "i");
 
 /**
  * The body spellings of the credential headers that name an account rather than hold a key:
@@ -104,12 +115,21 @@ function replaceSecrets(text: string, secrets: readonly string[]): string {
 }
 
 /**
+ * Whether JSON escapes may hide a secret or key shape from a scan of the bytes: `\u` spells
+ * any character, and `\/` (PHP's `json_encode` writes it for every slash) splits an AWS
+ * secret, whose 40 characters may hold `/`.
+ */
+function mayHideKey(text: string): boolean {
+  return text.includes("\\u") || text.includes("\\/");
+}
+
+/**
  * Replace every key-shaped substring (and every extra secret given) by its tag, also where
- * the text spells one with `\u` escapes (inside a JSON body or a stream's event lines).
+ * the text spells one with escapes (inside a JSON body or a stream's event lines).
  */
 export function redactText(text: string, extraSecrets: readonly string[] = []): string {
   const env = environment();
-  if (text.includes("\\u")) return redactEscapedText(text, extraSecrets, env);
+  if (mayHideKey(text)) return redactEscapedText(text, extraSecrets, env);
   let out = replaceSecrets(text, extraSecrets);
   if (env.length > 0) out = replaceSecrets(out, env);
   if (!KEY_PREFIXES.test(out)) return out;
@@ -238,12 +258,13 @@ export function redactHeaderPairs(
 }
 
 /**
- * A JSON value with credential-named keys' string values and key-shaped strings redacted.
- * Walked without recursion: a body nested ten thousand deep must not overflow the stack.
+ * A JSON value with credential-named keys' string values and key-shaped strings redacted,
+ * also inside JSON held in its strings (embedded-json.ts). Walked without recursion: a body
+ * nested ten thousand deep must not overflow the stack.
  */
 export function redactJson(value: unknown, extraSecrets: readonly string[] = []): unknown {
   return walkJson(value, {
-    leaf: (v) => (typeof v === "string" ? redactText(v, extraSecrets) : v),
+    leaf: (v) => (typeof v === "string" ? redactStringValue(v, extraSecrets) : v),
     // A value already redacted in place keeps its tag (a tag of the tag would not match).
     member: (key, v) =>
       isCredentialKey(key) && typeof v === "string"
@@ -254,7 +275,40 @@ export function redactJson(value: unknown, extraSecrets: readonly string[] = [])
   });
 }
 
-/** String values under credential-named keys, at any depth (without recursion). */
+/**
+ * A string value redacted: JSON it holds with a credential still readable in it is redacted
+ * as JSON and written back (its spacing is lost, its secrets are not kept); any other string
+ * is scanned as text.
+ */
+function redactStringValue(value: string, extraSecrets: readonly string[]): string {
+  const inner = embeddedWithCredentialName(value);
+  if (inner !== undefined && credentialLeft(inner)) {
+    return stringifyDeep(redactJson(inner, extraSecrets));
+  }
+  return redactText(value, extraSecrets);
+}
+
+/**
+ * The JSON a string holds, where it may name a credential. Most strings are prose, ruled out
+ * by their first character; JSON holding none of a credential name's parts (nor an escape)
+ * names none, and is not parsed.
+ */
+function embeddedWithCredentialName(text: string): object | undefined {
+  return opensLikeJson(text) && MAY_HOLD_CREDENTIAL_NAME.test(text)
+    ? embeddedJson(text)
+    : undefined;
+}
+
+/** Push the JSON a string holds, so its credential-named keys are walked too. */
+function pushEmbedded(stack: unknown[], text: string): void {
+  const inner = embeddedWithCredentialName(text);
+  if (inner !== undefined) stack.push(inner);
+}
+
+/**
+ * String values under credential-named keys, at any depth, also inside JSON held in a string
+ * (a tool call's arguments), walked without recursion.
+ */
 export function credentialValuesInJson(value: unknown, found: string[] = []): string[] {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
@@ -262,7 +316,8 @@ export function credentialValuesInJson(value: unknown, found: string[] = []): st
     if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) {
         const inner: unknown = v[i];
-        if (inner !== null && typeof inner === "object") stack.push(inner);
+        if (typeof inner === "string") pushEmbedded(stack, inner);
+        else if (inner !== null && typeof inner === "object") stack.push(inner);
       }
     } else if (v && typeof v === "object") {
       // Keys, not entries: the mock walks every body it records, and entries made an array
@@ -273,6 +328,7 @@ export function credentialValuesInJson(value: unknown, found: string[] = []): st
         const inner = (v as Record<string, unknown>)[k];
         if (typeof inner === "string") {
           if (isCredentialKey(k)) found.push(inner.replace(/^(Bearer|Basic|Token)\s+/i, ""));
+          else pushEmbedded(stack, inner);
         } else if (inner !== null && typeof inner === "object") stack.push(inner);
       }
     }
@@ -297,9 +353,14 @@ export function redactBody(raw: string, extraSecrets: readonly string[] = []): s
   return redactParsedBody(raw, parsed, extraSecrets);
 }
 
-/** A credential-named key as JSON spells it, or an escape that may spell one. */
-const MAY_NAME_CREDENTIAL =
-  /"[^"\\]*(?:key|token|secret|passw|pwd|credential|auth|cookie|bearer)[^"\\]*"\s*:|\\u/i;
+/**
+ * A credential-named key as JSON spells it (also inside a JSON string, quotes escaped: a tool
+ * call's arguments), or an escape that may spell one.
+ */
+const MAY_NAME_CREDENTIAL = new RegExp(
+  `\\\\?"[^"\\\\]*(?:${CREDENTIAL_NAME_PARTS})[^"\\\\]*\\\\?"\\s*:|\\\\u`,
+  "i",
+);
 
 /**
  * Values under credential-named keys in a body that is not one JSON value: a stream, whose
@@ -338,7 +399,7 @@ export function redactParsedBody(
   const secrets = extraSecrets.length === 0 ? found : [...found, ...extraSecrets];
   // Escapes (a Python client's non-ASCII text) are looked behind through the parse: nothing
   // there and no credential-named key means nothing to redact, without decoding the text.
-  if (found.length === 0 && raw.includes("\\u")) {
+  if (found.length === 0 && mayHideKey(raw)) {
     const searched = textSecrets([...secrets, ...environment()]);
     if (foundInEscapedJson(raw, parsed, searched) === false) return raw;
   }

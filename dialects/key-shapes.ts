@@ -7,8 +7,10 @@
 
 /**
  * One row per provider shape, with a made-up example of it (the tests redact each). The AWS
- * secret's example is redacted only after its name (`aws_secret_access_key = ...`). Order matters where shapes overlap: Anthropic's is tried
- * before the generic `sk-` one, so one key becomes one tag, not two.
+ * secret's example is redacted only after its name (`aws_secret_access_key = ...`, also with
+ * the name's quotes escaped, as inside a tool call's arguments: `\"aws_secret_access_key\":\"`).
+ * Order matters where shapes overlap: Anthropic's is tried before the generic `sk-` one, so one
+ * key becomes one tag, not two.
  */
 export const KEY_SHAPE_TABLE = [
   {
@@ -77,7 +79,7 @@ export const KEY_SHAPE_TABLE = [
     provider: "AWS secret access key, after its name",
     example: "EXAMPLEexampleEXAMPLEexample/EXAMPLE+000",
     shape:
-      /(?<=(?:[Ss]ecret_?[Aa]ccess_?[Kk]ey|SECRET_ACCESS_KEY)["']?\s*[:=]\s*["']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
+      /(?<=(?:[Ss]ecret_?[Aa]ccess_?[Kk]ey|SECRET_ACCESS_KEY)(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
     see: "https://docs.aws.amazon.com/cli/latest/userguide/cli-configure-files.html",
   },
   {

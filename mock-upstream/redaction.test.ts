@@ -94,6 +94,40 @@ describe("no secret in the record file", () => {
       `aws_secret_access_key=${redactionTag(SECRETS.awsSecret)}`,
     );
   });
+  it("in a tool call's arguments (JSON inside a string) and behind a PHP client's `\\/`", async () => {
+    const file = join(dir, "tool-records.jsonl");
+    const mock = await startMock({ recordFile: file });
+    const slashed = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+    const args = { user: "ada", password: SECRETS.password, api_key: SECRETS.shortPassword };
+    const body = JSON.stringify({
+      model: "m",
+      messages: [
+        { role: "user", content: `aws_secret_access_key=${slashed}` },
+        {
+          role: "assistant",
+          tool_calls: [
+            {
+              id: "c1",
+              type: "function",
+              function: { name: "login", arguments: JSON.stringify(args) },
+            },
+          ],
+        },
+      ],
+    });
+    await rawRequest(mock.url, { path: "/v1/chat/completions", body: body.replaceAll("/", "\\/") });
+    await mock.close();
+    const disk = readFileSync(file, "utf8");
+    const stored = JSON.parse(JSON.parse(disk).request.body.data);
+    expect(stored.messages[0].content).toBe(`aws_secret_access_key=${redactionTag(slashed)}`);
+    expect(JSON.parse(stored.messages[1].tool_calls[0].function.arguments)).toEqual({
+      user: "ada",
+      password: redactionTag(SECRETS.password),
+      api_key: redactionTag(SECRETS.shortPassword),
+    });
+    expect(disk).not.toContain(SECRETS.password);
+  });
+
   it("an MCP server's token, which the lens compares by its tag (docs/lens.md)", async () => {
     const file = join(dir, "mcp-records.jsonl");
     const mock = await startMock({ recordFile: file });

@@ -19,6 +19,7 @@ import { renderTrafficLine, trafficLine } from "../../mock-upstream/traffic-reco
 import { sentHeaders, type WireReply } from "../../mock-upstream/wire-plan.ts";
 import { benchArgs, numberFlag, usageError } from "./bench-args.ts";
 import {
+  AGENT_CONVERSATION_BODY,
   ESCAPED_CONVERSATION_BODY,
   ESCAPED_LOAD_BODY,
   LOAD_AUTHORIZATION,
@@ -112,6 +113,8 @@ try {
     (i) => bodyFacts(conversation[i % 100] as Buffer),
     2000,
   );
+  const agent = bodiesOf(AGENT_CONVERSATION_BODY, 100);
+  time("    bodyFacts, 20 tool calls' arguments", (i) => bodyFacts(agent[i % 100] as Buffer), 2000);
   const judged = judgeRequest(rawOf(0), { seq: 0, receivedAt: "2026-12-02T08:00:00.000Z" }, state);
   const wire = answerTraffic(rawOf(0), arrive(state), state) as WireReply;
   const lineOf = (i: number) =>

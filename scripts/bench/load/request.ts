@@ -45,3 +45,35 @@ export const ESCAPED_CONVERSATION_BODY = pythonJson({
     content: `Turn ${i}: ${"Grüße aus München, naïve café. ".repeat(16)}${i === 0 ? " {NONCE}" : ""}`,
   })),
 });
+
+/**
+ * An agent's conversation of 40 turns, every assistant turn a tool call whose arguments are a
+ * string of JSON (as OpenAI's Chat Completions carries them) answered by a tool message
+ * (about 10 KB): redaction parses each arguments string for credential-named keys.
+ */
+export const AGENT_CONVERSATION_BODY = JSON.stringify({
+  model: "gpt-4o-mini",
+  messages: Array.from({ length: 40 }, (_, i) =>
+    i % 2 === 0
+      ? { role: "tool", tool_call_id: `call_${i}`, content: `{"rows": ${i}, "status": "ok"}` }
+      : {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            {
+              id: `call_${i}`,
+              type: "function",
+              function: {
+                name: "search_orders",
+                arguments: JSON.stringify({
+                  customer: "ACME Corp",
+                  since: "2026-11-01",
+                  filters: { status: ["open", "shipped"], region: "EU" },
+                  note: `${"Look for late shipments and summarise. ".repeat(4)}${i === 1 ? "{NONCE}" : ""}`,
+                }),
+              },
+            },
+          ],
+        },
+  ),
+});
