@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { redactBody } from "./body-redaction.ts";
 import { CREDENTIAL_PAIRS, CREDENTIAL_WORDS } from "./credential-names.ts";
 import { redactPath, redactQuery, redactRequestTarget } from "./credential-url.ts";
 import {
@@ -8,7 +9,6 @@ import {
   credentialValuesInJson,
   isRedactionTag,
   KEY_SHAPE_TABLE,
-  redactBody,
   redactCredentialValue,
   redactHeaderPairs,
   redactionTag,
@@ -157,6 +157,13 @@ describe("bodies", () => {
     expect(out).toContain(redactionTag("other-secret-7"));
     const usage = 'data: {"usage":{"input_tokens":3}}\n\n';
     expect(redactBody(usage)).toBe(usage);
+  });
+
+  it("redacts a value too short to search for in a stream's event: that line re-serialized, the others kept", () => {
+    const ndjson = '{"done":false}\r\n{"password":"pw", "n": 1}\r\n: comment pw\r\n';
+    expect(redactBody(ndjson)).toBe(
+      `{"done":false}\r\n{"password":"${redactionTag("pw")}","n":1}\r\n: comment pw\r\n`,
+    );
   });
 
   it("finds an extra secret that escapes spell, and leaves an escaped backslash's text alone", () => {

@@ -8,7 +8,6 @@ import { createHash } from "node:crypto";
 import { environmentSecrets, isCredentialName } from "./credential-names.ts";
 import { stringifyDeep, walkJson } from "./deep-json.ts";
 import { embeddedJson, opensLikeJson } from "./embedded-json.ts";
-import { foundInEscapedJson } from "./escaped-json-fast.ts";
 import { decodedText, replaceInView, type ViewSpan } from "./escaped-view.ts";
 import { KEY_PREFIXES, KEY_SHAPES } from "./key-shapes.ts";
 
@@ -102,7 +101,7 @@ export function refreshEnvironmentSecrets(env: NodeJS.ProcessEnv = process.env):
 }
 
 /** Secrets shorter than this are not searched for in text: they would hit ordinary words. */
-const MIN_TEXT_SECRET = 6;
+export const MIN_TEXT_SECRET = 6;
 
 function replaceSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
@@ -119,7 +118,7 @@ function replaceSecrets(text: string, secrets: readonly string[]): string {
  * any character, and `\/` (PHP's `json_encode` writes it for every slash) splits an AWS
  * secret, whose 40 characters may hold `/`.
  */
-function mayHideKey(text: string): boolean {
+export function mayHideKey(text: string): boolean {
   return text.includes("\\u") || text.includes("\\/");
 }
 
@@ -138,7 +137,7 @@ export function redactText(text: string, extraSecrets: readonly string[] = []): 
 }
 
 /** The secrets searched for in text: those long enough not to hit ordinary words. */
-function textSecrets(secrets: readonly string[]): string[] {
+export function textSecrets(secrets: readonly string[]): string[] {
   return secrets.filter((secret) => secret.length >= MIN_TEXT_SECRET);
 }
 
@@ -336,91 +335,7 @@ export function credentialValuesInJson(value: unknown, found: string[] = []): st
   return found;
 }
 
-/**
- * Redact a raw body in place, keeping its bytes otherwise exact: secrets found under
- * credential-named JSON keys, the extra secrets given, and key-shaped strings are replaced
- * where they stand in the text. A secret that JSON escaping changed on the wire is caught by
- * a structural pass as a fallback, which re-serializes.
- */
-export function redactBody(raw: string, extraSecrets: readonly string[] = []): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    const inEvents = eventCredentialValues(raw);
-    return redactText(raw, inEvents.length === 0 ? extraSecrets : [...inEvents, ...extraSecrets]);
-  }
-  return redactParsedBody(raw, parsed, extraSecrets);
-}
-
-/**
- * A credential-named key as JSON spells it (also inside a JSON string, quotes escaped: a tool
- * call's arguments), or an escape that may spell one.
- */
-const MAY_NAME_CREDENTIAL = new RegExp(
-  `\\\\?"[^"\\\\]*(?:${CREDENTIAL_NAME_PARTS})[^"\\\\]*\\\\?"\\s*:|\\\\u`,
-  "i",
-);
-
-/**
- * Values under credential-named keys in a body that is not one JSON value: a stream, whose
- * SSE `data:` lines or NDJSON lines each are. Only a body that may name one is parsed.
- */
-function eventCredentialValues(raw: string): string[] {
-  const found: string[] = [];
-  if (!MAY_NAME_CREDENTIAL.test(raw)) return found;
-  for (const line of raw.split(/\r\n|\r|\n/)) {
-    const data = line.startsWith("data:") ? line.slice(5).trimStart() : line;
-    if (data[0] !== "{" && data[0] !== "[") continue;
-    try {
-      credentialValuesInJson(JSON.parse(data), found);
-    } catch {
-      // Not JSON: the text scan still covers the line.
-    }
-  }
-  return found;
-}
-
 /** Whether a value under a credential-named key is still readable (not a tag). */
-function credentialLeft(parsed: unknown): boolean {
+export function credentialLeft(parsed: unknown): boolean {
   return credentialValuesInJson(parsed).some((v) => v !== "" && !isRedactionTag(v));
-}
-
-/**
- * `redactBody` for a caller that has already parsed `raw` (it must be `JSON.parse(raw)`),
- * so a body is parsed once on the mock's hot path.
- */
-export function redactParsedBody(
-  raw: string,
-  parsed: unknown,
-  extraSecrets: readonly string[] = [],
-): string {
-  const found = credentialValuesInJson(parsed);
-  const secrets = extraSecrets.length === 0 ? found : [...found, ...extraSecrets];
-  // Escapes (a Python client's non-ASCII text) are looked behind through the parse: nothing
-  // there and no credential-named key means nothing to redact, without decoding the text.
-  if (found.length === 0 && mayHideKey(raw)) {
-    const searched = textSecrets([...secrets, ...environment()]);
-    if (foundInEscapedJson(raw, parsed, searched) === false) return raw;
-  }
-  const out = redactText(raw, secrets);
-  // redactText reads escapes, so nothing found there means nothing hides in the body.
-  if (out === raw && found.length === 0) return raw;
-  // The in-place text can stop being JSON when a secret also stood outside a string
-  // (inside a number, a key spelled with escapes): then re-serialize from the structure.
-  let reparsed: unknown;
-  try {
-    reparsed = JSON.parse(out);
-  } catch {
-    return stringifyDeep(redactJson(parsed, secrets));
-  }
-  // A last look at what a reader of the stored JSON gets, escapes undone: a value under a
-  // credential-named key too short to be searched in text, or a key shape the in-place
-  // replacement missed.
-  if (credentialLeft(reparsed)) return stringifyDeep(redactJson(reparsed, extraSecrets));
-  const plain = stringifyDeep(reparsed);
-  const leftover =
-    secrets.some((s) => s.length >= MIN_TEXT_SECRET && plain.includes(s)) ||
-    redactText(plain) !== plain;
-  return leftover ? stringifyDeep(redactJson(reparsed, extraSecrets)) : out;
 }

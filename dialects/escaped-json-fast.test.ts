@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { foundBehindEscapes, redactionTag, redactParsedBody } from "./credentials.ts";
+import { redactParsedBody } from "./body-redaction.ts";
+import { foundBehindEscapes, redactionTag } from "./credentials.ts";
 import { foundInEscapedJson, jsonStrings, stringTokens } from "./escaped-json-fast.ts";
 
 /** Every character as Python's `json.dumps` writes it when it is not ASCII: `\uXXXX`. */

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { redactBody, redactParsedBody } from "../dialects/credentials.ts";
+import { redactBody, redactParsedBody } from "../dialects/body-redaction.ts";
 import type { MockRecord } from "./record.ts";
 import { Recorder, recordLineParts } from "./recorder.ts";
 import { replyBytes } from "./reply-bytes.ts";

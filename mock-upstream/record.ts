@@ -3,8 +3,9 @@
  * already redacted: no credential reaches memory that others can read, nor the disk.
  */
 import { isUtf8 } from "node:buffer";
+import { redactBody, redactParsedBody } from "../dialects/body-redaction.ts";
 import { redactCompressed } from "../dialects/compressed-body.ts";
-import { redactBody, redactParsedBody, redactText } from "../dialects/credentials.ts";
+import { redactText } from "../dialects/credentials.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { tryParseJson } from "../dialects/json.ts";
 import { bytesOf } from "../dialects/wire/bytes.ts";

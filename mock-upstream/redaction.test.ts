@@ -128,6 +128,72 @@ describe("no secret in the record file", () => {
     expect(disk).not.toContain(SECRETS.password);
   });
 
+  it("in a staged reply (JSON, a stream's events, gzip) and in an error that quotes the request", async () => {
+    const file = join(dir, "reply-records.jsonl");
+    const mock = await startMock({ recordFile: file });
+    const json = `Incorrect API key provided: ${SECRETS.xai}`;
+    mock.stage({ reply: { status: 401, body: { json: { error: { message: json } } } } });
+    mock.stage({
+      reply: {
+        body: {
+          sse: [{ data: { echo: { api_key: SECRETS.shortPassword, other: SECRETS.groq } } }],
+        },
+      },
+    });
+    mock.stage({
+      reply: { body: { json: { note: SECRETS.github } }, wire: { gzip: "always" } },
+    });
+    const chat = { path: "/v1/chat/completions", body: JSON.stringify({ model: "m" }) };
+    const answers = [
+      await rawRequest(mock.url, chat),
+      await rawRequest(mock.url, chat),
+      await rawRequest(mock.url, chat),
+      await rawRequest(mock.url, {
+        ...chat,
+        headers: { "content-type": `text/${SECRETS.huggingFace}` },
+      }),
+    ];
+    await mock.close();
+    // The client gets the staged bytes as staged; only the record is redacted.
+    expect(answers[0]?.body.toString()).toContain(SECRETS.xai);
+    const disk = readFileSync(file, "utf8");
+    for (const secret of [SECRETS.xai, SECRETS.groq, SECRETS.github, SECRETS.huggingFace]) {
+      expect(disk).not.toContain(secret);
+    }
+    const replies = disk
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line).reply);
+    expect(JSON.parse(replies[0].body.data).error.message).toBe(
+      `Incorrect API key provided: ${redactionTag(SECRETS.xai)}`,
+    );
+    expect(replies[1].body.data).toContain(`"api_key":"${redactionTag(SECRETS.shortPassword)}"`);
+    const gzipped = gunzipSync(Buffer.from(replies[2].body.data, "base64")).toString();
+    expect(JSON.parse(gzipped)).toEqual({ note: redactionTag(SECRETS.github) });
+    expect(replies[3].status).toBe(400);
+    expect(replies[3].body.data).toContain(redactionTag(SECRETS.huggingFace));
+  });
+
+  it("in a Gemini path's model, which the default reply echoes, also percent-encoded", async () => {
+    const file = join(dir, "gemini-records.jsonl");
+    const mock = await startMock({ recordFile: file });
+    const body = JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] });
+    const encoded = SECRETS.xai.replace("-", "%2D");
+    for (const path of [
+      `/v1beta/models/${SECRETS.xai}:generateContent`,
+      `/v1beta/models/${encoded}:streamGenerateContent?alt=sse`,
+    ]) {
+      const answer = await rawRequest(mock.url, { path, body });
+      expect(answer.body.toString()).toContain(`"modelVersion":"${redactionTag(SECRETS.xai)}"`);
+    }
+    await mock.close();
+    const disk = readFileSync(file, "utf8");
+    expect(disk).not.toContain(SECRETS.xai.slice(4));
+    for (const line of disk.trimEnd().split("\n")) {
+      expect(JSON.parse(line).model).toBe(redactionTag(SECRETS.xai));
+    }
+  });
+
   it("an MCP server's token, which the lens compares by its tag (docs/lens.md)", async () => {
     const file = join(dir, "mcp-records.jsonl");
     const mock = await startMock({ recordFile: file });

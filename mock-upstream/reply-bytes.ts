@@ -7,6 +7,7 @@
  * per list of frame buffers, keyed weakly on the first one and checked buffer by buffer.
  */
 import { isUtf8 } from "node:buffer";
+import { redactedBodyBytes } from "../dialects/redacted-body-bytes.ts";
 import type { WireFrame } from "./wire-plan.ts";
 
 /**
@@ -36,8 +37,14 @@ export class ReplyBytes {
   }
 }
 
+/** How a staged reply's body is redacted for its record: through its content coding. */
+export interface RedactReply {
+  contentEncoding: string | undefined;
+}
+
 interface CacheEntry {
   buffers: readonly Buffer[];
+  redacted: boolean;
   bytes: ReplyBytes;
 }
 
@@ -49,24 +56,29 @@ function sameBuffers(a: readonly Buffer[], b: readonly Buffer[]): boolean {
   return true;
 }
 
-function compute(buffers: readonly Buffer[]): ReplyBytes {
+function compute(buffers: readonly Buffer[], redact: RedactReply | undefined): ReplyBytes {
   const joined = buffers.length === 1 ? (buffers[0] as Buffer) : Buffer.concat(buffers);
-  const utf8 = isUtf8(joined);
-  return new ReplyBytes(joined.toString(utf8 ? "utf8" : "base64"), utf8 ? "utf8" : "base64");
+  const kept = redact ? redactedBodyBytes(joined, redact.contentEncoding) : joined;
+  const utf8 = isUtf8(kept);
+  return new ReplyBytes(kept.toString(utf8 ? "utf8" : "base64"), utf8 ? "utf8" : "base64");
 }
 
 /**
  * The body bytes of a wire plan's frames (raw frames, written outside HTTP framing, are
- * not body). Buffers are never written to once rendered, so identity means same bytes.
+ * not body), as the record keeps them. Buffers are never written to once rendered, so
+ * identity means same bytes. A staged reply's body is what its author wrote, so it is
+ * redacted as a request's body is (`redact`), once per staged body; a default reply is made
+ * of the mock's own text and the request's redacted facts (its model), and is kept as sent.
  */
-export function replyBytes(frames: readonly WireFrame[]): ReplyBytes {
+export function replyBytes(frames: readonly WireFrame[], redact?: RedactReply): ReplyBytes {
   const buffers: Buffer[] = [];
   for (const frame of frames) if (!frame.raw) buffers.push(frame.bytes);
   const first = buffers[0];
-  if (!first) return compute(buffers);
+  if (!first) return compute(buffers, redact);
+  const redacted = redact !== undefined;
   const hit = cache.get(first);
-  if (hit && sameBuffers(hit.buffers, buffers)) return hit.bytes;
-  const bytes = compute(buffers);
-  cache.set(first, { buffers, bytes });
+  if (hit && hit.redacted === redacted && sameBuffers(hit.buffers, buffers)) return hit.bytes;
+  const bytes = compute(buffers, redact);
+  cache.set(first, { buffers, redacted, bytes });
   return bytes;
 }

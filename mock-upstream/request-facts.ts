@@ -3,6 +3,7 @@
  * best guess for a path no dialect owns), what it asks for (generate, model list), the model,
  * whether it wants a stream, and whether it accepts gzip.
  */
+import { redactText } from "../dialects/credentials.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { asRecord } from "../dialects/json.ts";
 import {
@@ -73,7 +74,8 @@ function matchRoute(path: string, prefix: string, headers: Headers): RouteFacts 
     answerDialect: dialect,
     kind: match.kind,
     prefixless,
-    ...(match.model === undefined ? {} : { pathModel: match.model }),
+    // Echoed in the default reply and kept in the record: redacted as the body's model is.
+    ...(match.model === undefined ? {} : { pathModel: redactText(match.model) }),
     ...(match.stream === undefined ? {} : { pathStream: match.stream }),
   };
 }

@@ -8,7 +8,7 @@
 
 import type { Socket } from "node:net";
 import { redactPath } from "../dialects/credential-url.ts";
-import { redactHeaderPairs } from "../dialects/credentials.ts";
+import { redactHeaderPairs, redactText } from "../dialects/credentials.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { isRecord } from "../dialects/json.ts";
 import { dialectModule } from "../dialects/registry.ts";
@@ -64,9 +64,15 @@ function includeUsage(json: unknown): boolean {
   return isRecord(options) && options.include_usage === true;
 }
 
+/**
+ * An error the mock answers itself. Its message may quote the request (a path, a content
+ * type, the parser's view of the body), so it is redacted: the reply, and its record, then
+ * hold no secret the request carried.
+ */
 function errorDecision(status: number, reason: string, message: string, type?: string): Decision {
+  const redacted = redactText(message);
   return {
-    spec: { status, body: { error: { message, ...(type ? { type } : {}) } } },
+    spec: { status, body: { error: { message: redacted, ...(type ? { type } : {}) } } },
     reply: { status, staged: false, reason },
   };
 }
@@ -278,6 +284,7 @@ export function recordTraffic(
   const wire = asSent
     ? planned
     : withRequestId(planned, judged.ctx.dialect, state.requestIdPrefix, arrival.seq);
+  const replyHeaders = sentHeaders(wire);
   state.recorder.addTraffic(
     trafficLine({
       seq: arrival.seq,
@@ -289,8 +296,13 @@ export function recordTraffic(
       model: judged.model,
       stream: judged.stream,
       reply: decision.reply,
-      replyHeaders: sentHeaders(wire),
-      replyBytes: replyBytes(wire.frames),
+      replyHeaders,
+      replyBytes: replyBytes(
+        wire.frames,
+        decision.reply.staged
+          ? { contentEncoding: headerValue(replyHeaders, "content-encoding") }
+          : undefined,
+      ),
     }),
   );
   return wire;

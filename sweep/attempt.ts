@@ -6,10 +6,12 @@
  * (attempt-exchange.ts) and judges it in that stored form, so `rescore` of stored bytes gives
  * the same verdicts.
  */
-import { redactCompressed } from "../dialects/compressed-body.ts";
+
+import { redactBody } from "../dialects/body-redaction.ts";
 import { redactRequestTarget } from "../dialects/credential-url.ts";
-import { redactBody, redactHeaderPairs } from "../dialects/credentials.ts";
+import { redactHeaderPairs } from "../dialects/credentials.ts";
 import type { Mode } from "../dialects/dialect.ts";
+import { redactedBodyBytes } from "../dialects/redacted-body-bytes.ts";
 import { textBytes } from "../dialects/wire/bytes.ts";
 import type { ExchangeContext, WireExchange } from "../dialects/wire/exchange.ts";
 import { lowerCasePairs } from "../dialects/wire/headers.ts";
@@ -176,13 +178,10 @@ export function redactedResponse(
   };
 }
 
-/** The response body redacted; a compressed one through its decoded text (compressed-body.ts). */
+/** The response body redacted; a compressed one through its decoded text. */
 function redactedResponseBody(response: ClientResponse, secrets: readonly string[]): Buffer {
   const coding = response.headers.find(([k]) => k.toLowerCase() === "content-encoding")?.[1];
-  const redact = (text: string) => redactBody(text, secrets);
-  const compressed = redactCompressed(response.body, coding, redact);
-  if (compressed) return compressed.bytes;
-  return Buffer.from(redact(response.body.toString("latin1")), "latin1");
+  return redactedBodyBytes(response.body, coding, secrets);
 }
 
 /** Redact what was sent and received, and judge it. */

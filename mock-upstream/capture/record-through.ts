@@ -15,11 +15,11 @@ import { randomUUID } from "node:crypto";
 import { Agent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { performance } from "node:perf_hooks";
+import { redactBody } from "../../dialects/body-redaction.ts";
 import { redactQuery } from "../../dialects/credential-url.ts";
 import {
   credentialValuesInJson,
   isCredentialHeader,
-  redactBody,
   redactHeaderPairs,
   redactText,
 } from "../../dialects/credentials.ts";
