@@ -1,7 +1,8 @@
 /**
  * Bodies redacted as text, keeping every byte that holds no secret: a JSON body, whose
  * credential-named keys are read from its parse, and a stream (SSE `data:` lines, Ollama's
- * NDJSON), each of whose lines that is JSON is redacted as a body of its own. What counts as
+ * NDJSON), each of whose lines that is JSON is redacted as a body of its own, and whose
+ * secrets cut across events are found in the events' joined values. What counts as
  * a credential, and how text and JSON values are redacted: credentials.ts.
  */
 import {
@@ -17,6 +18,7 @@ import {
 } from "./credentials.ts";
 import { stringifyDeep } from "./deep-json.ts";
 import { foundInEscapedJson } from "./escaped-json-fast.ts";
+import { type EventLine, redactSplitSecrets } from "./split-secrets.ts";
 
 /**
  * Redact a raw body in place, keeping its bytes otherwise exact: secrets found under
@@ -46,33 +48,47 @@ const MAY_NAME_CREDENTIAL = new RegExp(
 /** Line ends as SSE and NDJSON allow them, captured so the lines join back byte for byte. */
 const LINE_END = /(\r\n|\r|\n)/;
 
-/**
- * A body that is not one JSON value: a stream, whose SSE `data:` lines or NDJSON lines each
- * are. A line that is JSON with a credential-named key is redacted as a JSON body (a value
- * too short to search for in text is redacted there, by its key), and the values found are
- * then searched for in the whole text, with the key shapes. Only a body that may name such a
- * key is split into lines.
- */
-function redactEventLines(raw: string, extraSecrets: readonly string[]): string {
-  if (!MAY_NAME_CREDENTIAL.test(raw)) return redactText(raw, extraSecrets);
-  const found: string[] = [];
-  const pieces = raw.split(LINE_END);
+/** The JSON lines of a body split at its line ends: SSE `data:` lines, NDJSON lines. */
+function eventLines(pieces: readonly string[]): EventLine[] {
+  const lines: EventLine[] = [];
   for (let i = 0; i < pieces.length; i += 2) {
     const line = pieces[i] as string;
     const dataAt = line.startsWith("data:") ? line.length - line.slice(5).trimStart().length : 0;
     const first = line[dataAt];
     if (first !== "{" && first !== "[") continue;
-    const data = line.slice(dataAt);
-    let parsed: unknown;
     try {
-      parsed = JSON.parse(data);
+      lines.push({ piece: i, dataAt, parsed: JSON.parse(line.slice(dataAt)) });
     } catch {
-      continue; // Not JSON: the text scan still covers the line.
+      // Not JSON: the text scan still covers the line.
     }
-    const values = credentialValuesInJson(parsed);
+  }
+  return lines;
+}
+
+/**
+ * A body that is not one JSON value: a stream, whose SSE `data:` lines or NDJSON lines each
+ * are. A secret cut across its events is redacted first (split-secrets.ts). Then a line that
+ * is JSON with a credential-named key is redacted as a JSON body (a value too short to search
+ * for in text is redacted there, by its key), and the values found are searched for in the
+ * whole text, with the key shapes.
+ */
+function redactEventLines(raw: string, extraSecrets: readonly string[]): string {
+  const pieces = raw.split(LINE_END);
+  const lines = eventLines(pieces);
+  const found = redactSplitSecrets(pieces, lines, extraSecrets);
+  const split = found.length > 0 ? pieces.join("") : raw;
+  if (!MAY_NAME_CREDENTIAL.test(split)) {
+    return redactText(split, found.length === 0 ? extraSecrets : [...found, ...extraSecrets]);
+  }
+  for (const line of lines) {
+    // A line the split pass rewrote had its parse edited alike.
+    const values = credentialValuesInJson(line.parsed);
     if (values.length === 0) continue;
     found.push(...values);
-    pieces[i] = line.slice(0, dataAt) + redactParsedBody(data, parsed, extraSecrets);
+    const piece = pieces[line.piece] as string;
+    const data = piece.slice(line.dataAt);
+    pieces[line.piece] =
+      piece.slice(0, line.dataAt) + redactParsedBody(data, line.parsed, extraSecrets);
   }
   const joined = pieces.join("");
   return redactText(joined, found.length === 0 ? extraSecrets : [...found, ...extraSecrets]);

@@ -227,7 +227,7 @@ const CREDENTIAL_KEY_CACHE_LIMIT = 4096;
 const CACHED_KEY_MAX_LENGTH = 64;
 
 /** A JSON key whose string value is a credential: a known body key or a credential name. */
-function isCredentialKey(key: string): boolean {
+export function isCredentialKey(key: string): boolean {
   let known = credentialKeys.get(key);
   if (known === undefined) {
     known = CREDENTIAL_BODY_KEYS.includes(key) || redactsWhole(key);

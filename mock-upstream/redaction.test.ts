@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redactionTag, refreshEnvironmentSecrets } from "../dialects/credentials.ts";
+import { createReplyStreamReader } from "../dialects/reply.ts";
 import { startMock } from "./index.ts";
 import { rawRequest } from "./test-helpers.ts";
 
@@ -172,6 +173,44 @@ describe("no secret in the record file", () => {
     expect(JSON.parse(gzipped)).toEqual({ note: redactionTag(SECRETS.github) });
     expect(replies[3].status).toBe(400);
     expect(replies[3].body.data).toContain(redactionTag(SECRETS.huggingFace));
+  });
+
+  it("in a staged stream whose events cut a key and a tool call's password apart", async () => {
+    const file = join(dir, "split-records.jsonl");
+    const mock = await startMock({ recordFile: file });
+    mock.stage({
+      reply: {
+        body: {
+          canonical: {
+            parts: [
+              { type: "text", text: `Use ${SECRETS.groq} for now.` },
+              {
+                type: "tool-call",
+                id: "call_1",
+                name: "login",
+                arguments: JSON.stringify({ user: "ada", password: SECRETS.password }),
+              },
+            ],
+          },
+          stream: true,
+          plan: { textChunkSize: 6, toolArgumentChunkSize: 5 },
+        },
+      },
+    });
+    const body = JSON.stringify({ model: "m", stream: true });
+    const answer = await rawRequest(mock.url, { path: "/v1/chat/completions", body });
+    await mock.close();
+    // The client reads the stream as staged; no line of it held either secret whole.
+    expect(answer.body.toString()).not.toContain(SECRETS.groq);
+    // What a reader of the recorded stream assembles holds each secret's tag instead.
+    const reader = createReplyStreamReader("openai-chat");
+    reader.push(JSON.parse(readFileSync(file, "utf8")).reply.body.data);
+    const [text, call] = reader.end().parts;
+    expect(text).toMatchObject({ text: `Use ${redactionTag(SECRETS.groq)} for now.` });
+    expect(JSON.parse((call as { arguments: string }).arguments)).toEqual({
+      user: "ada",
+      password: redactionTag(SECRETS.password),
+    });
   });
 
   it("in a Gemini path's model, which the default reply echoes, also percent-encoded", async () => {
