@@ -25,6 +25,7 @@ import {
   pinning,
   runLoad,
 } from "./load/generator.ts";
+import { regimeSummary, regimeText, type Sample } from "./load/report.ts";
 import { LOAD_AUTHORIZATION, LOAD_BODY, SHARED_NONCE } from "./load/request.ts";
 import {
   type BareReply,
@@ -200,16 +201,6 @@ async function catchUp(file: string): Promise<number> {
   return Math.max(0, stableSince - started);
 }
 
-interface Sample {
-  perSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  cpuMicros: number;
-  errors: number;
-  catchUpMs?: number;
-  linesPerRequest?: number;
-}
-
 async function measure(server: RunningServer, regime: NonceRegime, offsets: Map<string, number>) {
   if (SETTLE > 0) await runLoad(GENERATOR, spec(server.url, regime, SETTLE), dir, GENERATOR_PIN);
   const cpuBefore = processCpuMicros(server.pid);
@@ -300,11 +291,6 @@ async function startAll(): Promise<RunningServer[]> {
   return kept;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? ((s[(s.length - 1) >> 1] ?? 0) + (s[s.length >> 1] ?? 0)) / 2 : Number.NaN;
-};
-
 async function regimeRun(regime: NonceRegime) {
   const servers = await startAll();
   const samples = new Map<string, Sample[]>(servers.map((s) => [s.name, []]));
@@ -330,27 +316,6 @@ async function regimeRun(regime: NonceRegime) {
   return samples;
 }
 
-function ratios(samples: Map<string, Sample[]>, a: string, b: string): number[] {
-  const x = samples.get(a) ?? [];
-  const y = samples.get(b) ?? [];
-  return x.map((s, i) => s.perSecond / (y[i]?.perSecond ?? Number.NaN));
-}
-
-/** Per round, the CPU per request of `b` over that of `a`: the ratio where both are bound by their core. */
-function cpuRatios(samples: Map<string, Sample[]>, a: string, b: string): number[] {
-  const x = samples.get(a) ?? [];
-  const y = samples.get(b) ?? [];
-  return x.map((s, i) => (y[i]?.cpuMicros ?? Number.NaN) / s.cpuMicros);
-}
-
-const TARGETS = [
-  { name: "mock / bare, JSON", a: "mock", b: "bare-json", target: 0.5 },
-  { name: "mock / bare, 200-event SSE", a: "mock-sse", b: "bare-sse", target: 0.8 },
-  { name: "mock / aimock, JSON", a: "mock", b: "aimock", target: 2 },
-  { name: "mock-before / bare, JSON", a: "mock-before", b: "bare-json", target: 0.5 },
-  { name: "mock-nofile / bare, JSON", a: "mock-nofile", b: "bare-json", target: 0.5 },
-];
-
 const report: Record<string, unknown> = {
   generator: GENERATOR,
   pinned: GENERATOR_PIN.length > 0,
@@ -363,44 +328,12 @@ const report: Record<string, unknown> = {
 try {
   for (const regime of REGIMES) {
     const samples = await regimeRun(regime);
-    const servers = [...samples].map(([name, s]) => ({
-      name,
-      perSecond: Math.round(median(s.map((x) => x.perSecond))),
-      p50Ms: median(s.map((x) => x.p50Ms)),
-      p99Ms: median(s.map((x) => x.p99Ms)),
-      cpuMicrosPerRequest: Math.round(median(s.map((x) => x.cpuMicros))),
-      errors: s.reduce((n, x) => n + x.errors, 0),
-      ...(s[0]?.catchUpMs === undefined
-        ? {}
-        : {
-            catchUpMsMax: Math.round(Math.max(...s.map((x) => x.catchUpMs ?? 0))),
-            linesPerRequestMin: Math.min(...s.map((x) => x.linesPerRequest ?? 0)),
-          }),
-    }));
-    const targets = TARGETS.filter((t) => samples.has(t.a) && samples.has(t.b)).map((t) => {
-      const r = ratios(samples, t.a, t.b);
-      const cpu = cpuRatios(samples, t.a, t.b);
-      return {
-        ...t,
-        ratios: r.map((x) => Number(x.toFixed(2))),
-        median: Number(median(r).toFixed(2)),
-        cpuRatios: cpu.map((x) => Number(x.toFixed(2))),
-        cpuMedian: Number(median(cpu).toFixed(2)),
-      };
-    });
-    report[regime] = { servers, targets };
+    const summary = regimeSummary(samples);
+    report[regime] = summary;
     if (!values.json) {
       process.stdout.write(
-        `\n== ${regime} nonces (${GENERATOR}, ${SECONDS} s x ${ROUNDS} rounds)\n`,
+        regimeText(`${regime} nonces (${GENERATOR}, ${SECONDS} s x ${ROUNDS} rounds)`, summary),
       );
-      for (const s of servers) process.stdout.write(`${JSON.stringify(s)}\n`);
-      for (const t of targets) {
-        const met = t.median >= t.target ? "met" : "NOT met";
-        process.stdout.write(
-          `${t.name}: ${t.median} (rounds ${t.ratios.join(", ")}; target >= ${t.target}: ${met}); ` +
-            `by CPU ${t.cpuMedian} (rounds ${t.cpuRatios.join(", ")})\n`,
-        );
-      }
     }
   }
   report.loadAfter = loadavg()[0];
