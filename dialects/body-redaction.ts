@@ -5,6 +5,8 @@
  * secrets cut across events are found in the events' joined values. What counts as
  * a credential, and how text and JSON values are redacted: credentials.ts.
  */
+
+import { redactQuery } from "./credential-url.ts";
 import {
   CREDENTIAL_NAME_PARTS,
   credentialLeft,
@@ -19,6 +21,7 @@ import {
 import { stringifyDeep } from "./deep-json.ts";
 import { foundInEscapedJson } from "./escaped-json-fast.ts";
 import { type EventLine, redactSplitSecrets } from "./split-secrets.ts";
+import { looksLikeForm, redactNamedValues } from "./text-pairs.ts";
 
 /**
  * Redact a raw body in place, keeping its bytes otherwise exact: secrets found under
@@ -31,7 +34,7 @@ export function redactBody(raw: string, extraSecrets: readonly string[] = []): s
   try {
     parsed = JSON.parse(raw);
   } catch {
-    return redactEventLines(raw, extraSecrets);
+    return redactUnparsedBody(raw, extraSecrets);
   }
   return redactParsedBody(raw, parsed, extraSecrets);
 }
@@ -66,18 +69,22 @@ function eventLines(pieces: readonly string[]): EventLine[] {
 }
 
 /**
- * A body that is not one JSON value: a stream, whose SSE `data:` lines or NDJSON lines each
- * are. A secret cut across its events is redacted first (split-secrets.ts). Then a line that
- * is JSON with a credential-named key is redacted as a JSON body (a value too short to search
- * for in text is redacted there, by its key), and the values found are searched for in the
- * whole text, with the key shapes.
+ * A body that is not one JSON value. A form is redacted as a query string. A stream, whose
+ * SSE `data:` lines or NDJSON lines each are JSON, has a secret cut across its events
+ * redacted first (split-secrets.ts); then a line that is JSON with a credential-named key is
+ * redacted as a JSON body (a value too short to search for in text is redacted there, by its
+ * key). A line no parse could read (a body cut short, an event over several `data:` lines, a
+ * multipart part) has its credential-named values redacted as text (text-pairs.ts). The
+ * values found are then searched for in the whole text, with the key shapes.
  */
-function redactEventLines(raw: string, extraSecrets: readonly string[]): string {
+export function redactUnparsedBody(raw: string, extraSecrets: readonly string[] = []): string {
+  if (looksLikeForm(raw)) return redactQuery(raw, extraSecrets);
   const pieces = raw.split(LINE_END);
   const lines = eventLines(pieces);
   const found = redactSplitSecrets(pieces, lines, extraSecrets);
   const split = found.length > 0 ? pieces.join("") : raw;
-  if (!MAY_NAME_CREDENTIAL.test(split)) {
+  const unparsed = unparsedNamingCredential(pieces, lines);
+  if (!unparsed && !MAY_NAME_CREDENTIAL.test(split)) {
     return redactText(split, found.length === 0 ? extraSecrets : [...found, ...extraSecrets]);
   }
   for (const line of lines) {
@@ -90,8 +97,21 @@ function redactEventLines(raw: string, extraSecrets: readonly string[]): string 
     pieces[line.piece] =
       piece.slice(0, line.dataAt) + redactParsedBody(data, line.parsed, extraSecrets);
   }
-  const joined = pieces.join("");
+  let joined = pieces.join("");
+  // What no parse could read is searched as text (values already tags are left).
+  if (unparsed) joined = redactNamedValues(joined, found);
   return redactText(joined, found.length === 0 ? extraSecrets : [...found, ...extraSecrets]);
+}
+
+/** Whether a line that is not JSON on its own may name a credential (or a multipart part). */
+function unparsedNamingCredential(pieces: readonly string[], lines: readonly EventLine[]): boolean {
+  const parsed = new Set(lines.map((line) => line.piece));
+  for (let i = 0; i < pieces.length; i += 2) {
+    if (parsed.has(i)) continue;
+    const piece = pieces[i] as string;
+    if (piece.includes('name="') || MAY_NAME_CREDENTIAL.test(piece)) return true;
+  }
+  return false;
 }
 
 /**

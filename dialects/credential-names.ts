@@ -11,6 +11,7 @@ export const CREDENTIAL_WORDS: ReadonlySet<string> = new Set([
   "secret",
   "secrets",
   "password",
+  "passwords",
   "passwd",
   "pwd",
   "passphrase",
@@ -19,22 +20,36 @@ export const CREDENTIAL_WORDS: ReadonlySet<string> = new Set([
   "authorization",
   "auth",
   "cookie",
+  "cookies",
   "bearer",
   "apikey",
+  "apikeys",
 ]);
 
-/** Two words in a row that make a name a credential's (`api_key`, `x-api-key`, `accessKey`). */
+/**
+ * Two words in a row that make a name a credential's (`api_key`, `x-api-key`, `accessKey`,
+ * `passWord`). Plurals are listed where a list of credentials is still credentials; not
+ * `tokens`, which in this trade counts them (`max_tokens`, `x-ratelimit-remaining-tokens`).
+ */
 export const CREDENTIAL_PAIRS: ReadonlySet<string> = new Set([
   "api key",
+  "api keys",
   "access key",
+  "access keys",
   "private key",
+  "private keys",
   "subscription key",
+  "pass word",
 ]);
 
-/** The words of a name: `xGoogApiKey`, `x-goog-api-key` and `X_GOOG_API_KEY` alike. */
+/**
+ * The words of a name: `xGoogApiKey`, `x-goog-api-key` and `X_GOOG_API_KEY` alike, and an
+ * acronym ends where a capitalised word starts (`DBPassword`, `APIToken`, `XApiKey`).
+ */
 function words(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z])([A-Z][a-z])/g, "$1 $2")
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((w) => w !== "");

@@ -63,10 +63,12 @@ export function redactQuery(query: string, extraSecrets: readonly string[] = [])
       if (eq < 0) return redactUrlPart(pair, extraSecrets, decodeQueryPart);
       const name = decodeQueryPart(pair.slice(0, eq));
       const value = pair.slice(eq + 1);
+      // A key can stand in a parameter's name too (`?sk-proj-...=1`).
+      const recordedName = redactUrlPart(pair.slice(0, eq), extraSecrets, decodeQueryPart);
       if (isCredentialParam(name)) {
-        return `${pair.slice(0, eq)}=${redactionTag(decodeQueryPart(value))}`;
+        return `${recordedName}=${redactionTag(decodeQueryPart(value))}`;
       }
-      return `${pair.slice(0, eq)}=${redactUrlPart(value, extraSecrets, decodeQueryPart)}`;
+      return `${recordedName}=${redactUrlPart(value, extraSecrets, decodeQueryPart)}`;
     })
     .join("&");
 }

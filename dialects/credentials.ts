@@ -265,13 +265,32 @@ export function redactJson(value: unknown, extraSecrets: readonly string[] = [])
   return walkJson(value, {
     leaf: (v) => (typeof v === "string" ? redactStringValue(v, extraSecrets) : v),
     // A value already redacted in place keeps its tag (a tag of the tag would not match).
-    member: (key, v) =>
-      isCredentialKey(key) && typeof v === "string"
-        ? isRedactionTag(v)
-          ? v
-          : redactCredentialValue(v)
-        : undefined,
+    member: (key, v) => {
+      if (!isCredentialKey(key) || v === null) return undefined;
+      if (typeof v === "string") return isRedactionTag(v) ? v : redactCredentialValue(v);
+      // A list or an object under a credential's name (`"passwords": [...]`,
+      // `"credentials": {"user": ..., "pass": ...}`): every string in it.
+      return typeof v === "object"
+        ? walkJson(v, { leaf: tagString, member: () => undefined })
+        : undefined;
+    },
   });
+}
+
+function tagString(v: unknown): unknown {
+  return typeof v === "string" && !isRedactionTag(v) ? redactionTag(v) : v;
+}
+
+/** Every string a list or an object holds, at any depth (walked with a stack of its own). */
+function pushStrings(value: object, found: string[]): void {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "string") found.push(v);
+    else if (v !== null && typeof v === "object") {
+      for (const inner of Object.values(v)) stack.push(inner);
+    }
+  }
 }
 
 /**
@@ -328,7 +347,10 @@ export function credentialValuesInJson(value: unknown, found: string[] = []): st
         if (typeof inner === "string") {
           if (isCredentialKey(k)) found.push(inner.replace(/^(Bearer|Basic|Token)\s+/i, ""));
           else pushEmbedded(stack, inner);
-        } else if (inner !== null && typeof inner === "object") stack.push(inner);
+        } else if (inner !== null && typeof inner === "object") {
+          if (isCredentialKey(k)) pushStrings(inner, found);
+          else stack.push(inner);
+        }
       }
     }
   }

@@ -13,14 +13,10 @@
  * across fragments, each fragment holding part of it has that part replaced, the first by the
  * secret's tag and the rest by nothing, so that the joined text reads as the tag.
  */
-import {
-  environmentSecretsNow,
-  isCredentialKey,
-  MIN_TEXT_SECRET,
-  redactionTag,
-} from "./credentials.ts";
+import { environmentSecretsNow, MIN_TEXT_SECRET, redactionTag } from "./credentials.ts";
 import { stringifyDeep } from "./deep-json.ts";
 import { KEY_PREFIXES, KEY_SHAPES } from "./key-shapes.ts";
+import { type NamedValue, namedJsonValues } from "./text-pairs.ts";
 
 /** One JSON line of a stream: where it stands among the body's pieces, and its parse. */
 export interface EventLine {
@@ -40,15 +36,11 @@ interface Fragment {
   start: number;
 }
 
-/** What was found in a joined text: the part to replace, and the match that says it is one. */
-interface Found {
-  start: number;
-  end: number;
-  secret: string;
-  /** The whole match (for a credential-named key, from the key's quote to the value's). */
-  matchStart: number;
-  matchEnd: number;
-}
+/**
+ * What was found in a joined text: the part to replace, and the whole match that says it is
+ * one (for a credential-named key, from the key's quote to the value's).
+ */
+type Found = NamedValue;
 
 const INDEX_KEYS = ["index", "output_index", "content_index"] as const;
 
@@ -138,20 +130,6 @@ export function streamChannels(lines: readonly EventLine[]): Map<string, Fragmen
   return named;
 }
 
-/** A JSON string's content as a reader decodes it (the text between its quotes). */
-function decodedJsonString(content: string): string {
-  if (!content.includes("\\")) return content;
-  try {
-    return JSON.parse(`"${content}"`) as string;
-  } catch {
-    return content;
-  }
-}
-
-/** `"name": "value"` in JSON text, escapes allowed in both; value's content captured. */
-const STRING_PAIR = /"((?:[^"\\]|\\.)*)"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
-const AUTH_SCHEME = /^(?:Bearer|Basic|Token)\s+/i;
-
 /** Key shapes, the secrets given, and credential-named keys' string values in `text`. */
 export function secretsIn(text: string, secrets: readonly string[]): Found[] {
   const found: Found[] = [];
@@ -170,23 +148,7 @@ export function secretsIn(text: string, secrets: readonly string[]): Found[] {
       found.push({ start: at, end, secret, matchStart: at, matchEnd: end });
     }
   }
-  if (text.includes(":")) {
-    for (const m of text.matchAll(STRING_PAIR)) {
-      const [whole, name = "", value = ""] = m;
-      if (value === "" || !isCredentialKey(decodedJsonString(name))) continue;
-      const valueEnd = m.index + whole.length - 1;
-      const valueStart = valueEnd - value.length;
-      const scheme = AUTH_SCHEME.exec(value)?.[0].length ?? 0;
-      if (scheme === value.length) continue;
-      found.push({
-        start: valueStart + scheme,
-        end: valueEnd,
-        secret: decodedJsonString(value.slice(scheme)),
-        matchStart: m.index,
-        matchEnd: m.index + whole.length,
-      });
-    }
-  }
+  found.push(...namedJsonValues(text));
   return found;
 }
 

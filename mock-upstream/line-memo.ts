@@ -11,7 +11,7 @@
  * them) in memory only, as the request itself was.
  */
 import { redactPath, redactQuery } from "../dialects/credential-url.ts";
-import { environmentSecretsNow, redactHeaderValue } from "../dialects/credentials.ts";
+import { environmentSecretsNow, redactHeaderValue, redactText } from "../dialects/credentials.ts";
 import type { RecordDecision } from "./record.ts";
 
 type Pairs = readonly (readonly [string, string])[];
@@ -76,14 +76,32 @@ export function recordedTarget(path: string, query: string): string {
   return query === "" ? redactedPath : `${redactedPath}?${redactQuery(query)}`;
 }
 
-/** A request header pair as the record keeps it: name lower-cased, value redacted. */
-export function requestPairJson(name: string, value: string): string {
-  return pairJson(name.toLowerCase(), redactHeaderValue(name, value));
+/**
+ * A header pair as the record keeps it, a request's or a reply's (a staged reply's headers
+ * are whatever its author wrote): name lower-cased, value redacted, and a key-shaped name
+ * redacted too (then left in its case, which the key's shape needs).
+ */
+export function headerPairJson(name: string, value: string): string {
+  const [recordedName, recordedValue] = recordedHeader(name, value);
+  return pairJson(recordedName, recordedValue);
 }
 
-/** A reply header pair as the record keeps it: name lower-cased (the mock's own values). */
-export function replyPairJson(name: string, value: string): string {
+function recordedHeader(name: string, value: string): [string, string] {
+  const redactedName = redactText(name);
+  return [
+    redactedName === name ? name.toLowerCase() : redactedName,
+    redactHeaderValue(name, value),
+  ];
+}
+
+/** A header the mock wrote itself, as the record keeps it: name lower-cased, nothing to redact. */
+function ownHeaderPairJson(name: string, value: string): string {
   return pairJson(name.toLowerCase(), value);
+}
+
+/** Headers as the record keeps them (`headerPairJson`'s pairs, as values). */
+export function recordedHeaders(pairs: Pairs): [string, string][] {
+  return pairs.map(([name, value]) => recordedHeader(name, value));
 }
 
 /** `JSON.stringify([name, value])`, without the serializer's array path (3x slower on Node 20). */
@@ -96,8 +114,11 @@ export class LineMemo {
   readonly listener = new StringJsonMemo();
   readonly method = new StringJsonMemo();
   readonly model = new StringJsonMemo();
-  readonly requestHeaders = new PairsJsonMemo(requestPairJson);
-  readonly replyHeaders = new PairsJsonMemo(replyPairJson);
+  readonly requestHeaders = new PairsJsonMemo(headerPairJson);
+  /** A staged reply's headers, written by its author: redacted. */
+  readonly stagedReplyHeaders = new PairsJsonMemo(headerPairJson);
+  /** The mock's own reply headers (content type, request id): lower-cased only. */
+  readonly ownReplyHeaders = new PairsJsonMemo(ownHeaderPairJson);
   #secrets: readonly string[] | undefined;
   #target: { path: string; query: string; json: string } | undefined;
   #decision: RecordDecision | undefined;
@@ -112,6 +133,7 @@ export class LineMemo {
     if (secrets !== this.#secrets) {
       this.#secrets = secrets;
       this.requestHeaders.clear();
+      this.stagedReplyHeaders.clear();
       this.#target = undefined;
     }
     return this;

@@ -3,9 +3,8 @@
  * already redacted: no credential reaches memory that others can read, nor the disk.
  */
 import { isUtf8 } from "node:buffer";
-import { redactBody, redactParsedBody } from "../dialects/body-redaction.ts";
+import { redactBody, redactParsedBody, redactUnparsedBody } from "../dialects/body-redaction.ts";
 import { redactCompressed } from "../dialects/compressed-body.ts";
-import { redactText } from "../dialects/credentials.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { tryParseJson } from "../dialects/json.ts";
 import { bytesOf } from "../dialects/wire/bytes.ts";
@@ -104,14 +103,14 @@ export function bodyFacts(body: Buffer, contentEncoding?: string): RequestFacts 
     const nonce = findNonce(text);
     // Parsed once: redaction reuses the parse, and only a body it changed is parsed again.
     const first = tryParseJson(text);
-    const rawBody = first.ok ? redactParsedBody(text, first.value) : redactText(text);
+    const rawBody = first.ok ? redactParsedBody(text, first.value) : redactUnparsedBody(text);
     const parsed = rawBody === text ? first : tryParseJson(rawBody);
     return parsed.ok
       ? { rawBody, bodyEncoding: "utf8", json: parsed.value, nonce, text }
       : { rawBody, bodyEncoding: "utf8", jsonError: parsed.error, nonce, text };
   }
   const latin1 = body.toString("latin1");
-  const redacted = Buffer.from(redactText(latin1), "latin1");
+  const redacted = Buffer.from(redactUnparsedBody(latin1), "latin1");
   return {
     rawBody: redacted.toString("base64"),
     bodyEncoding: "base64",

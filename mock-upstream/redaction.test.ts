@@ -213,6 +213,55 @@ describe("no secret in the record file", () => {
     });
   });
 
+  it("in a staged reply's headers, a header's name, a form body and a body cut short", async () => {
+    const file = join(dir, "hunt-records.jsonl");
+    const mock = await startMock({ recordFile: file });
+    mock.stage({
+      reply: { headers: { "set-cookie": `sid=${SECRETS.password}`, "x-debug": SECRETS.github } },
+    });
+    const chat = "/v1/chat/completions";
+    await rawRequest(mock.url, { path: chat, body: JSON.stringify({ model: "m" }) });
+    await rawRequest(mock.url, {
+      path: chat,
+      headers: { [SECRETS.huggingFace]: "1", "X-DBPassword": SECRETS.authToken },
+      body: JSON.stringify({ model: "m" }),
+    });
+    await rawRequest(mock.url, {
+      path: chat,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `model=m&password=${encodeURIComponent(SECRETS.password)}`,
+    });
+    await rawRequest(mock.url, {
+      path: chat,
+      body: `{"model":"m","APIToken":"${SECRETS.authToken}","messages":[`,
+    });
+    const fromEndpoint = await (await fetch(`${mock.url}/__gatecheck/records`)).text();
+    await mock.close();
+    const disk = readFileSync(file, "utf8");
+    for (const secret of [
+      SECRETS.password,
+      SECRETS.github,
+      SECRETS.huggingFace,
+      SECRETS.authToken,
+    ]) {
+      expect(disk).not.toContain(secret);
+      expect(fromEndpoint).not.toContain(secret);
+    }
+    const records = disk
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(records[0].reply.headers).toContainEqual([
+      "set-cookie",
+      redactionTag(`sid=${SECRETS.password}`),
+    ]);
+    expect(records[1].request.headers).toContainEqual([redactionTag(SECRETS.huggingFace), "1"]);
+    expect(records[2].request.body.data).toBe(`model=m&password=${redactionTag(SECRETS.password)}`);
+    expect(records[3].request.body.data).toContain(
+      `"APIToken":"${redactionTag(SECRETS.authToken)}"`,
+    );
+  });
+
   it("in a Gemini path's model, which the default reply echoes, also percent-encoded", async () => {
     const file = join(dir, "gemini-records.jsonl");
     const mock = await startMock({ recordFile: file });

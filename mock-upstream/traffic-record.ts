@@ -9,11 +9,9 @@
  * `trafficRecord` builds the same record as an object, the plain way; the tests hold the
  * line to it.
  */
-import { redactHeaderPairs } from "../dialects/credentials.ts";
-import { lowerCasePairs } from "../dialects/wire/headers.ts";
 import type { WireRequest } from "../dialects/wire/messages.ts";
 import { jsonStringFast } from "./json-string-fast.ts";
-import { LineMemo, recordedTarget } from "./line-memo.ts";
+import { LineMemo, recordedHeaders, recordedTarget } from "./line-memo.ts";
 import type { MockRecord, RawRequest, RecordDecision, RequestFacts } from "./record.ts";
 import type { RecordLine } from "./record-line.ts";
 import type { ReplyBytes } from "./reply-bytes.ts";
@@ -45,7 +43,7 @@ function recordedRequest(
   return {
     method,
     path: recordedTarget(path, query),
-    headers: lowerCasePairs(redactHeaderPairs(headers)),
+    headers: recordedHeaders(headers),
     body: { data: body?.rawBody ?? "", encoding: body?.bodyEncoding ?? "utf8" },
   };
 }
@@ -95,7 +93,7 @@ export function trafficRecord(input: TrafficRecordInput): MockRecord {
     ...requestTail(input.route, input.facts?.nonce, input.model, input.stream),
     reply: {
       ...input.reply,
-      headers: lowerCasePairs(input.replyHeaders),
+      headers: recordedHeaders(input.replyHeaders),
       body: { data: input.replyBytes.body, encoding: input.replyBytes.bodyEncoding },
     },
   } as MockRecord;
@@ -190,7 +188,8 @@ export function renderTrafficLine(line: TrafficLine, memo = new LineMemo()): Rec
   // The decision's own keys in its own order, then the reply's headers and body.
   const decision = m.decision(line.reply);
   text += `,"reply":${decision.length > 2 ? `${decision.slice(0, -1)},` : "{"}`;
-  text += `"headers":${m.replyHeaders.of(line.replyHeaders)},"body":{"data":`;
+  const replyHeaders = line.reply.staged ? m.stagedReplyHeaders : m.ownReplyHeaders;
+  text += `"headers":${replyHeaders.of(line.replyHeaders)},"body":{"data":`;
   const reply = line.replyBytes;
   const after = `,"encoding":${JSON.stringify(reply.bodyEncoding)}}}}\n`;
   // A UTF-16 unit is at most 6 bytes of JSON (`\u0000`): a body this short never needs
