@@ -235,6 +235,11 @@ describe("no secret in the record file", () => {
       path: chat,
       body: `{"model":"m","APIToken":"${SECRETS.authToken}","messages":[`,
     });
+    // JSON that is not valid UTF-8 (a Latin-1 "é"): stored as base64, redacted through its text.
+    await rawRequest(mock.url, {
+      path: chat,
+      body: Buffer.from(`{"model":"caf\xe9","pwd":"${SECRETS.authToken}"}`, "latin1"),
+    });
     const fromEndpoint = await (await fetch(`${mock.url}/__gatecheck/records`)).text();
     await mock.close();
     const disk = readFileSync(file, "utf8");
@@ -260,6 +265,8 @@ describe("no secret in the record file", () => {
     expect(records[3].request.body.data).toContain(
       `"APIToken":"${redactionTag(SECRETS.authToken)}"`,
     );
+    const latin1 = Buffer.from(records[4].request.body.data, "base64").toString("latin1");
+    expect(latin1).toBe(`{"model":"caf\xe9","pwd":"${redactionTag(SECRETS.authToken)}"}`);
   });
 
   it("in a Gemini path's model, which the default reply echoes, also percent-encoded", async () => {
