@@ -200,8 +200,8 @@ function rewrittenLine(piece: string, line: EventLine, edits: [Fragment, string]
 
 /**
  * Redact, in `pieces` (a body split into lines, `lines` its JSON ones), every secret cut
- * across the stream's events. The secrets found under credential-named keys are returned, so
- * the caller can look for them in the rest of the body too.
+ * across the stream's events. The secrets found are returned, so the caller can look for
+ * them in the rest of the body too.
  */
 export function redactSplitSecrets(
   pieces: string[],

@@ -70,6 +70,9 @@ describe("bodies no parse can read", () => {
       "",
     ].join("\r\n");
     expect(redactBody(multipart)).toBe(multipart.replace(PASSWORD, redactionTag(PASSWORD)));
+    // An HTML page's login form names a field the same way; its text is no part's value.
+    const page = '<form>\n<input name="password">\n\n<p>Sign in again</p>\n</form>';
+    expect(redactBody(page)).toBe(page);
   });
 });
 

@@ -54,8 +54,12 @@ export function namedJsonValues(text: string): NamedValue[] {
 /** A form body: `name=value` pairs joined by `&`, nothing else (no spaces, no line breaks). */
 const FORM = /^[^=&\s]+=[^&\s]*(?:&[^=&\s]+=[^&\s]*)*$/;
 
-/** A multipart part's name and its one-line value (after its headers and a blank line). */
-const MULTIPART_PART = /\bname="([^"\r\n]*)"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n([^\r\n]+)/g;
+/**
+ * A multipart part's name, on its `Content-Disposition` line (not any `name="..."`, which an
+ * HTML page's form also has), and its one-line value after its headers and a blank line.
+ */
+const MULTIPART_PART =
+  /Content-Disposition:[^\r\n]*\bname="([^"\r\n]*)"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n([^\r\n]+)/gi;
 
 export function looksLikeForm(text: string): boolean {
   return FORM.test(text);
