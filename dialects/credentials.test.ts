@@ -9,6 +9,7 @@ import {
   credentialValuesInJson,
   isRedactionTag,
   KEY_SHAPE_TABLE,
+  recordedHeaderPairs,
   redactCredentialValue,
   redactHeaderPairs,
   redactionTag,
@@ -78,6 +79,19 @@ describe("headers", () => {
     expect(redactCredentialValue("Basic dXNlcjpwYXNz")).toBe(
       `Basic ${redactionTag("dXNlcjpwYXNz")}`,
     );
+  });
+  it("as a record keeps them: names lower-cased, a key-shaped name redacted and its tag kept", () => {
+    expect(
+      recordedHeaderPairs([
+        ["X-Trace", "1"],
+        [GOOGLE, "1"],
+        ["X-Api-Key", ANTHROPIC],
+      ]),
+    ).toEqual([
+      ["x-trace", "1"],
+      [redactionTag(GOOGLE), "1"],
+      ["x-api-key", redactionTag(ANTHROPIC)],
+    ]);
   });
 });
 

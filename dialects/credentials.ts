@@ -248,12 +248,44 @@ export function redactHeaderValue(
   return redactsWhole(name) ? redactCredentialValue(value) : redactText(value, extraSecrets);
 }
 
-/** Headers as ordered pairs, names and order kept, credential values redacted. */
+/** A header's name with a key shape standing as a name (`sk-proj-...: 1`) redacted. */
+function redactHeaderName(name: string): string {
+  return redactText(name);
+}
+
+/** Headers as ordered pairs, order kept, credential values and key-shaped names redacted. */
 export function redactHeaderPairs(
   pairs: readonly (readonly [string, string])[],
   extraSecrets: readonly string[] = [],
 ): [string, string][] {
-  return pairs.map(([name, value]) => [name, redactHeaderValue(name, value, extraSecrets)]);
+  return pairs.map(([name, value]) => [
+    redactHeaderName(name),
+    redactHeaderValue(name, value, extraSecrets),
+  ]);
+}
+
+/**
+ * One header as a record keeps it: the name lower-cased (a redacted one left as its tag,
+ * which lower case would spoil) and the value redacted.
+ */
+export function recordedHeaderPair(
+  name: string,
+  value: string,
+  extraSecrets: readonly string[] = [],
+): [string, string] {
+  const redactedName = redactHeaderName(name);
+  return [
+    redactedName === name ? name.toLowerCase() : redactedName,
+    redactHeaderValue(name, value, extraSecrets),
+  ];
+}
+
+/** Headers as a record keeps them (`recordedHeaderPair` each), order kept. */
+export function recordedHeaderPairs(
+  pairs: readonly (readonly [string, string])[],
+  extraSecrets: readonly string[] = [],
+): [string, string][] {
+  return pairs.map(([name, value]) => recordedHeaderPair(name, value, extraSecrets));
 }
 
 /**

@@ -5,6 +5,7 @@
  * (split-secrets.ts); a form body's `password=...`; a multipart part named `password`.
  */
 import { isCredentialKey, isRedactionTag, redactionTag } from "./credentials.ts";
+import { decodedText } from "./escaped-view.ts";
 
 /** A value found under a credential name: where it stands, and the whole `name: value` match. */
 export interface NamedValue {
@@ -14,16 +15,6 @@ export interface NamedValue {
   secret: string;
   matchStart: number;
   matchEnd: number;
-}
-
-/** A JSON string's content as a reader decodes it (the text between its quotes). */
-function decodedJsonString(content: string): string {
-  if (!content.includes("\\")) return content;
-  try {
-    return JSON.parse(`"${content}"`) as string;
-  } catch {
-    return content;
-  }
 }
 
 /** `"name": "value"` in JSON text, escapes allowed in both; the value's content captured. */
@@ -36,14 +27,14 @@ export function namedJsonValues(text: string): NamedValue[] {
   if (!text.includes(":")) return found;
   for (const m of text.matchAll(STRING_PAIR)) {
     const [whole, name = "", value = ""] = m;
-    if (value === "" || !isCredentialKey(decodedJsonString(name))) continue;
+    if (value === "" || !isCredentialKey(decodedText(name))) continue;
     const valueEnd = m.index + whole.length - 1;
     const scheme = AUTH_SCHEME.exec(value)?.[0].length ?? 0;
     if (scheme === value.length) continue;
     found.push({
       start: valueEnd - value.length + scheme,
       end: valueEnd,
-      secret: decodedJsonString(value.slice(scheme)),
+      secret: decodedText(value.slice(scheme)),
       matchStart: m.index,
       matchEnd: m.index + whole.length,
     });

@@ -11,7 +11,7 @@
  * them) in memory only, as the request itself was.
  */
 import { redactPath, redactQuery } from "../dialects/credential-url.ts";
-import { environmentSecretsNow, redactHeaderValue, redactText } from "../dialects/credentials.ts";
+import { environmentSecretsNow, recordedHeaderPair } from "../dialects/credentials.ts";
 import type { RecordDecision } from "./record.ts";
 
 type Pairs = readonly (readonly [string, string])[];
@@ -82,26 +82,13 @@ export function recordedTarget(path: string, query: string): string {
  * redacted too (then left in its case, which the key's shape needs).
  */
 export function headerPairJson(name: string, value: string): string {
-  const [recordedName, recordedValue] = recordedHeader(name, value);
+  const [recordedName, recordedValue] = recordedHeaderPair(name, value);
   return pairJson(recordedName, recordedValue);
-}
-
-function recordedHeader(name: string, value: string): [string, string] {
-  const redactedName = redactText(name);
-  return [
-    redactedName === name ? name.toLowerCase() : redactedName,
-    redactHeaderValue(name, value),
-  ];
 }
 
 /** A header the mock wrote itself, as the record keeps it: name lower-cased, nothing to redact. */
 function ownHeaderPairJson(name: string, value: string): string {
   return pairJson(name.toLowerCase(), value);
-}
-
-/** Headers as the record keeps them (`headerPairJson`'s pairs, as values). */
-export function recordedHeaders(pairs: Pairs): [string, string][] {
-  return pairs.map(([name, value]) => recordedHeader(name, value));
 }
 
 /** `JSON.stringify([name, value])`, without the serializer's array path (3x slower on Node 20). */

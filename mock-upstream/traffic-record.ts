@@ -9,9 +9,11 @@
  * `trafficRecord` builds the same record as an object, the plain way; the tests hold the
  * line to it.
  */
+
+import { recordedHeaderPairs } from "../dialects/credentials.ts";
 import type { WireRequest } from "../dialects/wire/messages.ts";
 import { jsonStringFast } from "./json-string-fast.ts";
-import { LineMemo, recordedHeaders, recordedTarget } from "./line-memo.ts";
+import { LineMemo, recordedTarget } from "./line-memo.ts";
 import type { MockRecord, RawRequest, RecordDecision, RequestFacts } from "./record.ts";
 import type { RecordLine } from "./record-line.ts";
 import type { ReplyBytes } from "./reply-bytes.ts";
@@ -43,7 +45,7 @@ function recordedRequest(
   return {
     method,
     path: recordedTarget(path, query),
-    headers: recordedHeaders(headers),
+    headers: recordedHeaderPairs(headers),
     body: { data: body?.rawBody ?? "", encoding: body?.bodyEncoding ?? "utf8" },
   };
 }
@@ -93,7 +95,7 @@ export function trafficRecord(input: TrafficRecordInput): MockRecord {
     ...requestTail(input.route, input.facts?.nonce, input.model, input.stream),
     reply: {
       ...input.reply,
-      headers: recordedHeaders(input.replyHeaders),
+      headers: recordedHeaderPairs(input.replyHeaders),
       body: { data: input.replyBytes.body, encoding: input.replyBytes.bodyEncoding },
     },
   } as MockRecord;

@@ -9,12 +9,11 @@
 
 import { redactBody } from "../dialects/body-redaction.ts";
 import { redactRequestTarget } from "../dialects/credential-url.ts";
-import { redactHeaderPairs } from "../dialects/credentials.ts";
+import { recordedHeaderPairs, redactHeaderPairs } from "../dialects/credentials.ts";
 import type { Mode } from "../dialects/dialect.ts";
 import { redactedBodyBytes } from "../dialects/redacted-body-bytes.ts";
 import { textBytes } from "../dialects/wire/bytes.ts";
 import type { ExchangeContext, WireExchange } from "../dialects/wire/exchange.ts";
-import { lowerCasePairs } from "../dialects/wire/headers.ts";
 import type { WireRequest } from "../dialects/wire/messages.ts";
 import type { GatewayRoute } from "../gateways/adapter.ts";
 import type { MockHandle, MockRecord } from "../mock-upstream/index.ts";
@@ -160,7 +159,7 @@ export function redactedClientRequest(
   return {
     method: "POST",
     path: redactRequestTarget(sent.path, secrets),
-    headers: lowerCasePairs(redactHeaderPairs(sent.headers, secrets)),
+    headers: recordedHeaderPairs(sent.headers, secrets),
     body: textBytes(redactBody(sent.body, secrets)),
   };
 }

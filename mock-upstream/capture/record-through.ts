@@ -20,13 +20,12 @@ import { redactQuery } from "../../dialects/credential-url.ts";
 import {
   credentialValuesInJson,
   isCredentialHeader,
-  redactHeaderPairs,
+  recordedHeaderPairs,
   redactText,
 } from "../../dialects/credentials.ts";
 import { asRecord, asString, tryParseJson } from "../../dialects/json.ts";
 import { dialectOfPath } from "../../dialects/routes.ts";
 import { bytesOf } from "../../dialects/wire/bytes.ts";
-import { lowerCasePairs } from "../../dialects/wire/headers.ts";
 import { findNonce } from "../nonce.ts";
 import { CaptureError } from "./capture-error.ts";
 import { CaptureWriter } from "./capture-writer.ts";
@@ -294,7 +293,7 @@ function rawPairs(raw: readonly string[]): [string, string][] {
 
 /** The upstream's headers in wire order, lower-case names, credential values redacted. */
 function capturedHeaders(res: IncomingMessage): [string, string][] {
-  return lowerCasePairs(redactHeaderPairs(rawPairs(res.rawHeaders)));
+  return recordedHeaderPairs(rawPairs(res.rawHeaders));
 }
 
 /** The request side, redacted; nonce and model are read before redaction. */
@@ -324,7 +323,7 @@ function capturedRequest(
     request: {
       method: incoming.method,
       path: query === "" ? incoming.path : `${incoming.path}?${query}`,
-      headers: lowerCasePairs(redactHeaderPairs(incoming.headers, secrets)),
+      headers: recordedHeaderPairs(incoming.headers, secrets),
       body,
     },
     nonce: findNonce(text ?? bytes.toString("latin1")),
