@@ -15,8 +15,8 @@ export const TRANSFORMERS_DOC = "https://github.com/musistudio/claude-code-route
  * DeepSeek documents base_url https://api.deepseek.com and, "for OpenAI compatibility",
  * https://api.deepseek.com/v1; CCR's README example writes the first, ending in
  * /chat/completions. We write the /v1 form: the lens expects /v1/chat/completions on an
- * OpenAI Chat backend, and the README form measured 12 mangled-path (wrong-route) cells of 12
- * on both DeepSeek routes (docs/gateways.md, "Cited configuration").
+ * OpenAI Chat backend and judges the README form a wrong route, though DeepSeek serves it
+ * (measured: docs/gateways.md, "Cited configuration").
  */
 const DEEPSEEK_V1 =
   "DeepSeek's documented OpenAI-compatible base_url https://api.deepseek.com/v1 plus /chat/completions (CCR posts to api_base_url as given); the README's example omits /v1, which today's lens judges a wrong route";
