@@ -214,7 +214,7 @@ export function ccrCitedConfig(
       default: cited(
         `gc-openai,${models[0] ?? "gatecheck-model"}`,
         "https://github.com/musistudio/claude-code-router#router",
-        "required; every route names its provider in the model, so the default is never used",
+        "every README config names one; each route names its provider in the model, so it is never used",
       ),
     },
     ...(second.fallback && { fallback: second.fallback }),
