@@ -5,6 +5,7 @@
  */
 
 import type { Dialect } from "../dialects/dialect.ts";
+import type { ReplyForm } from "../dialects/reply-forms.ts";
 import { encodeStream, type StreamEvent } from "../dialects/sse.ts";
 import {
   canonicalBody,
@@ -30,6 +31,10 @@ export interface ReplyContext {
   dialect: Dialect;
   /** The request asked for a stream (body `stream: true`, Gemini's stream method, Ollama's default). */
   stream: boolean;
+  /** The form the request's reply-form row answers in (dialects/reply-forms.ts), and
+   * whether its stream reports usage. */
+  form: ReplyForm;
+  usage: "sent" | "omitted" | undefined;
   /** The request's headers: `accept-encoding` is read only for a plan that gzips if accepted. */
   requestHeaders: readonly (readonly [string, string])[];
   /** What a 2xx reply that gives no body is rendered from: the dialect's default reply. */
@@ -68,7 +73,7 @@ const RENDERED_PER_BODY_LIMIT = 256;
 function renderKey(spec: ReplySpec, ctx: ReplyContext): string {
   const key = `${ctx.dialect}|${ctx.stream}|${spec.status}`;
   if (!spec.body || !("canonical" in spec.body)) return key;
-  return `${key}|${ctx.defaultReply.includeUsage === true}|${ctx.defaultReply.model ?? ""}`;
+  return `${key}|${ctx.form}|${ctx.usage ?? ""}|${ctx.defaultReply.model ?? ""}`;
 }
 
 /** The body a reply spec describes, before wire shaping. */
@@ -120,11 +125,15 @@ function renderUncached(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
     return { contentType: "", units, stream: true };
   }
   if ("canonical" in body) {
+    // A staged `stream` that overrides the request's choice takes the dialect's own framing.
+    const stream = body.stream ?? ctx.stream;
+    const asked = stream === ctx.stream;
     return canonicalBody(ctx.dialect, body.canonical, {
-      stream: body.stream ?? ctx.stream,
+      stream,
       plan: body.plan,
       requestModel: ctx.defaultReply.model,
-      includeUsage: ctx.defaultReply.includeUsage,
+      ...(asked ? { form: ctx.form } : {}),
+      ...(asked && ctx.usage !== undefined ? { usage: ctx.usage } : {}),
     });
   }
   const message = body.error.message || defaultErrorMessage(spec.status);

@@ -7,6 +7,7 @@ import { DOCS } from "../references.ts";
 import { readAnthropicError, writeAnthropicErrorObject } from "./error-body.ts";
 import { ANTHROPIC_FIELDS } from "./fields.ts";
 import { mcpServerCredentials } from "./mcp-servers.ts";
+import { ANTHROPIC_REPLY_FORMS } from "./reply-forms.ts";
 import { readAnthropicReply } from "./reply-read.ts";
 import { ANTHROPIC_REQUEST_ID, writeAnthropicReply } from "./reply-write.ts";
 import { readAnthropicRequest } from "./request-read.ts";
@@ -32,6 +33,7 @@ export const ANTHROPIC_MESSAGES: DialectModule = {
   notFoundType: undefined,
   requestId: ANTHROPIC_REQUEST_ID,
   fields: ANTHROPIC_FIELDS,
+  replyForms: ANTHROPIC_REPLY_FORMS,
   request: {
     read: readAnthropicRequest,
     prefixFirstUserText: prefixInMessages,

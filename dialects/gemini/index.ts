@@ -6,6 +6,7 @@ import { DOCS } from "../references.ts";
 import { readGeminiError, writeGeminiErrorObject } from "./error-body.ts";
 import { GEMINI_FIELDS } from "./fields.ts";
 import { readGeminiBody } from "./reply-body.ts";
+import { GEMINI_REPLY_FORMS } from "./reply-forms.ts";
 import { writeGeminiReply } from "./reply-write.ts";
 import { readGeminiRequest } from "./request-read.ts";
 import { writeGeminiRequest } from "./request-write.ts";
@@ -27,6 +28,7 @@ export const GEMINI: DialectModule = {
   notFoundType: undefined,
   requestId: undefined,
   fields: GEMINI_FIELDS,
+  replyForms: GEMINI_REPLY_FORMS,
   request: {
     read: readGeminiRequest,
     write: writeGeminiRequest,

@@ -5,6 +5,7 @@ import { ollamaModelList } from "../model-list.ts";
 import { DOCS } from "../references.ts";
 import { readOllamaError, writeOllamaErrorObject } from "./error-body.ts";
 import { OLLAMA_FIELDS } from "./fields.ts";
+import { OLLAMA_REPLY_FORMS } from "./reply-forms.ts";
 import { readOllamaReply } from "./reply-read.ts";
 import { writeOllamaReply } from "./reply-write.ts";
 import { readOllamaRequest } from "./request-read.ts";
@@ -27,6 +28,7 @@ export const OLLAMA: DialectModule = {
   notFoundType: undefined,
   requestId: undefined,
   fields: OLLAMA_FIELDS,
+  replyForms: OLLAMA_REPLY_FORMS,
   request: {
     read: readOllamaRequest,
     prefixFirstUserText: prefixInMessages,
