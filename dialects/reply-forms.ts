@@ -80,6 +80,14 @@ export function replyFormRow(rows: readonly ReplyFormRow[], request: FormRequest
   return last;
 }
 
+/**
+ * Whether a row is the table's fallback (no conditions): it answers a request the reference
+ * does not describe, so matching it says nothing of whether the variant is documented.
+ */
+export function isFallbackRow(row: ReplyFormRow): boolean {
+  return row.method === undefined && row.query === undefined && row.body === undefined;
+}
+
 /** Whether a form is a stream (every form but a JSON body). */
 export function isStreamForm(form: ReplyForm): boolean {
   return form !== "json";
