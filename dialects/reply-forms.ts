@@ -92,3 +92,24 @@ export function isFallbackRow(row: ReplyFormRow): boolean {
 export function isStreamForm(form: ReplyForm): boolean {
   return form !== "json";
 }
+
+/**
+ * What a provider answers a path it does not serve (a doubled `/v1/v1/...`): its own error
+ * object with this message and type (written by the dialect's `errorObject`), or the plain
+ * text its web framework sends (Ollama's gin router). The mock answers it whatever is staged.
+ */
+export type NotFoundReply =
+  | {
+      readonly kind: "error";
+      /** The message for the request's method and path (the path as the mock received it). */
+      readonly message: (method: string, path: string) => string;
+      /** The error type, where it is not the one the dialect's table gives a 404. */
+      readonly type?: string;
+      readonly see: string;
+    }
+  | {
+      readonly kind: "text";
+      readonly text: string;
+      readonly contentType: string;
+      readonly see: string;
+    };

@@ -319,7 +319,12 @@ function reportsUsage(events: unknown[]): boolean {
 function post(mock: MockHandle, path: string, body: unknown, headers: Record<string, string> = {}) {
   return fetch(`${mock.url}${path}`, {
     method: "POST",
-    headers: { "content-type": "application/json", "anthropic-version": "2023-06-01", ...headers },
+    headers: {
+      "content-type": "application/json",
+      // Anthropic's clients send their version; it also tells the mock whose 404 to give.
+      ...(path.includes("/messages") ? { "anthropic-version": "2023-06-01" } : {}),
+      ...headers,
+    },
     body: JSON.stringify(body),
   });
 }
@@ -376,12 +381,58 @@ describe("every row of every table is a case here, with the row's reference", ()
 });
 
 describe("a path the provider does not serve gets its 404, staged nonce or not", () => {
+  // Each body as the provider's clients report it (references in the modules' `notFound`).
   const unserved = [
-    { path: "/v1/v1/chat/completions", body: chat({}), dialect: "openai-chat" },
-    { path: "/v1/v1/messages", body: messages({}), dialect: "anthropic-messages" },
-    { path: "/v1/v1/responses", body: responses({}), dialect: "openai-responses" },
-    { path: "/v1beta/v1beta/models/g:generateContent", body: gemini(), dialect: "gemini" },
-    { path: "/api/api/chat", body: ollama({ stream: false }), dialect: "ollama" },
+    {
+      path: "/v1/v1/chat/completions",
+      body: chat({}),
+      dialect: "openai-chat",
+      answer: JSON.stringify({
+        error: {
+          message: "Invalid URL (POST /v1/v1/chat/completions)",
+          type: "invalid_request_error",
+          param: null,
+          code: null,
+        },
+      }),
+    },
+    {
+      path: "/v1/v1/messages",
+      body: messages({}),
+      dialect: "anthropic-messages",
+      answer: '{"type":"error","error":{"type":"not_found_error","message":"Not Found"}}',
+    },
+    {
+      path: "/v1/v1/responses",
+      body: responses({}),
+      dialect: "openai-responses",
+      answer: JSON.stringify({
+        error: {
+          message: "Invalid URL (POST /v1/v1/responses)",
+          type: "invalid_request_error",
+          param: null,
+          code: null,
+        },
+      }),
+    },
+    {
+      path: "/v1beta/v1beta/models/g:generateContent",
+      body: gemini(),
+      dialect: "gemini",
+      answer: JSON.stringify({
+        error: {
+          code: 404,
+          message: "Invalid URL (POST /v1beta/v1beta/models/g:generateContent)",
+          status: "NOT_FOUND",
+        },
+      }),
+    },
+    {
+      path: "/api/api/chat",
+      body: ollama({ stream: false }),
+      dialect: "ollama",
+      answer: "404 page not found",
+    },
   ] as const;
   for (const u of unserved) {
     it(`${u.path}`, async () => {
@@ -391,7 +442,7 @@ describe("a path the provider does not serve gets its 404, staged nonce or not",
         u.dialect === "gemini" ? { "x-goog-api-key": "AIza-test" } : {};
       const res = await post(mock, u.path, u.body(nonce), headers);
       expect(res.status).toBe(404);
-      expect(await res.text()).not.toContain(STAGED_TEXT);
+      expect(await res.text()).toBe(u.answer);
       const [record] = mock.records({ nonce });
       expect(record?.reply).toMatchObject({ status: 404, staged: false, reason: "unknown-route" });
     });

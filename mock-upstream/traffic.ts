@@ -74,6 +74,20 @@ function errorDecision(status: number, reason: string, message: string, type?: s
   };
 }
 
+/** The provider's answer to a path it does not serve (the dialect module's `notFound`). */
+function notFoundDecision(raw: RawRequest, dialect: Dialect): Decision {
+  const notFound = dialectModule(dialect).notFound;
+  if (notFound.kind === "error") {
+    const message = notFound.message(raw.method, redactPath(raw.path));
+    return errorDecision(404, "unknown-route", message, notFound.type);
+  }
+  const body = { text: notFound.text, contentType: notFound.contentType };
+  return {
+    spec: { status: 404, body },
+    reply: { status: 404, staged: false, reason: "unknown-route" },
+  };
+}
+
 /** Malformed input, judged as the providers do: one 400 (or 413) per kind of problem. */
 function inputProblem(
   raw: RawRequest,
@@ -147,13 +161,7 @@ function decide(
   if (route.kind === "unknown") {
     // The provider does not serve the path, so nothing staged answers it, a nonce-bound reply
     // included: a gateway that builds a wrong URL gets the provider's 404, as it would live.
-    return errorDecision(
-      404,
-      "unknown-route",
-      `Invalid URL (${raw.method} ${redactPath(raw.path)})`,
-      // OpenAI's type for a bad URL; without it the table would say model_not_found.
-      dialectModule(route.answerDialect).notFoundType,
-    );
+    return notFoundDecision(raw, route.answerDialect);
   }
   if (route.kind === "models") {
     if (raw.method !== "GET") {

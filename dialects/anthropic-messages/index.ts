@@ -30,7 +30,13 @@ export const ANTHROPIC_MESSAGES: DialectModule = {
   auth: { header: "x-api-key" },
   ownHeaderPrefix: "anthropic-",
   identifyingHeaders: ["anthropic-version"],
-  notFoundType: undefined,
+  // `{"type": "error", "error": {"type": "not_found_error", "message": "Not Found"}}`, as
+  // clients report a wrong URL.
+  notFound: {
+    kind: "error",
+    message: () => "Not Found",
+    see: "https://github.com/ppipada/flexigpt-vscode-extension/issues/8",
+  },
   requestId: ANTHROPIC_REQUEST_ID,
   fields: ANTHROPIC_FIELDS,
   replyForms: ANTHROPIC_REPLY_FORMS,

@@ -25,7 +25,13 @@ export const GEMINI: DialectModule = {
   auth: { header: "x-goog-api-key" },
   ownHeaderPrefix: undefined,
   identifyingHeaders: ["x-goog-api-key"],
-  notFoundType: undefined,
+  // Google's RPC error with status NOT_FOUND (the error shape of every Gemini error; the
+  // bytes Google's front end sends for a path no API serves are not documented).
+  notFound: {
+    kind: "error",
+    message: (method: string, path: string) => `Invalid URL (${method} ${path})`,
+    see: "https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes",
+  },
   requestId: undefined,
   fields: GEMINI_FIELDS,
   replyForms: GEMINI_REPLY_FORMS,

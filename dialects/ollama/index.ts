@@ -25,7 +25,13 @@ export const OLLAMA: DialectModule = {
   auth: { header: "authorization", scheme: "Bearer" },
   ownHeaderPrefix: undefined,
   identifyingHeaders: [],
-  notFoundType: undefined,
+  // Ollama's gin router answers a route it does not have with its default plain-text page.
+  notFound: {
+    kind: "text",
+    text: "404 page not found",
+    contentType: "text/plain",
+    see: "https://github.com/ollama/ollama/issues/1467",
+  },
   requestId: undefined,
   fields: OLLAMA_FIELDS,
   replyForms: OLLAMA_REPLY_FORMS,

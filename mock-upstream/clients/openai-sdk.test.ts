@@ -245,11 +245,14 @@ describe("openai SDK, every request variant", () => {
     for (const stream of [false, undefined]) {
       const m = mock();
       const nonce = stageCase(m, usageCase);
-      const completion = await client(m).chat.completions.create({
+      const params = {
         model: "gpt-4o-mini",
-        messages: [{ role: "user", content: prompt(nonce) }],
-        ...(stream === undefined ? {} : { stream }),
-      });
+        messages: [{ role: "user" as const, content: prompt(nonce) }],
+      };
+      const completion =
+        stream === false
+          ? await client(m).chat.completions.create({ ...params, stream })
+          : await client(m).chat.completions.create(params);
       expect(completion.object).toBe("chat.completion");
       expect(completion.choices[0]?.message.content).toBe(want.text);
     }
