@@ -23,7 +23,10 @@ describe.each(DIALECTS)("%s's reply-form table", (dialect) => {
   });
 
   it("cites the provider's reference on every row", () => {
-    for (const row of rows) expect(row.see, row.variant).toMatch(/^https:\/\/\S+$/);
+    for (const row of rows) {
+      expect(row.see, row.variant).toMatch(/^https:\/\/\S+$/);
+      if (row.errorBody) expect(row.errorBody.see, row.variant).toMatch(/^https:\/\/\S+$/);
+    }
   });
 
   it("writes only its own framings: the dialect's stream framing, JSON, or Gemini's array", () => {

@@ -31,6 +31,9 @@ export interface ReplyFormRow {
   readonly form: ReplyForm;
   /** For a stream: whether its end reports usage (Chat's usage chunk only when asked). */
   readonly usage?: "sent" | "omitted";
+  /** Where an error answers the variant in a JSON array of one error object (Gemini's stream
+   * method without `alt=sse`), with the reference saying so; the error object otherwise. */
+  readonly errorBody?: { readonly form: "array"; readonly see: string };
   /** The provider's reference saying so. */
   readonly see: string;
 }

@@ -42,6 +42,16 @@ export function errorBody(dialect: Dialect, spec: ErrorSpec): RenderedBody {
   };
 }
 
+/**
+ * A JSON error body as a JSON array holding it, pretty-printed as Google writes it; a body
+ * that is not JSON (an HTML page, no body) is left as it is.
+ */
+export function jsonErrorInArray(body: RenderedBody): RenderedBody {
+  if (!body.contentType.includes("json") || body.units.length === 0) return body;
+  const value: unknown = JSON.parse(Buffer.concat(body.units).toString("utf8"));
+  return { ...body, units: [Buffer.from(JSON.stringify([value], null, 2))] };
+}
+
 export interface CanonicalOptions {
   stream: boolean;
   /**

@@ -13,6 +13,7 @@ import {
   defaultBody,
   errorBody,
   jsonBody,
+  jsonErrorInArray,
   type RenderedBody,
 } from "./dialect-replies.ts";
 import { acceptsGzip } from "./request-facts.ts";
@@ -35,6 +36,8 @@ export interface ReplyContext {
    * whether its stream reports usage. */
   form: ReplyForm;
   usage: "sent" | "omitted" | undefined;
+  /** An error answers in a JSON array of one error object (Gemini without `alt=sse`). */
+  errorInArray: boolean;
   /** The request's headers: `accept-encoding` is read only for a plan that gzips if accepted. */
   requestHeaders: readonly (readonly [string, string])[];
   /** What a 2xx reply that gives no body is rendered from: the dialect's default reply. */
@@ -71,7 +74,7 @@ const rendered = new WeakMap<object, Map<string, RenderedBody>>();
 const RENDERED_PER_BODY_LIMIT = 256;
 
 function renderKey(spec: ReplySpec, ctx: ReplyContext): string {
-  const key = `${ctx.dialect}|${ctx.stream}|${spec.status}`;
+  const key = `${ctx.dialect}|${ctx.stream}|${spec.status}|${ctx.errorInArray}`;
   if (!spec.body || !("canonical" in spec.body)) return key;
   return `${key}|${ctx.form}|${ctx.usage ?? ""}|${ctx.defaultReply.model ?? ""}`;
 }
@@ -99,10 +102,13 @@ function renderUncached(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
   const body = spec.body;
   if (!body) {
     if (spec.status >= 200 && spec.status < 300) return defaultBody(ctx.dialect, ctx.defaultReply);
-    return errorBody(ctx.dialect, {
-      status: spec.status,
-      message: defaultErrorMessage(spec.status),
-    });
+    return errorIn(
+      ctx,
+      errorBody(ctx.dialect, {
+        status: spec.status,
+        message: defaultErrorMessage(spec.status),
+      }),
+    );
   }
   if ("json" in body) return jsonBody(body.json);
   if ("text" in body) {
@@ -137,7 +143,12 @@ function renderUncached(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
     });
   }
   const message = body.error.message || defaultErrorMessage(spec.status);
-  return errorBody(ctx.dialect, { status: spec.status, ...body.error, message });
+  return errorIn(ctx, errorBody(ctx.dialect, { status: spec.status, ...body.error, message }));
+}
+
+/** An error body as the request's variant carries it: in a JSON array where its row says so. */
+function errorIn(ctx: ReplyContext, body: RenderedBody): RenderedBody {
+  return ctx.errorInArray ? jsonErrorInArray(body) : body;
 }
 
 /** What each fault changes in the reply it is set on. */

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Dialect } from "../dialects/dialect.ts";
 import { DIALECTS } from "../dialects/dialect.ts";
 import { dialectModule } from "../dialects/registry.ts";
+import { readReply } from "../dialects/reply.ts";
 import { dialectOfPath, replyFormOf } from "../dialects/routes.ts";
 import { type MockHandle, newNonce, startMock } from "./index.ts";
 
@@ -362,6 +363,35 @@ describe("each documented request variant is answered in the provider's form", (
     const text = elements.map((e) => e.candidates[0]?.content.parts[0]?.text ?? "").join("");
     expect(text).toBe("Hello from the gatecheck mock.");
   });
+});
+
+describe("an error answers in the variant's form", () => {
+  const staged = {
+    status: 429,
+    body: { error: { message: "Resource has been exhausted", type: "RESOURCE_EXHAUSTED" } },
+  };
+  const error = { code: 429, message: "Resource has been exhausted", status: "RESOURCE_EXHAUSTED" };
+
+  it("Gemini's stream method without alt=sse: a JSON array of one error, pretty-printed", async () => {
+    const nonce = newNonce();
+    mock.stage({ match: { nonce }, reply: staged });
+    const res = await post(mock, GEMINI_STREAM, gemini()(nonce));
+    expect(res.status).toBe(429);
+    const text = await res.text();
+    expect(text).toBe(JSON.stringify([{ error }], null, 2));
+    const read = readReply("gemini", { status: 429, body: text }, "stream");
+    expect(read.error).toMatchObject({ status: 429, message: error.message });
+  });
+
+  it.each([`${GEMINI_STREAM}?alt=sse`, "/v1beta/models/gemini-2.5-flash:generateContent"])(
+    "%s: the error object",
+    async (path) => {
+      const nonce = newNonce();
+      mock.stage({ match: { nonce }, reply: staged });
+      const res = await post(mock, path, gemini()(nonce));
+      expect(await res.json()).toEqual({ error });
+    },
+  );
 });
 
 describe("every row of every table is a case here, with the row's reference", () => {

@@ -376,6 +376,7 @@ export function judgeRequest(raw: RawRequest, arrival: Arrival, state: TrafficSt
     stream,
     form,
     usage,
+    errorInArray: row?.errorBody?.form === "array",
     requestHeaders: raw.headers,
     defaultReply: { model, stream, form, ...(usage === undefined ? {} : { usage }) },
   };
