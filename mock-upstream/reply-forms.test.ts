@@ -10,7 +10,7 @@ import type { Dialect } from "../dialects/dialect.ts";
 import { DIALECTS } from "../dialects/dialect.ts";
 import { dialectModule } from "../dialects/registry.ts";
 import { readReply } from "../dialects/reply.ts";
-import { dialectOfPath, replyFormOf } from "../dialects/routes.ts";
+import { authHeaders, dialectOfPath, replyFormOf } from "../dialects/routes.ts";
 import { type MockHandle, newNonce, startMock } from "./index.ts";
 
 type Framing = "json" | "sse" | "ndjson" | "json-array";
@@ -468,9 +468,8 @@ describe("a path the provider does not serve gets its 404, staged nonce or not",
     it(`${u.path}`, async () => {
       const nonce = newNonce();
       mock.stage({ match: { nonce }, times: "always", reply: STAGED });
-      const headers: Record<string, string> =
-        u.dialect === "gemini" ? { "x-goog-api-key": "AIza-test" } : {};
-      const res = await post(mock, u.path, u.body(nonce), headers);
+      // The headers the dialect's own clients send: they tell the mock whose 404 to give.
+      const res = await post(mock, u.path, u.body(nonce), authHeaders(u.dialect, "test-key"));
       expect(res.status).toBe(404);
       expect(await res.text()).toBe(u.answer);
       const [record] = mock.records({ nonce });
