@@ -4,14 +4,22 @@ import { checkRoute, checkRoutes, type DoctorMock } from "./doctor.ts";
 import { startGateway } from "./start.ts";
 import { startTinyMock, type TinyMock } from "./testing/tiny-mock.ts";
 
+/** The tiny mock as a route's check reads it: every route reaches it. */
+function tinyView(tiny: TinyMock): DoctorMock {
+  return {
+    urlFor: () => tiny.url,
+    forwarded: async (_route, nonce) =>
+      tiny.records
+        .filter((r) => r.body.includes(nonce))
+        .map((r) => ({ method: r.method, path: r.path })),
+  };
+}
+
 let mock: TinyMock;
 let view: DoctorMock;
 beforeAll(async () => {
   mock = await startTinyMock();
-  view = {
-    url: mock.url,
-    pathsContaining: async (t) => mock.records.filter((r) => r.body.includes(t)).map((r) => r.path),
-  };
+  view = tinyView(mock);
 });
 afterAll(() => mock.close());
 
@@ -53,7 +61,9 @@ describe("doctor against the direct control column", () => {
     expect(surprise).toMatchObject({ worked: true, asDocumented: false });
     const misrouted = await checkRoute(gateway, { ...chat, backend: "gemini" }, view, false);
     expect(misrouted.worked).toBe(false);
-    expect(misrouted.detail).toMatch(/reached \/v1\/chat\/completions, not a gemini path/);
+    expect(misrouted.detail).toMatch(
+      /reached \/v1\/chat\/completions, not a path the google gemini backend serves/,
+    );
   });
 
   it("a route to a provider's mount of a dialect works when the request reached that mount", async () => {
@@ -69,15 +79,11 @@ describe("doctor against the direct control column", () => {
       const messages = started.routes.find((r) => r.client === "anthropic-messages");
       if (!messages) throw new Error("no route");
       const mounted = { ...messages, ingressPath: "/anthropic/v1/messages", persona: "deepseek" };
-      const seen: DoctorMock = {
-        url: provider.url,
-        pathsContaining: async (t) =>
-          provider.records.filter((r) => r.body.includes(t)).map((r) => r.path),
-      };
+      const seen = tinyView(provider);
       const check = await checkRoute(
         started.gateway,
         mounted,
-        { ...seen, mountOf: () => "/anthropic" },
+        { ...seen, mountOf: () => ({ at: "/anthropic", replaces: "" }) },
         false,
       );
       expect(check.reached).toEqual(["/anthropic/v1/messages"]);
