@@ -114,7 +114,7 @@ function notMeasuredGroups(
 
 const PREFLIGHT_CELL = new RegExp(`^${PREFLIGHT_REASON} \\(([^)]+)\\): (.*)$`, "s");
 
-function preflightFailedRoutes(cells: readonly CellRecord[]): PreflightFailedRoute[] {
+export function preflightFailedRoutes(cells: readonly CellRecord[]): PreflightFailedRoute[] {
   const routes = new Map<string, PreflightFailedRoute>();
   for (const cell of cells) {
     if (cell.verdict !== "not-run") continue;
