@@ -10,7 +10,12 @@ import type { PlannedCell } from "./cells.ts";
 import type { ColumnDeps, ColumnSettings } from "./column-run.ts";
 import type { GatewaySession } from "./gateway-session.ts";
 import type { ColumnMocks } from "./persona-mocks.ts";
-import { doctorMockOf, preflightRoutes, type RoutePreflights } from "./route-preflight.ts";
+import {
+  doctorMockOf,
+  preflightReason,
+  preflightRoutes,
+  type RoutePreflights,
+} from "./route-preflight.ts";
 
 export async function preflightColumn(
   session: GatewaySession,
@@ -51,7 +56,10 @@ export function withoutPreflightFailures(
   for (const cell of cells) {
     const why = preflights.notRunReason(cell.probe, cell.route.id, cell.key.mode);
     if (why === undefined) {
-      swept.push(cell);
+      const failed = preflights.failure(cell.route.id, cell.key.mode);
+      swept.push(
+        failed ? { ...cell, routePreflight: preflightReason(cell.key.mode, failed) } : cell,
+      );
       continue;
     }
     deps.writer.add({

@@ -15,6 +15,7 @@ import { startGateway } from "../gateways/start.ts";
 import { CORPUS } from "../probes/corpus/index.ts";
 import { openStore } from "../results/store.ts";
 import { startColumnMocks } from "./persona-mocks.ts";
+import { rescoreRun } from "./rescore.ts";
 import { doctorMockOf, RoutePreflights } from "./route-preflight.ts";
 import { BACKEND_MODEL, ROUTE_API_KEY, runSweep } from "./run-sweep.ts";
 import { MISROUTED_ROUTE, misroutedGateway } from "./testing-columns.ts";
@@ -71,15 +72,30 @@ describe("route preflight in a sweep", () => {
       );
       expect(attempts.all(result.runId, MISROUTED_ROUTE)).toEqual([]);
       expect(attempts.all(result.runId, GOOD_ROUTE)).toHaveLength(4);
-      // Its path probes ran, and found the wrong path.
+      // Its path probes ran, and found the wrong path, saying the route failed its preflight;
+      // nothing else is read off the route: their verdict lists hold the path alone.
       for (const [probe, mode] of [
         ["oc-path-generate", "non-stream"],
         ["oc-path-stream", "stream"],
       ] as const) {
         const path = cell(MISROUTED_ROUTE, probe, mode);
         expect(path?.verdict, path?.reason).toBe("mangled");
-        expect(path?.reason).toContain("/v1/v1/chat/completions");
+        expect(path?.reason).toContain('→ "/v1/v1/chat/completions"');
+        expect(path?.reason).toContain(`(route preflight failed (${mode}): forwarded to POST`);
+        if (!path) throw new Error("no path cell");
+        const [attempt] = store.attemptsOfCell(result.runId, path);
+        expect(attempt?.verdicts.length).toBeGreaterThan(0);
+        expect(new Set(attempt?.verdicts.map((v) => v.subject))).toEqual(new Set(["path"]));
+        expect(attempt?.exchange.context?.routePreflight).toMatch(WRONG_PATH);
       }
+      // The good route's path cell is judged among every other field, as always.
+      const good = cell(GOOD_ROUTE, "oc-path-generate", "non-stream");
+      if (!good) throw new Error("no good path cell");
+      const [goodAttempt] = store.attemptsOfCell(result.runId, good);
+      expect(new Set(goodAttempt?.verdicts.map((v) => v.subject)).size).toBeGreaterThan(1);
+      // A rescore of the stored bytes judges the same (the reason rides in the exchange).
+      const rescored = rescoreRun(store, result.runId);
+      expect(rescored.changed).toBe(0);
       // The well configured route is swept as before: the lossy gateway's rewrite is found.
       expect(cell(GOOD_ROUTE, "oc-temperature", "non-stream")?.verdict).toBe("mangled");
       expect(cell(GOOD_ROUTE, "oc-seed", "stream")?.verdict).toBe("preserved");
