@@ -197,7 +197,8 @@ export async function runColumn(
     try {
       const preflights = await preflightColumn(session, routes, mocks, settings, deps, label);
       const swept = withoutPreflightFailures(runnable, preflights, settings, deps, label, issueOf);
-      // Control legs and agent loops go only over routes whose preflight passed in every mode.
+      // Control legs and agent loops go only over routes whose preflight passed in every mode
+      // (a loop of another route is stored not-run with the preflight's reason).
       const checked = routes.filter((r) => preflights.routeNotRunReason(r.id) === undefined);
       const states = await mainPhase(swept, session, settings, deps, label, issueOf);
       await repeatPhase(states, session, settings, deps, label);
@@ -207,7 +208,8 @@ export async function runColumn(
         {
           runId,
           column: label,
-          routes: checked,
+          routes,
+          routeNotRun: (route) => preflights.routeNotRunReason(route.id),
           workdir,
           apiKey: settings.apiKey,
           backendModel: settings.backendModel,

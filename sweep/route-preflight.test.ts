@@ -93,6 +93,21 @@ describe("route preflight in a sweep", () => {
       if (!good) throw new Error("no good path cell");
       const [goodAttempt] = store.attemptsOfCell(result.runId, good);
       expect(new Set(goodAttempt?.verdicts.map((v) => v.subject)).size).toBeGreaterThan(1);
+      // Its agent loops are stored not run with the reason; the good route's loops ran.
+      const loops = store.db.prepare(
+        `SELECT status, reason FROM loops WHERE run_id = ? AND route_id = ?`,
+      );
+      const misroutedLoops = loops.all(result.runId, MISROUTED_ROUTE) as {
+        status: string;
+        reason: string;
+      }[];
+      expect(misroutedLoops.length).toBeGreaterThan(0);
+      for (const loop of misroutedLoops) {
+        expect(loop.status).toBe("not-run");
+        expect(loop.reason).toMatch(WRONG_PATH);
+      }
+      const goodLoops = loops.all(result.runId, GOOD_ROUTE) as { status: string }[];
+      expect(goodLoops.filter((l) => l.status !== "not-run").length).toBeGreaterThan(0);
       // A rescore of the stored bytes judges the same (the reason rides in the exchange).
       const rescored = rescoreRun(store, result.runId);
       expect(rescored.changed).toBe(0);
