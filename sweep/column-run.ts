@@ -146,7 +146,7 @@ export async function runColumn(
     if (job.attachUrl) {
       deps.progress.note(
         label,
-        `attached at ${job.attachUrl}; its upstream must be ${mocks.listeners()[0]?.url}`,
+        `attached at ${job.attachUrl}; its upstream must be ${mocks.url()}`,
       );
     }
     const started = await startGateway(launched, spec, startOptions);
