@@ -12,7 +12,6 @@ import { BUILTIN_ADAPTERS, resolveGateway } from "../../gateways/registry.ts";
 import { startGateway } from "../../gateways/start.ts";
 import { type ColumnMocks, startColumnMocks } from "../../sweep/persona-mocks.ts";
 import { doctorMockOf } from "../../sweep/route-preflight.ts";
-import { BACKEND_MODEL, ROUTE_API_KEY } from "../../sweep/run-sweep.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 
 function asCliError(error: unknown): never {
@@ -139,6 +138,7 @@ async function checkStarted(
   started: Running,
   doctorMock: DoctorMock,
   mocks: ColumnMocks,
+  sent: { apiKey: string; model: string },
 ): Promise<string | undefined> {
   let failed: string | undefined;
   const deps = Object.entries(started.install.dependencies ?? {})
@@ -149,10 +149,7 @@ async function checkStarted(
   );
   let checks: RouteCheck[] = [];
   try {
-    checks = await checkRoutes(started.gateway, started.routes, doctorMock, {
-      apiKey: ROUTE_API_KEY,
-      model: BACKEND_MODEL,
-    });
+    checks = await checkRoutes(started.gateway, started.routes, doctorMock, sent);
   } finally {
     const stop = await started.gateway.stop();
     process.stdout.write(
@@ -198,6 +195,8 @@ export async function doctor(text: string, options: DoctorOptions): Promise<void
   // provider's mount) and the sweep's own view of them: what a route's check meets here is what
   // a sweep's preflight and cells meet.
   const routes = adapter.routes(spec);
+  // The sweep's key and backend model, loaded here only: `gateways list` needs no sweep.
+  const { BACKEND_MODEL, ROUTE_API_KEY } = await import("../../sweep/run-sweep.ts");
   const mocks = await startColumnMocks(spec.name, workdir, routes);
   const doctorMock = doctorMockOf(mocks);
   let failed: string | undefined;
@@ -218,7 +217,10 @@ export async function doctor(text: string, options: DoctorOptions): Promise<void
       const log = started.logPath ? `\n  log: ${started.logPath}` : "";
       failed = `not-run: ${started.reason}${log}${tail}`;
     } else {
-      failed = await checkStarted(label, started, doctorMock, mocks);
+      failed = await checkStarted(label, started, doctorMock, mocks, {
+        apiKey: ROUTE_API_KEY,
+        model: BACKEND_MODEL,
+      });
     }
   } finally {
     process.off("SIGINT", onSigint);
