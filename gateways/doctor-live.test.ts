@@ -15,18 +15,6 @@ import { BUILTIN_ADAPTERS } from "./registry.ts";
 
 const CLI = fileURLToPath(new URL("../scripts/gatecheck.mjs", import.meta.url));
 
-/**
- * Routes whose doctor check fails on gatecheck's own adapter configuration, awaiting its fix
- * (gateways/adapters/portkey.ts): Portkey's `@deepseek` Chat route gives the DeepSeek
- * provider `x-portkey-custom-host: <mock>/v1`, and Portkey appends `/v1/chat/completions`,
- * so the request goes to `/v1/v1/chat/completions`. The check holds that these are the only
- * failures, and fails once the route works (then take it off this list).
- */
-const AWAITING_ADAPTER_FIX: Record<string, readonly string[]> = {
-  portkey: ["openai-chat->openai-chat@deepseek"],
-  "portkey@1.15.2+locked": ["openai-chat->openai-chat@deepseek"],
-};
-
 const SPECS = BUILTIN_ADAPTERS.filter((a) => a.source === "npm" || a.source === "pypi").flatMap(
   (a) => [
     a.name,
@@ -41,17 +29,8 @@ describe.each(SPECS)("gatecheck gateways doctor %s", (spec) => {
       timeout: 590_000,
     });
     const failing = [...out.stdout.matchAll(/^ {2}FAIL +(\S+)/gm)].map((m) => m[1]);
-    const awaiting = AWAITING_ADAPTER_FIX[spec];
-    if (!awaiting) {
-      expect(failing, `${out.stdout}\n${out.stderr}`).toEqual([]);
-      expect(out.status, `${out.stdout}\n${out.stderr}`).toBe(0);
-      expect(out.stdout).toMatch(/doctor ok \(\d+\/\d+ checks worked, all as documented\)/);
-      return;
-    }
-    expect(out.status, out.stdout).toBe(1);
-    expect([...new Set(failing)]).toEqual(awaiting);
-    expect(out.stdout).toContain(
-      "a sweep would not sweep it: forwarded to POST /v1/v1/chat/completions, which the deepseek openai-chat backend does not serve",
-    );
+    expect(failing, `${out.stdout}\n${out.stderr}`).toEqual([]);
+    expect(out.status, `${out.stdout}\n${out.stderr}`).toBe(0);
+    expect(out.stdout).toMatch(/doctor ok \(\d+\/\d+ checks worked, all as documented\)/);
   }, 600_000);
 });
