@@ -7,6 +7,7 @@ import type { RequestListener, ServerResponse } from "node:http";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono, type MiddlewareHandler } from "hono";
+import { recordExchange } from "./capture/exchange-record.ts";
 import { createRecordThrough, installReplay, recordThroughRoute } from "./capture/index.ts";
 import { CONTROL_PREFIX, mountControlApi } from "./control-api.ts";
 import { recordCutOff } from "./cut-off.ts";
@@ -105,6 +106,8 @@ export function createMockApp(
     const forward = createRecordThrough({
       upstream: options.upstream,
       captureFile: options.captureFile,
+      // Every forwarded exchange is a record too (`--record`), written when it ends.
+      onExchange: (exchange, incoming) => recordExchange(state, exchange, incoming),
     });
     app.all("*", recordThroughRoute(forward));
   }
