@@ -25,6 +25,7 @@ async function mock(options: Parameters<typeof startMock>[0] = {}): Promise<Mock
 }
 
 const DEPTH = 10_000;
+const JSON_TYPE = { "content-type": "application/json" };
 
 describe(`a request nested ${DEPTH} levels deep`, () => {
   it("is answered and recorded, in memory, through the API and in the file", async () => {
@@ -58,7 +59,11 @@ describe("the control API's limits", () => {
   it("refuses a spec nested too deep with a JSON 400 that names the limit", async () => {
     const m = await mock();
     const deep = `{"reply":{"body":{"json":${"[".repeat(DEPTH)}1${"]".repeat(DEPTH)}}}}`;
-    const res = await fetch(`${m.url}/__gatecheck/replies`, { method: "POST", body: deep });
+    const res = await fetch(`${m.url}/__gatecheck/replies`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: deep,
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(await res.json()).toEqual({
@@ -72,6 +77,7 @@ describe("the control API's limits", () => {
     // A spec within the limit still stages.
     const fine = await fetch(`${m.url}/__gatecheck/replies`, {
       method: "POST",
+      headers: JSON_TYPE,
       body: JSON.stringify({ reply: { body: { json: [[[[1]]]] } } }),
     });
     expect(fine.status).toBe(201);
@@ -80,7 +86,11 @@ describe("the control API's limits", () => {
   it("refuses a spec over 16 MiB with a JSON 413 before reading it whole", async () => {
     const m = await mock();
     const huge = `{"reply":{"body":{"text":"${"x".repeat(17 * 1024 * 1024)}"}}}`;
-    const res = await fetch(`${m.url}/__gatecheck/replies`, { method: "POST", body: huge });
+    const res = await fetch(`${m.url}/__gatecheck/replies`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: huge,
+    });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: string }).error).toMatch(/limit of 16777216 bytes/);
     const health = (await (await fetch(`${m.url}/__gatecheck/health`)).json()) as {

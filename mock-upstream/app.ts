@@ -10,6 +10,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { recordExchange } from "./capture/exchange-record.ts";
 import { createRecordThrough, installReplay, recordThroughRoute } from "./capture/index.ts";
 import { CONTROL_PREFIX, mountControlApi } from "./control-api.ts";
+import { controlRefusal } from "./control-guard.ts";
 import { recordCutOff } from "./cut-off.ts";
 import { hostProblem } from "./host-guard.ts";
 import { MockError } from "./mock-error.ts";
@@ -99,6 +100,12 @@ export function createMockApp(
   // The control API only: traffic is answered whatever Host a gateway sends (some send the
   // provider's name, and the lens judges what they send), and it reads nothing of ours.
   if (listenHost !== undefined) app.use(`${CONTROL_PREFIX}/*`, hostGuard(listenHost));
+  // Wherever it listens: a browser page reaches the control API through any address.
+  app.use(`${CONTROL_PREFIX}/*`, async (c, next) => {
+    const refusal = controlRefusal((name) => c.req.header(name));
+    if (refusal) return c.json({ error: refusal.error }, refusal.status);
+    await next();
+  });
   mountControlApi(app, state, () => resetState(state));
   if (options.replay)
     installReplay(state.stages, options.replay, { timeScale: options.replayTimeScale });
