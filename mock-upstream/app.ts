@@ -34,6 +34,11 @@ export interface MockAppOptions {
   prefix?: string;
   /** Bodies over this many bytes are answered 413 (default 32 MiB). */
   bodyLimitBytes?: number;
+  /**
+   * The JSON of every staged spec waiting at once is bounded by this many bytes (default
+   * 64 MiB); staging past it is refused with a 413 (control-api.ts).
+   */
+  stagedBytesLimit?: number;
   /** Record-through: forward every non-control request to this live upstream (capture/). */
   upstream?: string;
   /** With `upstream`: append each exchange to this JSONL capture file. */
@@ -76,7 +81,7 @@ export function createMockState(options: MockAppOptions = {}): TrafficState {
     prefix: (options.prefix ?? "").replace(/\/+$/, ""),
     bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
     recorder: new Recorder(options.recordFile, options.memoryLimits),
-    stages: new StageStore(),
+    stages: new StageStore(options.stagedBytesLimit),
     requestIdPrefix: requestIdPrefix(),
     cutOff: new WeakSet(),
     ...(persona ? { persona } : {}),

@@ -8,6 +8,7 @@ import { bodyLimit } from "hono/body-limit";
 import { DIALECTS } from "../dialects/dialect.ts";
 import { jsonTextDepth, tryParseJson } from "../dialects/json.ts";
 import { canonicalBody } from "./dialect-replies.ts";
+import type { StageStore } from "./stage-store.ts";
 import { parseStagedReply, type StagedReplySpec } from "./staged-reply-spec.ts";
 import type { TrafficState } from "./traffic.ts";
 
@@ -97,18 +98,36 @@ function firstRenderError(canonical: RenderedCanonical, plan: unknown): string |
 const renderProblems = new Map<string, string>();
 const MAX_REMEMBERED = 2000;
 
-/** Validate and stage; returns the ids or the error message for a 400. */
+const MIB = 1024 * 1024;
+
+/** The 413 message when staging `adding` bytes would pass the listener's limit. */
+function overLimit(stages: StageStore, adding: number): string {
+  const mib = (n: number) => `${(n / MIB).toFixed(1)} MiB`;
+  return `staging ${mib(adding)} more would hold ${mib(stages.bytes + adding)} of staged replies, over this mock's limit of ${stages.bytesLimit} bytes (${mib(stages.bytesLimit)}; startMock's stagedBytesLimit, gatecheck mock --staged-limit); drop staged replies first (DELETE /__gatecheck/replies or POST /__gatecheck/reset) or raise the limit`;
+}
+
+/**
+ * Validate and stage; returns the ids, or the status (400, or 413 past the staged-bytes
+ * limit) and message. Each spec counts as its JSON's bytes; a list is staged whole or not at all.
+ */
 export function stageSpecs(
   state: TrafficState,
   input: unknown,
-): { ok: true; ids: string[] } | { ok: false; error: string } {
+): { ok: true; ids: string[] } | { ok: false; status: 400 | 413; error: string } {
   const depth = valueDepth(input, SPEC_LIMITS.depth);
-  if (depth > SPEC_LIMITS.depth) return { ok: false, error: depthProblem(depth, false) };
+  if (depth > SPEC_LIMITS.depth) {
+    return { ok: false, status: 400, error: depthProblem(depth, false) };
+  }
   const parsed = parseStagedReply(input);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) return { ...parsed, status: 400 };
+  const sizes = parsed.specs.map((spec) => Buffer.byteLength(JSON.stringify(spec)));
+  const adding = sizes.reduce((a, b) => a + b, 0);
+  if (state.stages.bytes + adding > state.stages.bytesLimit) {
+    return { ok: false, status: 413, error: overLimit(state.stages, adding) };
+  }
   const unrenderable = checkRenderable(parsed.specs);
-  if (unrenderable) return { ok: false, error: unrenderable };
-  return { ok: true, ids: parsed.specs.map((spec) => state.stages.add(spec)) };
+  if (unrenderable) return { ok: false, status: 400, error: unrenderable };
+  return { ok: true, ids: parsed.specs.map((spec, i) => state.stages.add(spec, sizes[i])) };
 }
 
 export function mountControlApi(app: Hono, state: TrafficState, onReset: () => void): void {
@@ -130,7 +149,7 @@ export function mountControlApi(app: Hono, state: TrafficState, onReset: () => v
     const json = tryParseJson(text);
     if (!json.ok) return c.json({ error: `staged reply is not JSON: ${json.error}` }, 400);
     const staged = stageSpecs(state, json.value);
-    if (!staged.ok) return c.json({ error: staged.error }, 400);
+    if (!staged.ok) return c.json({ error: staged.error }, staged.status);
     return c.json({ staged: staged.ids }, 201);
   });
   app.get(`${base}/replies`, (c) =>
@@ -188,6 +207,7 @@ export function mountControlApi(app: Hono, state: TrafficState, onReset: () => v
       records: count,
       ...(evicted > 0 ? { evicted } : {}),
       staged: state.stages.list().length,
+      stagedBytes: state.stages.bytes,
       ...(state.persona ? { persona: state.persona.name } : {}),
       ...(failure ? { recorderError: failure.message } : {}),
     });

@@ -48,7 +48,10 @@ export interface MockHandle {
   records(filter?: RecordFilter): MockRecord[];
   /** Records made since start (memory keeps only the newest; the record file has them all). */
   recorded(): number;
-  /** Stage a reply (a StagedReplySpec or a list); throws MockError("invalid-spec") with the reason. */
+  /**
+   * Stage a reply (a StagedReplySpec or a list); throws MockError("invalid-spec") with the
+   * reason, or MockError("staged-limit") past `stagedBytesLimit`.
+   */
   stage(spec: unknown): void;
   /** Forget records in memory and every staged reply. */
   reset(): void;
@@ -99,7 +102,9 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     recorded: () => state.recorder.recorded,
     stage(spec) {
       const staged = stageSpecs(state, spec);
-      if (!staged.ok) throw new MockError("invalid-spec", staged.error);
+      if (!staged.ok) {
+        throw new MockError(staged.status === 413 ? "staged-limit" : "invalid-spec", staged.error);
+      }
     },
     reset: () => resetState(state),
     close() {
