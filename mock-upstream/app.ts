@@ -14,6 +14,7 @@ import { controlRefusal } from "./control-guard.ts";
 import { recordCutOff } from "./cut-off.ts";
 import { hostProblem } from "./host-guard.ts";
 import { MockError } from "./mock-error.ts";
+import { recordFramingError } from "./parser-refusal.ts";
 import { getPersona } from "./personas/index.ts";
 import { DEFAULT_BODY_LIMIT, readNodeRequest } from "./read-request.ts";
 import { Recorder, type RecorderLimits } from "./recorder.ts";
@@ -83,7 +84,7 @@ export function createMockState(options: MockAppOptions = {}): TrafficState {
     recorder: new Recorder(options.recordFile, options.memoryLimits),
     stages: new StageStore(options.stagedBytesLimit),
     requestIdPrefix: requestIdPrefix(),
-    cutOff: new WeakSet(),
+    cutOff: new WeakMap(),
     ...(persona ? { persona } : {}),
   };
 }
@@ -178,8 +179,10 @@ export function createMockListener(
     }
     const arrival = arrive(state);
     readNodeRequest(incoming, state.bodyLimit, (raw) => {
-      if (state.cutOff.has(incoming.socket)) {
-        recordCutOff(raw, arrival, state);
+      const trouble = state.cutOff.get(incoming.socket);
+      if (trouble) {
+        if (trouble.kind === "timeout") recordCutOff(raw, arrival, state);
+        else recordFramingError(raw, arrival, state, trouble);
         return;
       }
       let wire: ReturnType<typeof answerTraffic>;

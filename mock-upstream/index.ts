@@ -8,8 +8,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMockListener, createMockState, type MockAppOptions, resetState } from "./app.ts";
 import { stageSpecs } from "./control-api.ts";
-import { onClientError } from "./cut-off.ts";
 import { MockError } from "./mock-error.ts";
+import { onClientError } from "./parser-refusal.ts";
 import type { MockRecord } from "./record.ts";
 import type { RecordFilter } from "./recorder.ts";
 
@@ -74,7 +74,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     },
     createMockListener(appOptions, state),
   );
-  server.on("clientError", onClientError(state.cutOff));
+  server.on("clientError", onClientError(state, !options.upstream));
   // Gateways pool upstream connections: closing idle ones after Node's default 5 s makes
   // a reused connection fail with a reset nobody planned, so idle connections stay longer.
   server.keepAliveTimeout = KEEP_ALIVE_MS;
