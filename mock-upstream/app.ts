@@ -4,7 +4,7 @@
  * resets, hangs); through `app.request` it comes back as a web Response.
  */
 import type { RequestListener, ServerResponse } from "node:http";
-import { getRequestListener, type HttpBindings } from "@hono/node-server";
+import { getRequestListener, type HttpBindings, RequestError } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono, type MiddlewareHandler } from "hono";
 import { recordExchange } from "./capture/exchange-record.ts";
@@ -13,6 +13,7 @@ import { CONTROL_PREFIX, mountControlApi } from "./control-api.ts";
 import { controlRefusal } from "./control-guard.ts";
 import { recordCutOff } from "./cut-off.ts";
 import { hostProblem } from "./host-guard.ts";
+import { answerMissingHost, lacksRequiredHost, refuseMissingHost } from "./host-required.ts";
 import { MockError } from "./mock-error.ts";
 import { recordFramingError } from "./parser-refusal.ts";
 import { getPersona } from "./personas/index.ts";
@@ -168,13 +169,23 @@ export function createMockListener(
   state = createMockState(options),
 ): RequestListener {
   const app = createMockApp(options, state);
-  const viaApp = getRequestListener(app.fetch);
+  const viaApp = getRequestListener(app.fetch, {
+    // Hono builds a URL from Host; an HTTP/1.0 request may come without one (host-required.ts).
+    hostname: "localhost",
+    // A request it cannot make a URL of (a Host it refuses) gets a 400 that says why.
+    errorHandler: (error) =>
+      Response.json(
+        { error: `gatecheck mock: ${(error as Error).message}` },
+        { status: error instanceof RequestError ? 400 : 500 },
+      ),
+  });
   if (options.upstream) return viaApp;
   return (incoming, outgoing) => {
     // Anything under the control prefix goes to Hono, which routes it exactly as before
     // (including a path that merely starts with the prefix, which is traffic there too).
     if (incoming.url?.startsWith(CONTROL_PREFIX)) {
-      viaApp(incoming, outgoing);
+      if (lacksRequiredHost(incoming)) refuseMissingHost(outgoing);
+      else viaApp(incoming, outgoing);
       return;
     }
     const arrival = arrive(state);
@@ -185,11 +196,17 @@ export function createMockListener(
         else recordFramingError(raw, arrival, state, trouble);
         return;
       }
-      let wire: ReturnType<typeof answerTraffic>;
+      let wire: ReturnType<typeof answerTraffic> | undefined;
       try {
-        wire = answerTraffic(raw, arrival, state);
+        wire = lacksRequiredHost(incoming)
+          ? answerMissingHost(raw, arrival, state)
+          : answerTraffic(raw, arrival, state);
       } catch {
         // As in the app's route: a request that cannot be answered ends its connection.
+        outgoing.destroy();
+        return;
+      }
+      if (!wire) {
         outgoing.destroy();
         return;
       }

@@ -71,6 +71,8 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
       requestTimeout,
       // Node checks for timed-out requests this often (its default is 30 s).
       connectionsCheckingInterval: Math.min(30_000, Math.max(10, requestTimeout / 4)),
+      // Node's own check answers an empty 400 and leaves no record (host-required.ts).
+      requireHostHeader: false,
     },
     createMockListener(appOptions, state),
   );
