@@ -28,6 +28,8 @@ export function lacksRequiredHost(incoming: IncomingMessage): boolean {
   const raw = incoming.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
+    // Clients send it first and spelled one of two ways: no lower-casing on the request path.
+    if (name === "Host" || name === "host") return false;
     if (name.length === 4 && name.toLowerCase() === "host") return false;
   }
   return true;
