@@ -9,6 +9,7 @@ import { existsSync, renameSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { LOOP_COLUMNS, LOOP_KEY_COLUMNS } from "./loop-records.ts";
 import { ResultsError } from "./results-error.ts";
+import { requireRunId } from "./run-id.ts";
 import {
   ATTEMPT_COLUMNS,
   ATTEMPT_KEY_COLUMNS,
@@ -84,8 +85,13 @@ function mergeInOneTransaction(
   for (const p of inPaths) {
     if (resolve(p) === out)
       throw new ResultsError("merge-conflict", `${p} is both an input and the output`);
-    // Validates existence and schema version before anything is written.
-    openDb(p, { readonly: true }).close();
+    // Validates existence, schema version and run ids before anything is written.
+    const input = openDb(p, { readonly: true });
+    try {
+      requireInputRunIds(input, p);
+    } finally {
+      input.close();
+    }
   }
   const db = openDb(outPath, { create: true });
   const report: MergeReport = {
@@ -122,6 +128,20 @@ function mergeInOneTransaction(
 }
 
 type Row = Record<string, unknown>;
+
+/** Every run id an input holds: a run id names a folder that `prune` deletes (run-id.ts). */
+function requireInputRunIds(input: Db, path: string): void {
+  const ids = input
+    .prepare(
+      `SELECT id FROM runs UNION SELECT run_id FROM gateway_runs UNION SELECT run_id FROM cells
+       UNION SELECT run_id FROM judgements UNION SELECT run_id FROM loops`,
+    )
+    .pluck()
+    .all() as unknown[];
+  for (const id of ids) {
+    requireRunId(String(id), `merge input ${path}`, "; nothing was merged");
+  }
+}
 
 function mergeOne(db: Db, src: string, path: string, report: MergeReport, runs: Set<string>): void {
   for (const row of db.prepare(`SELECT ${quoted(RUN_COLUMNS)} FROM ${src}.runs`).all() as Row[]) {

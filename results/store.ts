@@ -32,6 +32,7 @@ import type {
   RunStatus,
 } from "./records.ts";
 import { ResultsError } from "./results-error.ts";
+import { requireRunId } from "./run-id.ts";
 import {
   ATTEMPT_COLUMNS,
   GATEWAY_RUN_COLUMNS,
@@ -159,6 +160,7 @@ export class ResultsStore {
   }
 
   getRun(runId: string): RunRecord | undefined {
+    requireRunId(runId, "run");
     const row = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(runId) as Row | undefined;
     return row ? rowToRun(row) : undefined;
   }
