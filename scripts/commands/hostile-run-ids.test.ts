@@ -154,17 +154,19 @@ describe("the reproductions", { timeout: 120_000 }, () => {
     expect(readdirSync(join(work, "dot", "runs"))).toEqual(["night-2"]);
   });
 
-  it("a merge input holding run ../../../victim is refused before OUT is made", () => {
+  it("a merge input holding run ../../../victim is refused; a prune after deletes nothing up there", () => {
     const input = renamedCopy(join(root, "inputs", "victim.db"), "../../../victim");
+    mkdirSync(join(work, "m"));
     const before = snapshot();
-    const merge = gatecheck("merge", "m/gc.db", input);
+    const merge = gatecheck("merge", "m/gc.db", base, input);
     expect(merge.code, merge.err).toBe(2);
     expect(merge.err).toContain(
       `merge input ${input}: "../../../victim" is not a run id (a run id is 1 to 80 letters, digits, . _ -, starting with a letter or digit`,
     );
     expect(merge.err).toContain("nothing was merged");
     expect(snapshot()).toEqual(before);
-    expect(existsSync(join(work, "m"))).toBe(false);
+    // m/runs/../../../victim is a/victim: what the prune of a merged database deleted.
+    gatecheck("prune", "--keep", "1", "--db", "m/gc.db");
     sentinelsSurvive();
   });
 
