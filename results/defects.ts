@@ -23,8 +23,8 @@
 import type { Mode } from "../dialects/dialect.ts";
 import { SEVERITIES } from "../probes/corpus/probe.ts";
 import { isReplySubject } from "../probes/subject.ts";
-import { mdCode, mdText } from "./markdown-text.ts";
 import type { FindingRecord } from "./findings.ts";
+import { mdCode, mdText } from "./markdown-text.ts";
 import { type CellKey, type CellRecord, cellKeyString } from "./records.ts";
 import { CARRIERS, type Direction, type ReportFacts } from "./report-facts.ts";
 import { summarizeRun } from "./run-summary.ts";

@@ -9,7 +9,6 @@ import { existsSync, renameSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { LOOP_COLUMNS, LOOP_KEY_COLUMNS } from "./loop-records.ts";
 import { ResultsError } from "./results-error.ts";
-import { requireRunId } from "./run-id.ts";
 import {
   ATTEMPT_COLUMNS,
   ATTEMPT_KEY_COLUMNS,
@@ -21,6 +20,7 @@ import {
   quoted,
   RUN_COLUMNS,
 } from "./row-mapping.ts";
+import { requireRunId } from "./run-id.ts";
 import { type Db, openDb } from "./schema.ts";
 
 export interface MergeReport {

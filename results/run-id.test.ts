@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { newRunId } from "./store.ts";
 import { isRunId, RUN_ID_MAX, requireRunId } from "./run-id.ts";
+import { newRunId } from "./store.ts";
 
 describe("run ids", () => {
   it("takes generated ids and the names a user gives shards", () => {

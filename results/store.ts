@@ -32,7 +32,6 @@ import type {
   RunStatus,
 } from "./records.ts";
 import { ResultsError } from "./results-error.ts";
-import { requireRunId } from "./run-id.ts";
 import {
   ATTEMPT_COLUMNS,
   GATEWAY_RUN_COLUMNS,
@@ -52,6 +51,7 @@ import {
   rowToRun,
   runToRow,
 } from "./row-mapping.ts";
+import { requireRunId } from "./run-id.ts";
 import { type Db, type OpenOptions, openDb } from "./schema.ts";
 
 export { DEFAULT_DB_PATH };

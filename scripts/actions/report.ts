@@ -6,8 +6,8 @@ import { loadRunView } from "../../results/run-view.ts";
 import { openStoreReadonly } from "../../results/store.ts";
 import { EXIT } from "../exit-codes.ts";
 import { requireWritableFile } from "../paths.ts";
-import { optionalRunIdArg } from "../run-id-arg.ts";
 import { withResultsErrors } from "../results-errors.ts";
+import { optionalRunIdArg } from "../run-id-arg.ts";
 
 export interface ReportOptions {
   db: string;
