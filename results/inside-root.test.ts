@@ -30,6 +30,12 @@ describe("insideRoot", () => {
     }
   });
 
+  it("refuses a detour to another folder inside the root, and no path at all", () => {
+    for (const parts of [["x/../night-2"], ["x", "..", "night-2"], ["a//b"], ["./a"], []]) {
+      expect(() => insideRoot(root, ...parts), JSON.stringify(parts)).toThrow(/^refusing the path/);
+    }
+  });
+
   it("refuses a sibling folder whose name starts with the root's", () => {
     expect(() => insideRoot(root, "../runs-other/x")).toThrow(/refusing/);
   });

@@ -8,18 +8,22 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { ResultsError } from "./results-error.ts";
 
 /**
- * `root` joined with `parts`, resolved, when the result lies strictly inside `root` (never
- * `root` itself: deleting `runs/.` deletes every run); an `outside-root` error otherwise.
+ * `root` joined with `parts`, when each part only descends (no empty, `.` or `..` segment, no
+ * absolute part) and the result, resolved, lies strictly inside `root`: never `root` itself
+ * (deleting `runs/.` deletes every run) and never another of its folders by a detour
+ * (`x/../night-2` would delete the kept run's). An `outside-root` error otherwise.
  */
 export function insideRoot(root: string, ...parts: string[]): string {
   const base = resolve(root);
   const path = resolve(base, ...parts);
   const rel = relative(base, path);
   const outside = rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
-  if (outside || parts.some((p) => p.includes("\0"))) {
+  const segments = parts.flatMap((p) => p.split(/[\\/]/));
+  const detour = segments.some((s) => s === "" || s === "." || s === ".." || s.includes("\0"));
+  if (parts.length === 0 || outside || detour) {
     throw new ResultsError(
       "outside-root",
-      `refusing the path ${JSON.stringify(parts.join("/"))}: it must name something inside ${base}, and resolves to ${path}`,
+      `refusing the path ${JSON.stringify(parts.join("/"))}: it must name something inside ${base} by descending into it (it resolves to ${path})`,
     );
   }
   return path;
