@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { Mode } from "../dialects/dialect.ts";
 import type { GatewayAdapter, GatewaySpec } from "../gateways/adapter.ts";
 import { startGateway } from "../gateways/start.ts";
+import { columnFolder } from "../loops/evidence-file.ts";
 import { loopPhase } from "../loops/loop-phase.ts";
 import { startMock } from "../mock-upstream/index.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
@@ -82,7 +83,7 @@ export interface ColumnResult {
 
 /** The column's folder in the run's: its label as one folder name, never a path out of it. */
 function columnWorkdir(workRoot: string, label: string): string {
-  return insideRoot(workRoot, label.replaceAll("/", "_"));
+  return insideRoot(workRoot, columnFolder(label));
 }
 
 export async function runColumn(
