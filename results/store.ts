@@ -82,6 +82,7 @@ export class ResultsStore {
   ) {}
 
   beginRun(run: Omit<RunRecord, "status" | "finishedAt">): RunRecord {
+    requireRunId(run.id, "a new run");
     const record: RunRecord = { ...run, status: "running" };
     try {
       this.db
