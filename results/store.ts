@@ -161,7 +161,7 @@ export class ResultsStore {
   }
 
   getRun(runId: string): RunRecord | undefined {
-    requireRunId(runId, "run");
+    requireRunId(runId, "the run asked for");
     const row = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(runId) as Row | undefined;
     return row ? rowToRun(row) : undefined;
   }

@@ -100,8 +100,8 @@ export async function sweepAction(flags: SweepFlags, command: Command): Promise<
       concurrency: positiveInt(flags.concurrency, "--concurrency"),
       attemptTimeoutMs: positiveInt(flags.timeoutMs, "--timeout-ms"),
       ...(flags.shard ? { shard: parseShard(flags.shard) } : {}),
-      // Shards of one sweep share a run id so `merge` makes one run of them.
       ...(flags.resume !== undefined ? { resume: runIdArg(flags.resume, "--resume") } : {}),
+      // Shards of one sweep share a run id so `merge` makes one run of them.
       ...(flags.runId !== undefined ? { runId: runIdArg(flags.runId, "--run-id") } : {}),
       dbPath: flags.db,
       outDir,
