@@ -4,9 +4,9 @@
  * Two versions of one gateway are two folders, so both can be columns of one sweep.
  */
 import { existsSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type GatewaySpec, gatewayLabel } from "./adapter.ts";
+import { GatewayError, type GatewaySpec, gatewayLabel } from "./adapter.ts";
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 
@@ -17,8 +17,20 @@ export function gatewayCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(root, "gateways");
 }
 
+/**
+ * The install folder of a column, one folder inside the cache: a failed install's folder is
+ * deleted, so a label that would resolve anywhere else (a version from a gateway file) is refused.
+ */
 export function installDirFor(cacheDir: string, spec: GatewaySpec): string {
-  return join(cacheDir, gatewayLabel(spec));
+  const label = gatewayLabel(spec);
+  const dir = resolve(cacheDir, label);
+  if (dirname(dir) !== resolve(cacheDir) || basename(dir) !== label || label.includes("\0")) {
+    throw new GatewayError(
+      "bad-spec",
+      `gateway ${JSON.stringify(label)}: its install folder would be ${dir}, not its own folder inside ${resolve(cacheDir)}; use a version of letters, digits, . _ -`,
+    );
+  }
+  return dir;
 }
 
 /** Labels installed in the cache for one gateway (`portkey@1.15.2`, `portkey@1.15.2+locked`). */

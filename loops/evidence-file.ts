@@ -5,8 +5,14 @@
  * `loops.evidence` holds the same JSON.
  */
 import { join } from "node:path";
+import { isRunId } from "../results/run-id.ts";
 
 const unsafe = /[^A-Za-z0-9._@+-]+/g;
+
+/** A column's folder in its run's folder: its label as one folder name (`/` is not one). */
+export function columnFolder(label: string): string {
+  return label.replaceAll("/", "_");
+}
 
 /** Relative to the column's work folder. */
 export function loopEvidenceFile(routeId: string, variant: string): string {
@@ -20,7 +26,7 @@ export function loopEvidencePath(
   routeId: string,
   variant: string,
 ): string {
-  return join("runs", runId, column.replaceAll("/", "_"), loopEvidenceFile(routeId, variant));
+  return join("runs", runId, columnFolder(column), loopEvidenceFile(routeId, variant));
 }
 
 /**
@@ -29,5 +35,6 @@ export function loopEvidencePath(
  */
 export function loopEvidenceRun(run: { id: string; args: unknown }): string {
   const args = run.args as { loopsOf?: unknown } | null | undefined;
-  return typeof args?.loopsOf === "string" ? args.loopsOf : run.id;
+  // A link into another run's folder only by a run id (a merged database's args are data).
+  return typeof args?.loopsOf === "string" && isRunId(args.loopsOf) ? args.loopsOf : run.id;
 }

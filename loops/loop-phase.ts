@@ -8,8 +8,9 @@
  * is `not-run` with the reason, and `--resume` runs it.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import type { GatewayRoute } from "../gateways/adapter.ts";
+import { insideRoot } from "../results/inside-root.ts";
 import { doneLoopKeys, type LoopRecord, loopKey, putLoop } from "../results/loop-records.ts";
 import type { Db } from "../results/schema.ts";
 import type { Deadline } from "../sweep/deadline.ts";
@@ -186,7 +187,7 @@ export async function loopPhase(
     if (run.outcome.status === "completed") result.completed += 1;
     const { outcome } = run;
     const evidence = JSON.stringify(run.evidence, null, 1);
-    const file = join(settings.workdir, loopEvidenceFile(route.id, loop.variant));
+    const file = insideRoot(settings.workdir, loopEvidenceFile(route.id, loop.variant));
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, evidence);
     putLoop(db, {

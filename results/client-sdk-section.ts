@@ -6,7 +6,7 @@
  * `clientSdkStatsOf` reads the stored attempts; `renderClientSdkSection` is pure.
  */
 import { z } from "zod";
-import { cellText, clip, count, someOf } from "./markdown-text.ts";
+import { clip, count, mdText, someOf } from "./markdown-text.ts";
 import type { ResultsStore } from "./store.ts";
 
 /** Cells the SDK did not accept for one reason. */
@@ -158,7 +158,7 @@ export function renderClientSdkSection(stats: readonly ClientSdkStats[]): string
     const raised = s.notAccepted.filter((g) => g.errorStatus).reduce((a, g) => a + g.cells, 0);
     const unreadable = s.notAccepted.filter((g) => !g.errorStatus).reduce((a, g) => a + g.cells, 0);
     lines.push(
-      `| ${s.column} | ${count(s.cells)} | ${count(s.accepted)} | ${count(raised)} | ${count(unreadable)} | ${count(s.withFindings)} | ${count(s.withDisagreements)} |`,
+      `| ${mdText(s.column)} | ${count(s.cells)} | ${count(s.accepted)} | ${count(raised)} | ${count(unreadable)} | ${count(s.withFindings)} | ${count(s.withDisagreements)} |`,
     );
   }
   lines.push("", "Every response not accepted, by reason:", "");
@@ -171,16 +171,16 @@ export function renderClientSdkSection(stats: readonly ClientSdkStats[]): string
           ? `no response reached the client: ${g.reason}`
           : `the SDK could not read a ${g.statuses.filter(Boolean).join("/")} response: ${g.reason}`;
       lines.push(
-        `| ${s.column} | ${cellText(reason)} | ${count(g.cells)} | ${someOf(g.statuses.sort().map(String), 8)} | ${cellText(g.examples.map((e) => clip(e, 90)).join("; "))} |`,
+        `| ${mdText(s.column)} | ${mdText(reason)} | ${count(g.cells)} | ${someOf(g.statuses.sort().map(String), 8)} | ${mdText(g.examples.map((e) => clip(e, 90)).join("; "))} |`,
       );
     }
   }
   lines.push("");
   for (const s of stats) {
     for (const example of s.findingExamples)
-      lines.push(`- finding, ${s.column}: ${cellText(example)}`);
+      lines.push(`- finding, ${mdText(s.column)}: ${mdText(example)}`);
     for (const example of s.disagreementExamples)
-      lines.push(`- SDK ≠ lens, ${s.column}: ${cellText(example)}`);
+      lines.push(`- SDK ≠ lens, ${mdText(s.column)}: ${mdText(example)}`);
   }
   lines.push("");
   return lines;

@@ -24,6 +24,7 @@ import type { Mode } from "../dialects/dialect.ts";
 import { SEVERITIES } from "../probes/corpus/probe.ts";
 import { isReplySubject } from "../probes/subject.ts";
 import type { FindingRecord } from "./findings.ts";
+import { mdCode, mdText } from "./markdown-text.ts";
 import { type CellKey, type CellRecord, cellKeyString } from "./records.ts";
 import { CARRIERS, type Direction, type ReportFacts } from "./report-facts.ts";
 import { summarizeRun } from "./run-summary.ts";
@@ -33,7 +34,7 @@ export type DefectRule = "failed-delivery" | "not-carried" | "subject";
 export interface Defect {
   column: string;
   rule: DefectRule;
-  /** One line: `dropped \`tools.strict\``, `failed delivery: ...`. */
+  /** One line of Markdown, its data escaped: `dropped \`tools.strict\``, `failed delivery: ...`. */
   title: string;
   severity: string;
   /** Distinct cells it explains, in cell order. */
@@ -212,7 +213,7 @@ export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
       f.column,
       `subject\u0000${f.subject}\u0000${f.verdict}\u0000${f.cause ?? ""}`,
       "subject",
-      () => `${f.verdict} \`${f.subject}\`${f.cause ? ` (${f.cause})` : ""}`,
+      () => `${f.verdict} ${mdCode(f.subject)}${f.cause ? ` (${mdText(f.cause)})` : ""}`,
     );
     add(g, f, f.subject, f.own, f.reason, f.attempt);
   }
@@ -231,8 +232,8 @@ function notCarriedDirections(facts: ReportFacts): Map<string, { judged: number;
 
 function notCarriedTitle(direction: Direction, routeId: string): string {
   return direction === "request"
-    ? `requests on ${routeId} reach the backend without their \`${CARRIERS.request}\`: every request-side loss there is this one`
-    : `replies on ${routeId} reach the client without their \`${CARRIERS.reply}\`: every reply-side loss there is this one`;
+    ? `requests on ${mdText(routeId)} reach the backend without their \`${CARRIERS.request}\`: every request-side loss there is this one`
+    : `replies on ${mdText(routeId)} reach the client without their \`${CARRIERS.reply}\`: every reply-side loss there is this one`;
 }
 
 function deliveryTitle(facts: ReportFacts, column: string): string {

@@ -7,7 +7,7 @@
 
 import type { WireExchange } from "../dialects/wire/exchange.ts";
 import { VERDICT_CLASS } from "../probes/verdict.ts";
-import { cellText } from "./markdown-text.ts";
+import { mdText } from "./markdown-text.ts";
 import type { CellRecord } from "./records.ts";
 import { probeOfCell, type RunView } from "./run-view.ts";
 import type { ResultsStore } from "./store.ts";
@@ -133,7 +133,7 @@ export function renderFailureSection(
     const most = measured.length > 0 ? String(Math.max(...measured.map((f) => f.attempts))) : "—";
     const waits = measured.flatMap((f) => (f.totalMs === undefined ? [] : [f.totalMs]));
     const longest = waits.length > 0 ? ms(Math.max(...waits)) : "—";
-    lines.push(`| ${column} | ${count} | ${clean} | ${silent} | ${most} | ${longest} |`);
+    lines.push(`| ${mdText(column)} | ${count} | ${clean} | ${silent} | ${most} | ${longest} |`);
   }
   const timedAll = cells.filter((c) => TIMED_FIELDS.has(probeOfCell(view, c).field));
   const timed = timedAll.filter(shown);
@@ -155,7 +155,7 @@ export function renderFailureSection(
       const gaps = f && f.gapsMs.length > 0 ? f.gapsMs.map((g) => `${g}`).join(", ") : "—";
       const verdict = `${c.verdict}${c.cause ? ` (${c.cause})` : ""}`;
       lines.push(
-        `| ${c.column} | ${c.probeId} | ${c.mode} | ${c.routeId} | ${f?.attempts ?? "—"} | ${gaps} | ${ms(f?.totalMs)} | ${f?.clientStatus ?? "—"} | ${cellText(verdict)} |`,
+        `| ${mdText(c.column)} | ${mdText(c.probeId)} | ${c.mode} | ${mdText(c.routeId)} | ${f?.attempts ?? "—"} | ${gaps} | ${ms(f?.totalMs)} | ${f?.clientStatus ?? "—"} | ${mdText(verdict)} |`,
       );
     }
   }
@@ -202,8 +202,10 @@ function renderFallback(
     const stayed = ran.filter((c) => byKey.get(key(c))?.targets === 1);
     const findings = ran.filter((c) => VERDICT_CLASS[c.verdict] === "silent").length;
     const notRun = mine.filter((c) => c.column === column && c.verdict === "not-run");
-    const why = notRun[0] ? `${notRun.length} (${cellText(notRun[0].reason)})` : "0";
-    lines.push(`| ${column} | ${statuses(moved)} | ${statuses(stayed)} | ${findings} | ${why} |`);
+    const why = notRun[0] ? `${notRun.length} (${mdText(notRun[0].reason)})` : "0";
+    lines.push(
+      `| ${mdText(column)} | ${statuses(moved)} | ${statuses(stayed)} | ${findings} | ${why} |`,
+    );
   }
   const ran = mine.filter((c) => c.verdict !== "not-run" && shown(c));
   if (ran.length > 0) {
@@ -216,7 +218,7 @@ function renderFallback(
       const f = byKey.get(key(c));
       const verdict = `${c.verdict}${c.cause ? ` (${c.cause})` : ""}`;
       lines.push(
-        `| ${c.column} | ${c.probeId} | ${c.routeId} | ${f?.firstStatus ?? "—"} | ${f?.targets ?? "—"} | ${f?.clientStatus ?? "—"} | ${cellText(verdict)} |`,
+        `| ${mdText(c.column)} | ${mdText(c.probeId)} | ${mdText(c.routeId)} | ${f?.firstStatus ?? "—"} | ${f?.targets ?? "—"} | ${f?.clientStatus ?? "—"} | ${mdText(verdict)} |`,
       );
     }
   }

@@ -6,7 +6,7 @@
  */
 import { AXES } from "../probes/corpus/probe.ts";
 import { VERDICT_CLASS } from "../probes/verdict.ts";
-import { cellText, count } from "./markdown-text.ts";
+import { count, mdText } from "./markdown-text.ts";
 import { cellKeyString } from "./records.ts";
 import type { ReportFacts } from "./report-facts.ts";
 import { probeOfCell } from "./run-view.ts";
@@ -103,11 +103,11 @@ export function renderGrid(grid: Grid): string[] {
     "",
     "Per route and axis: `clean/judged` probe cells, **n✗** silent defects on the probe's own field, `nr` rejected, `+n?` not measured (not-run or error), `·` no cell. *Side* counts the route's cells with a defect on a subject their probe did not ask about; *no answer* the cells whose client got a 5xx or nothing while the upstream answered. Field by field: appendix B.",
     "",
-    `| column | route | ${grid.axes.join(" | ")} | side | no answer |`,
+    `| column | route | ${grid.axes.map(mdText).join(" | ")} | side | no answer |`,
     `|---|---|${grid.axes.map(() => "---").join("|")}|---|---|`,
     ...grid.rows.map(
       (r) =>
-        `| ${cellText(r.column)} | ${cellText(r.routeId)} | ${grid.axes.map((a) => gridCellText(r.byAxis.get(a))).join(" | ")} | ${r.sideCells > 0 ? count(r.sideCells) : "·"} | ${r.failedDelivery > 0 ? `**${count(r.failedDelivery)}**` : "·"} |`,
+        `| ${mdText(r.column)} | ${mdText(r.routeId)} | ${grid.axes.map((a) => gridCellText(r.byAxis.get(a))).join(" | ")} | ${r.sideCells > 0 ? count(r.sideCells) : "·"} | ${r.failedDelivery > 0 ? `**${count(r.failedDelivery)}**` : "·"} |`,
     ),
     "",
   ];

@@ -6,7 +6,7 @@
  * as clean.
  */
 import type { ColumnHeadline, Defect } from "./defects.ts";
-import { cellText, clip, count, modesText, someOf } from "./markdown-text.ts";
+import { clip, count, mdText, modesText, someOf } from "./markdown-text.ts";
 import { knownIssueLink } from "./verdict-tokens.ts";
 
 /** Defects per column in the headline; the rest are in the appendix. */
@@ -16,7 +16,7 @@ const EXAMPLE_CHARS = 110;
 
 export function columnHeading(head: ColumnHeadline): string {
   if (head.status !== "ok" && head.judged === 0) {
-    return `${head.column}: not measured (${head.status}${head.reason ? `: ${head.reason}` : ""})`;
+    return `${mdText(head.column)}: not measured (${mdText(head.status)}${head.reason ? `: ${mdText(head.reason)}` : ""})`;
   }
   const parts: string[] = [];
   const distinct = head.defects.filter((d) => d.rule !== "failed-delivery").length;
@@ -31,26 +31,29 @@ export function columnHeading(head: ColumnHeadline): string {
     parts.push(`${count(head.withDefect)} of ${count(head.cells)} cells affected`);
   }
   if (head.rejected > 0) parts.push(`${count(head.rejected)} rejected loudly`);
-  return `${head.column}: ${parts.join(" · ")}`;
+  return `${mdText(head.column)}: ${parts.join(" · ")}`;
 }
 
 function where(d: Defect): string {
-  const routes = d.routes.length === 1 ? (d.routes[0] ?? "") : `${d.routes.length} routes`;
+  const routes = d.routes.length === 1 ? mdText(d.routes[0] ?? "") : `${d.routes.length} routes`;
   return `${routes} · ${modesText(d.modes)}`;
 }
 
+/** A defect's title is Markdown already, its data escaped where defects.ts wrote it. */
 function defectTitle(d: Defect): string {
   const issues = d.knownIssues.map((i) => ` [${knownIssueLink(i)}]`).join("");
-  return `${cellText(d.rule === "failed-delivery" ? `**${d.title}**` : d.title)}${issues}`;
+  return `${d.rule === "failed-delivery" ? `**${d.title}**` : d.title}${issues}`;
 }
 
 /** The example reason, after the attempt that shows it (`#id`) and, in the appendix, its cell. */
 function exampleText(d: Defect, withCell: boolean): string {
   const a = d.exampleAttempt;
   const reason = clip(d.example, EXAMPLE_CHARS);
-  if (!a) return cellText(reason);
-  const cell = withCell ? ` ${a.probeId} · ${a.routeId} · ${modesText([a.mode])}` : "";
-  return cellText(`#${a.attemptId}${cell}: ${reason}`);
+  if (!a) return mdText(reason);
+  const cell = withCell
+    ? ` ${mdText(a.probeId)} · ${mdText(a.routeId)} · ${modesText([a.mode])}`
+    : "";
+  return `#${a.attemptId}${cell}: ${mdText(reason)}`;
 }
 
 function defectRow(d: Defect): string {
@@ -110,7 +113,7 @@ export function renderDefectAppendix(heads: readonly ColumnHeadline[]): string[]
   for (const head of heads) {
     if (head.defects.length === 0) continue;
     lines.push(
-      `### ${head.column}`,
+      `### ${mdText(head.column)}`,
       "",
       "| severity | defect | cells | of them side | where | probes | example |",
       "|---|---|---|---|---|---|---|",
@@ -118,7 +121,7 @@ export function renderDefectAppendix(heads: readonly ColumnHeadline[]): string[]
     for (const d of head.defects) {
       const side = d.cells.length - d.ownCells;
       lines.push(
-        `| ${d.severity} | ${defectTitle(d)} | ${count(d.cells.length)} | ${count(side)} | ${cellText(someOf(d.routes, 3))} · ${modesText(d.modes)} | ${cellText(someOf(d.probes, 6))} | ${exampleText(d, true)} |`,
+        `| ${d.severity} | ${defectTitle(d)} | ${count(d.cells.length)} | ${count(side)} | ${mdText(someOf(d.routes, 3))} · ${modesText(d.modes)} | ${mdText(someOf(d.probes, 6))} | ${exampleText(d, true)} |`,
       );
     }
     lines.push("");

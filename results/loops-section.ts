@@ -7,7 +7,7 @@
 import { loopEvidencePath } from "../loops/evidence-file.ts";
 import { LOOP_VARIANTS, SECOND_CLIENT_VARIANT } from "../loops/loop-script.ts";
 import type { LoopRecord } from "./loop-records.ts";
-import { cellText } from "./markdown-text.ts";
+import { mdCode, mdLinkTarget, mdText } from "./markdown-text.ts";
 
 export interface LoopRouteSummary {
   column: string;
@@ -138,7 +138,7 @@ export function renderLoopsSection(summary: LoopsSummary): string[] {
     const breaks = r.breaks.map((b) => `${b.variant}: turn ${b.turn}, ${b.cause}`).join("; ");
     const notRun = r.notRun ? ` (${r.notRun} not run: ${r.notRunReasons.join("; ")})` : "";
     lines.push(
-      `| ${r.column} | ${r.routeId} | ${r.completed === r.run && r.run > 0 ? ratio : `**${ratio}**`}${cellText(notRun)} | ${cellText(breaks) || "·"} | ${cellText(groupedLosses(r.losses)) || "·"} |`,
+      `| ${mdText(r.column)} | ${mdText(r.routeId)} | ${r.completed === r.run && r.run > 0 ? ratio : `**${ratio}**`}${mdText(notRun)} | ${mdText(breaks) || "·"} | ${mdText(groupedLosses(r.losses)) || "·"} |`,
     );
   }
   const cleanByColumn = new Map<string, LoopRouteSummary[]>();
@@ -150,7 +150,7 @@ export function renderLoopsSection(summary: LoopsSummary): string[] {
     for (const [column, routes] of cleanByColumn) {
       const loops = routes.reduce((n, r) => n + r.run, 0);
       lines.push(
-        `- ${column}: ${routes.length} route(s), ${loops} loops: ${routes.map((r) => r.routeId).join(", ")}`,
+        `- ${mdText(column)}: ${routes.length} route(s), ${loops} loops: ${mdText(routes.map((r) => r.routeId).join(", "))}`,
       );
     }
   }
@@ -169,7 +169,7 @@ export function renderLoopBreaksAppendix(summary: LoopsSummary): string[] {
   ];
   for (const b of breaks) {
     lines.push(
-      `- ${b.column} \`${b.routeId}\` ${b.variant}: **broke at turn ${b.turn}, ${b.cause}**. ${b.reason} ([bytes](${b.evidence}))`,
+      `- ${mdText(b.column)} ${mdCode(b.routeId)} ${mdText(b.variant)}: **broke at turn ${b.turn}, ${mdText(b.cause)}**. ${mdText(b.reason)} ([bytes](${mdLinkTarget(b.evidence)}))`,
     );
   }
   return [...lines, ""];

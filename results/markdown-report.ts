@@ -17,7 +17,7 @@ import { renderFailureSection } from "./failure-section.ts";
 import { gridOf, renderGrid } from "./grid-section.ts";
 import { renderDefectAppendix, renderHeadline } from "./headline-section.ts";
 import { renderLoopBreaksAppendix, renderLoopsSection, summarizeLoops } from "./loops-section.ts";
-import { cellText } from "./markdown-text.ts";
+import { mdCode, mdText } from "./markdown-text.ts";
 import type { CellRecord } from "./records.ts";
 import { factsOfView, type ReportFacts } from "./report-facts.ts";
 import { formatRate, summarizeRun } from "./run-summary.ts";
@@ -83,13 +83,13 @@ export function renderMarkdownReport(input: ReportFacts | RunView): string {
   const { view } = facts;
   const out: string[] = [];
   const { run } = view;
-  out.push(`# gatecheck matrix: run ${run.id}`, "");
+  out.push(`# gatecheck matrix: run ${mdText(run.id)}`, "");
   const meta = [
-    `status **${run.status}**`,
-    `started ${run.startedAt}`,
-    run.finishedAt ? `finished ${run.finishedAt}` : "not finished",
-    `gatecheck ${run.gatecheckVersion}${run.gitSha ? ` (${run.gitSha})` : ""}`,
-    ...(run.shard ? [`shard ${run.shard}`] : []),
+    `status **${mdText(run.status)}**`,
+    `started ${mdText(run.startedAt)}`,
+    run.finishedAt ? `finished ${mdText(run.finishedAt)}` : "not finished",
+    `gatecheck ${mdText(run.gatecheckVersion)}${run.gitSha ? ` (${mdText(run.gitSha)})` : ""}`,
+    ...(run.shard ? [`shard ${mdText(run.shard)}`] : []),
     `${view.cells.length} cells`,
   ];
   out.push(meta.join(" · "), "");
@@ -114,10 +114,10 @@ function preservationSection(view: RunView): string[] {
     const status =
       col.status === "ok"
         ? "ran"
-        : `**${col.status}**${col.reason ? `: ${cellText(col.reason)}` : ""}`;
+        : `**${mdText(col.status)}**${col.reason ? `: ${mdText(col.reason)}` : ""}`;
     const c = col.counts;
     lines.push(
-      `| ${col.column} | ${status} | ${formatRate(col)} | ${c.preserved} | ${c["no-equivalent"]} | ${col.silent} | ${c.rejected} | ${c.error} | ${c["not-run"]} |`,
+      `| ${mdText(col.column)} | ${status} | ${formatRate(col)} | ${c.preserved} | ${c["no-equivalent"]} | ${col.silent} | ${c.rejected} | ${c.error} | ${c["not-run"]} |`,
     );
   }
   return [...lines, ""];
@@ -145,7 +145,7 @@ export function cellToken(cell: CellRecord): string {
   const parts = [VERDICT_CLASS[cell.verdict] === "silent" ? `**${token}**` : token];
   if (cell.runs > 1) parts.push(`${cell.determinism}/${cell.runs}`);
   if (cell.controlVerdict) parts.push(controlMark(cell.controlVerdict));
-  if (cell.knownIssue) parts.push(`[${cellText(cell.knownIssue)}]`);
+  if (cell.knownIssue) parts.push(`[${mdText(cell.knownIssue)}]`);
   return parts.join(" ");
 }
 
@@ -168,7 +168,7 @@ function matrixSection(view: RunView): string[] {
     const withCells = new Set(view.cells.map((c) => c.column));
     const described = absent.map(
       (g) =>
-        `${g.column} (${g.status}: ${cellText(g.reason ?? "no reason given")}${withCells.has(g.column) ? "; its cells read `not-run`/`error`" : "; no cells"})`,
+        `${mdText(g.column)} (${mdText(g.status)}: ${mdText(g.reason ?? "no reason given")}${withCells.has(g.column) ? "; its cells read `not-run`/`error`" : "; no cells"})`,
     );
     lines.push(`Did not run or failed: ${described.join(", ")}.`, "");
   }
@@ -184,14 +184,14 @@ function matrixSection(view: RunView): string[] {
   }
   const axes = [...groups.keys()].sort((a, b) => axisRank(a) - axisRank(b) || a.localeCompare(b));
   for (const axis of axes) {
-    lines.push(`### Axis: ${axis}`, "");
+    lines.push(`### Axis: ${mdText(axis)}`, "");
     const byClient = groups.get(axis) ?? new Map<string, CellRecord[]>();
     const clients = [...byClient.keys()].sort(
       (a, b) => clientRank(a) - clientRank(b) || a.localeCompare(b),
     );
     for (const client of clients) {
       lines.push(
-        `#### Client dialect: ${client}`,
+        `#### Client dialect: ${mdText(client)}`,
         "",
         ...axisTable(view, byClient.get(client) ?? []),
         "",
@@ -209,8 +209,8 @@ function clientRank(dialect: string): number {
 function axisTable(view: RunView, cells: CellRecord[]): string[] {
   // Every route its own column: two routes to one backend dialect (`openai-chat` and
   // `openai-chat:ollama`) are two columns, never one slot the last cell written wins.
-  const columnKey = (c: CellRecord) => `${c.column} → ${routeTarget(c.routeId)}`;
-  const rowKey = (c: CellRecord) => `\`${probeOfCell(view, c).field}\` (${c.probeId})`;
+  const columnKey = (c: CellRecord) => `${mdText(c.column)} → ${mdText(routeTarget(c.routeId))}`;
+  const rowKey = (c: CellRecord) => `${mdCode(probeOfCell(view, c).field)} (${mdText(c.probeId)})`;
   const columns = [...new Set(cells.map(columnKey))].sort();
   const rows = [...new Set(cells.map(rowKey))].sort();
   const grid = new Map<string, CellRecord[]>();

@@ -275,6 +275,24 @@ describe("mergeDatabases", () => {
     expect(readFileSync(out).equals(before)).toBe(true);
   });
 
+  it("refuses an input holding a run id that is not one, naming both, among few inputs or many", () => {
+    const shards = writeShards(12);
+    const bad = shards[11]!;
+    const db = openStore(bad).db;
+    db.pragma("foreign_keys = OFF");
+    for (const table of ["runs", "gateway_runs", "cells", "judgements", "loops"]) {
+      db.prepare(`UPDATE ${table} SET ${table === "runs" ? "id" : "run_id"} = ?`).run("../../x");
+    }
+    db.close();
+    const out = join(dir, "out.db");
+    for (const inputs of [[bad], shards]) {
+      expect(() => mergeDatabases(out, inputs)).toThrow(
+        `merge input ${bad}: "../../x" is not a run id (a run id is 1 to 80 letters, digits, . _ -, starting with a letter or digit: one folder name under <out>/runs/); nothing was merged`,
+      );
+      expect(readdirSync(dir).filter((f) => f.startsWith("out.db"))).toEqual([]);
+    }
+  });
+
   it("refuses an input that is also the output, and a missing input", () => {
     const [one] = writeShards(1);
     expect(() => mergeDatabases(one!, [one!])).toThrow(/both an input and the output/);

@@ -20,6 +20,7 @@ import {
   quoted,
   RUN_COLUMNS,
 } from "./row-mapping.ts";
+import { requireRunId } from "./run-id.ts";
 import { type Db, openDb } from "./schema.ts";
 
 export interface MergeReport {
@@ -39,6 +40,8 @@ const MAX_ATTACHED = 10;
 
 export function mergeDatabases(outPath: string, inPaths: readonly string[]): MergeReport {
   if (inPaths.length <= MAX_ATTACHED) return mergeInOneTransaction(outPath, inPaths);
+  // Every input checked before the staging copy is made.
+  for (const p of inPaths) checkInput(p, outPath);
   // Too many inputs to attach at once: merge chunk by chunk into a staging copy, and replace
   // OUT only when every chunk merged, so a conflict still leaves OUT as it was.
   const staging = `${outPath}.merging-${process.pid}`;
@@ -80,13 +83,7 @@ function mergeInOneTransaction(
 ): MergeReport {
   if (inPaths.length === 0)
     throw new ResultsError("merge-conflict", "merge needs at least one input database");
-  const out = resolve(outPath);
-  for (const p of inPaths) {
-    if (resolve(p) === out)
-      throw new ResultsError("merge-conflict", `${p} is both an input and the output`);
-    // Validates existence and schema version before anything is written.
-    openDb(p, { readonly: true }).close();
-  }
+  for (const p of inPaths) checkInput(p, shownOut);
   const db = openDb(outPath, { create: true });
   const report: MergeReport = {
     inputs: inPaths.length,
@@ -122,6 +119,30 @@ function mergeInOneTransaction(
 }
 
 type Row = Record<string, unknown>;
+
+/**
+ * An input, before anything is written: not the output, a gatecheck database of this schema,
+ * and every run id it holds a run id (one names a folder that `prune` deletes: run-id.ts).
+ */
+function checkInput(path: string, outPath: string): void {
+  if (resolve(path) === resolve(outPath))
+    throw new ResultsError("merge-conflict", `${path} is both an input and the output`);
+  const input = openDb(path, { readonly: true });
+  try {
+    const ids = input
+      .prepare(
+        `SELECT id FROM runs UNION SELECT run_id FROM gateway_runs UNION SELECT run_id FROM cells
+         UNION SELECT run_id FROM judgements UNION SELECT run_id FROM loops`,
+      )
+      .pluck()
+      .all() as unknown[];
+    for (const id of ids) {
+      requireRunId(String(id), `merge input ${path}`, "; nothing was merged");
+    }
+  } finally {
+    input.close();
+  }
+}
 
 function mergeOne(db: Db, src: string, path: string, report: MergeReport, runs: Set<string>): void {
   for (const row of db.prepare(`SELECT ${quoted(RUN_COLUMNS)} FROM ${src}.runs`).all() as Row[]) {

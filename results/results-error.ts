@@ -8,7 +8,9 @@ export type ResultsErrorCode =
   | "sql"
   | "merge-conflict"
   | "bad-accept-file"
-  | "writer-closed";
+  | "writer-closed"
+  | "bad-run-id"
+  | "outside-root";
 
 export class ResultsError extends Error {
   constructor(

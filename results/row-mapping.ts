@@ -20,6 +20,7 @@ import type {
   RunStatus,
 } from "./records.ts";
 import { ResultsError } from "./results-error.ts";
+import { requireRunId } from "./run-id.ts";
 import { storedExchange } from "./stored-exchange.ts";
 import { parseVerdictList } from "./verdict-lists.ts";
 
@@ -145,9 +146,10 @@ export function runToRow(r: RunRecord): Row {
   };
 }
 
+/** A run row's id is checked as any run id coming in: a folder is named after it. */
 export function rowToRun(row: Row): RunRecord {
   return {
-    id: str(row.id),
+    id: requireRunId(str(row.id), "a run in the database"),
     startedAt: str(row.started_at),
     finishedAt: optStr(row.finished_at),
     status: str(row.status) as RunStatus,

@@ -3,7 +3,7 @@
  * was not measured and why; the positive controls with their whole denominator; then in the
  * appendix every control and every group of cells not measured.
  */
-import { cellText, clip, count, someOf } from "./markdown-text.ts";
+import { clip, count, mdText, someOf } from "./markdown-text.ts";
 import { CONTROL_STATES, type PositiveControl } from "./positive-controls.ts";
 import { PREFLIGHT_REASON, type RunScope } from "./scope.ts";
 import { knownIssueLink, VERDICT_TOKEN } from "./verdict-tokens.ts";
@@ -25,12 +25,12 @@ export function renderScope(scope: RunScope): string[] {
   const lines = ["## Scope: what was measured, and what was not", ""];
   const cells = scope.measured.reduce((a, m) => a + m.cells, 0);
   lines.push(
-    `- **Measured**: ${scope.measured.length} gateway columns, ${count(cells)} cells: ${scope.measured.map((m) => `${m.column} (${count(m.cells)} cells, ${m.routes} routes)`).join(", ")}.`,
+    `- **Measured**: ${scope.measured.length} gateway columns, ${count(cells)} cells: ${scope.measured.map((m) => `${mdText(m.column)} (${count(m.cells)} cells, ${m.routes} routes)`).join(", ")}.`,
   );
   lines.push(
     scope.absent.length === 0
       ? "- **Columns not run**: none."
-      : `- **Columns not run** (no rate, no cells counted as clean): ${scope.absent.map((g) => `${g.column}: ${g.status}${g.reason ? `, ${cellText(ownReason(g.column, g.reason))}` : ""}`).join("; ")}.`,
+      : `- **Columns not run** (no rate, no cells counted as clean): ${scope.absent.map((g) => `${mdText(g.column)}: ${mdText(g.status)}${g.reason ? `, ${mdText(ownReason(g.column, g.reason))}` : ""}`).join("; ")}.`,
   );
   lines.push(
     scope.preflightFailed.length === 0
@@ -41,7 +41,9 @@ export function renderScope(scope: RunScope): string[] {
   const whole = scope.notMeasured
     .filter((g) => !absent.has(g.column) && !g.reason.startsWith(PREFLIGHT_REASON))
     .flatMap((g) =>
-      g.wholeRoutes.map((r) => `${g.column} ${r} (${g.verdict}: ${cellText(clip(g.reason, 90))})`),
+      g.wholeRoutes.map(
+        (r) => `${mdText(g.column)} ${mdText(r)} (${g.verdict}: ${mdText(clip(g.reason, 90))})`,
+      ),
     );
   lines.push(
     whole.length === 0
@@ -60,7 +62,7 @@ export function renderScope(scope: RunScope): string[] {
         .slice(0, SCOPE_GROUPS)
         .map(
           (g) =>
-            `  | ${g.column} | ${VERDICT_TOKEN[g.verdict]} | ${g.cells.length} | ${g.routes.length} | ${cellText(clip(g.reason, 110))} |`,
+            `  | ${mdText(g.column)} | ${VERDICT_TOKEN[g.verdict]} | ${g.cells.length} | ${g.routes.length} | ${mdText(clip(g.reason, 110))} |`,
         ),
       "",
     );
@@ -80,7 +82,7 @@ export function renderScope(scope: RunScope): string[] {
     }
     const whyText = [...why].map(([r, n]) => `${n} × ${r}`).join("; ");
     lines.push(
-      `- **Positive controls** (known issues this run's probes cite): ${controls.length}: ${controlCounts(controls)}${whyText ? ` (${cellText(whyText)})` : ""}. Appendix C.`,
+      `- **Positive controls** (known issues this run's probes cite): ${controls.length}: ${controlCounts(controls)}${whyText ? ` (${mdText(whyText)})` : ""}. Appendix C.`,
     );
   }
   lines.push("");
@@ -104,7 +106,7 @@ export function renderControlAppendix(controls: readonly PositiveControl[]): str
     for (const cell of c.cells) verdicts.set(cell.verdict, (verdicts.get(cell.verdict) ?? 0) + 1);
     const cells = [...verdicts].map(([v, n]) => `${n} ${v}`).join(", ") || "none";
     lines.push(
-      `| ${c.state} | ${knownIssueLink(c.url)} | ${c.gateway} | ${c.probeId} | ${cellText(c.versions)}${c.backends ? ` (${c.backends.join(", ")})` : ""} | ${cells} | ${cellText(c.why ?? "")} |`,
+      `| ${c.state} | ${knownIssueLink(c.url)} | ${mdText(c.gateway)} | ${mdText(c.probeId)} | ${mdText(c.versions)}${c.backends ? ` (${mdText(c.backends.join(", "))})` : ""} | ${cells} | ${mdText(c.why ?? "")} |`,
     );
   }
   return [...lines, ""];
@@ -120,7 +122,7 @@ export function renderNotMeasuredAppendix(scope: RunScope): string[] {
   for (const g of scope.notMeasured) {
     const probes = [...new Set(g.cells.map((c) => c.probeId))].sort();
     lines.push(
-      `| ${g.column} | ${VERDICT_TOKEN[g.verdict]} | ${g.cells.length} | ${cellText(someOf(g.routes, 4))} | ${cellText(someOf(probes, 5))} | ${cellText(g.reason)} |`,
+      `| ${mdText(g.column)} | ${VERDICT_TOKEN[g.verdict]} | ${g.cells.length} | ${mdText(someOf(g.routes, 4))} | ${mdText(someOf(probes, 5))} | ${mdText(g.reason)} |`,
     );
   }
   return [...lines, ""];

@@ -51,6 +51,7 @@ import {
   rowToRun,
   runToRow,
 } from "./row-mapping.ts";
+import { requireRunId } from "./run-id.ts";
 import { type Db, type OpenOptions, openDb } from "./schema.ts";
 
 export { DEFAULT_DB_PATH };
@@ -81,6 +82,7 @@ export class ResultsStore {
   ) {}
 
   beginRun(run: Omit<RunRecord, "status" | "finishedAt">): RunRecord {
+    requireRunId(run.id, "a new run");
     const record: RunRecord = { ...run, status: "running" };
     try {
       this.db
@@ -159,6 +161,7 @@ export class ResultsStore {
   }
 
   getRun(runId: string): RunRecord | undefined {
+    requireRunId(runId, "the run asked for");
     const row = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(runId) as Row | undefined;
     return row ? rowToRun(row) : undefined;
   }

@@ -4,6 +4,7 @@
  * are DESIGN.md's verdict table.
  */
 import type { VerdictKind } from "../probes/verdict.ts";
+import { mdText } from "./markdown-text.ts";
 
 export const VERDICT_TOKEN = {
   preserved: "ok",
@@ -44,6 +45,6 @@ export const CONTROL_MARK = {
 export function knownIssueLink(ref: string): string {
   const m = /^([\w.-]+\/[\w.-]+)#(\d+)$/.exec(ref);
   if (m) return `[${ref}](https://github.com/${m[1]}/issues/${m[2]})`;
-  if (/^https?:\/\//.test(ref)) return `<${ref}>`;
-  return ref;
+  if (/^https?:\/\/[^\s<>]+$/.test(ref)) return `<${ref}>`;
+  return mdText(ref);
 }

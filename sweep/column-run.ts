@@ -9,10 +9,12 @@ import { join } from "node:path";
 import type { Mode } from "../dialects/dialect.ts";
 import type { GatewayAdapter, GatewaySpec } from "../gateways/adapter.ts";
 import { startGateway } from "../gateways/start.ts";
+import { columnFolder } from "../loops/evidence-file.ts";
 import { loopPhase } from "../loops/loop-phase.ts";
 import { startMock } from "../mock-upstream/index.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
 import type { CellWriter } from "../results/cell-writer.ts";
+import { insideRoot } from "../results/inside-root.ts";
 import { cellKeyString, type DoneCell } from "../results/records.ts";
 import type { ResultsStore } from "../results/store.ts";
 import { unattemptedCell } from "./cell-record.ts";
@@ -80,6 +82,11 @@ export interface ColumnResult {
   cells: number;
 }
 
+/** The column's folder in the run's: its label as one folder name, never a path out of it. */
+function columnWorkdir(workRoot: string, label: string): string {
+  return insideRoot(workRoot, columnFolder(label));
+}
+
 export async function runColumn(
   job: ColumnJob,
   settings: ColumnSettings,
@@ -87,7 +94,7 @@ export async function runColumn(
 ): Promise<ColumnResult> {
   const { label, spec, adapter } = job;
   const { runId, signal } = settings;
-  const workdir = join(settings.workRoot, label.replaceAll("/", "_"));
+  const workdir = columnWorkdir(settings.workRoot, label);
   mkdirSync(workdir, { recursive: true });
   const routes = adapter.routes(spec).filter((r) => r.status !== "fails");
   const unfinished: PlannedCell[] = [];
@@ -278,7 +285,7 @@ async function fallbackPlan(
   }
   const support = job.adapter.fallback;
   if (!support?.supported || !runnable.some((c) => isFallbackProbe(c.probe))) return { runnable };
-  const workdir = join(settings.workRoot, job.label.replaceAll("/", "_"));
+  const workdir = columnWorkdir(settings.workRoot, job.label);
   const mock = await startMock({
     name: `${job.label}#second`,
     recordFile: join(workdir, "mock-records-second.jsonl"),

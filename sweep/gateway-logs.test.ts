@@ -2,7 +2,16 @@
  * A gateway that logs every request verbatim (as claude-code-router did with `LOG: true`)
  * leaves no client secret in the run folder: its log is kept, redacted, once the column ends.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
@@ -11,6 +20,7 @@ import { resolveGateway } from "../gateways/registry.ts";
 import { FAKE_GATEWAY_MJS } from "../gateways/testing/fake-gateway.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
 import { CORPUS } from "../probes/corpus/index.ts";
+import { redactGatewayLogs } from "./gateway-logs.ts";
 import { ROUTE_API_KEY, runSweep } from "./run-sweep.ts";
 import { testSweepOptions } from "./testing-sweep.ts";
 
@@ -75,4 +85,19 @@ it("a gateway's request log under the run folder holds no client secret after th
 it("claude-code-router's request log is off", () => {
   const config = ccrConfig({ port: 1, mockUrl: () => "http://127.0.0.1:2" }, CCR_MODELS);
   expect(config.LOG).toBe(false);
+});
+
+it("a link the gateway made in its work folder is not followed: nothing outside is rewritten", () => {
+  const outside = join(dir, "outside");
+  const workdir = join(dir, "work");
+  mkdirSync(outside);
+  mkdirSync(workdir);
+  const secret = `key ${ROUTE_API_KEY}\n`;
+  writeFileSync(join(outside, "app.log"), secret);
+  writeFileSync(join(workdir, "gateway.log"), secret);
+  symlinkSync(outside, join(workdir, "linked-folder"));
+  symlinkSync(join(outside, "app.log"), join(workdir, "linked.log"));
+  expect(redactGatewayLogs(workdir, [ROUTE_API_KEY])).toEqual([join(workdir, "gateway.log")]);
+  expect(readFileSync(join(workdir, "gateway.log"), "utf8")).not.toContain(ROUTE_API_KEY);
+  expect(readFileSync(join(outside, "app.log"), "utf8")).toBe(secret);
 });

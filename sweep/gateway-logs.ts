@@ -4,7 +4,7 @@
  * every canary, the sweep's route key. Done when the column ends, after the gateway stopped
  * writing; the mock's records are redacted as they are written and are left alone here.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, type Stats, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { redactText } from "../dialects/credentials.ts";
 import { CANARY_VALUES } from "../probes/corpus/canaries.ts";
@@ -19,14 +19,16 @@ function logFiles(dir: string): string[] {
   }
   for (const entry of entries) {
     const path = join(dir, entry);
-    let isDir = false;
+    let stats: Stats;
     try {
-      isDir = statSync(path).isDirectory();
+      // Not followed: a link the gateway made in its HOME may point anywhere on the machine,
+      // and a redaction written through it would rewrite a file outside the run folder.
+      stats = lstatSync(path);
     } catch {
       continue;
     }
-    if (isDir) out.push(...logFiles(path));
-    else if (entry.endsWith(".log")) out.push(path);
+    if (stats.isDirectory()) out.push(...logFiles(path));
+    else if (stats.isFile() && entry.endsWith(".log")) out.push(path);
   }
   return out;
 }

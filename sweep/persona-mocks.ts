@@ -4,11 +4,11 @@
  * (mock-upstream/personas/). A column starts one listener per persona its routes name, and
  * a rejection by one is judged a finding of its own (`strict-provider`, judge-attempt.ts).
  */
-import { join } from "node:path";
 import type { ExchangeContext } from "../dialects/wire/exchange.ts";
 import type { GatewayRoute } from "../gateways/adapter.ts";
 import { type MockHandle, startMock } from "../mock-upstream/index.ts";
 import { mountsOf, providerMount } from "../mock-upstream/personas/mounts.ts";
+import { insideRoot } from "../results/inside-root.ts";
 
 /**
  * The path a persona's listener strips: the provider's mount of a dialect
@@ -88,7 +88,7 @@ export async function startPersonaMocks(
         persona,
         await startMock({
           name: `${label}@${persona}`,
-          recordFile: join(workdir, `mock-records-${persona}.jsonl`),
+          recordFile: insideRoot(workdir, `mock-records-${persona}.jsonl`),
           persona,
           ...(mountOf(persona) ? { prefix: mountOf(persona) } : {}),
         }),

@@ -10,7 +10,9 @@ import type { Mode } from "../dialects/dialect.ts";
 import type { GatewayAdapter, GatewaySpec } from "../gateways/adapter.ts";
 import { gatewayLabel } from "../gateways/adapter.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
+import { insideRoot } from "../results/inside-root.ts";
 import { cellKeyString, type DoneCell } from "../results/records.ts";
+import { requireRunId } from "../results/run-id.ts";
 import { writeRunOutputs } from "../results/run-outputs.ts";
 import { newRunId, openStore } from "../results/store.ts";
 import { storedProbe } from "./cell-record.ts";
@@ -93,10 +95,12 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
   const signal = options.signal ?? new AbortController().signal;
   // `git rev-parse` is a process start: let it run while the database opens.
   const sha = options.resume ? undefined : gitSha();
+  const runId = requireRunId(options.resume ?? options.runId ?? newRunId(), "the run id");
+  // The run's folder, checked before anything is written: its columns' folders go inside.
+  const workRoot = insideRoot(join(resolve(options.outDir), "runs"), runId);
   mkdirSync(dirname(options.dbPath), { recursive: true });
   const store = openStore(options.dbPath);
   try {
-    const runId = options.resume ?? options.runId ?? newRunId();
     const stored = new Map<string, DoneCell>();
     if (options.resume) {
       store.requireRun(options.resume);
@@ -141,7 +145,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
               attemptTimeoutMs: options.attemptTimeoutMs,
               backendModel: BACKEND_MODEL,
               apiKey: ROUTE_API_KEY,
-              workRoot: join(resolve(options.outDir), "runs", runId),
+              workRoot,
               ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
               deadline,
               signal,

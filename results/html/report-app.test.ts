@@ -33,6 +33,14 @@ describe("report app", () => {
     expect(await missing.text()).toContain("no run no-such-run");
   });
 
+  it("404s a run id that is not one, saying so, and escapes it in the page", async () => {
+    const res = await app.request(`/runs/${encodeURIComponent("..<b>x")}`);
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).toContain("is not a run id");
+    expect(html).not.toContain("<b>x");
+  });
+
   it("diffs two runs: the lossy gateway's stop is a regression", async () => {
     const res = await app.request(`/diff/${older}/${newer}`);
     expect(res.status).toBe(200);

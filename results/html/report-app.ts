@@ -25,6 +25,8 @@ export interface ReportAppOptions {
 
 const STATUS_OF = {
   "not-found": 404,
+  // A URL naming no possible run names no run.
+  "bad-run-id": 404,
   "db-open": 503,
   "schema-version": 503,
 } as const satisfies Partial<Record<ResultsError["code"], number>>;

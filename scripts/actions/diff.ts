@@ -4,12 +4,15 @@ import { loadRunDiff } from "../../results/run-diff-io.ts";
 import { openStoreReadonly } from "../../results/store.ts";
 import { EXIT } from "../exit-codes.ts";
 import { withResultsErrors } from "../results-errors.ts";
+import { optionalRunIdArg } from "../run-id-arg.ts";
 
 export function diffAction(
   runA: string | undefined,
   runB: string | undefined,
   options: { db: string; json?: boolean },
 ): Promise<void> {
+  optionalRunIdArg(runA, "diff RUN_A");
+  optionalRunIdArg(runB, "diff RUN_B");
   return withResultsErrors(() => {
     const store = openStoreReadonly(options.db);
     try {

@@ -12,6 +12,7 @@ import {
 import { CliError, EXIT } from "../exit-codes.ts";
 import { requireWritableFile } from "../paths.ts";
 import { withResultsErrors } from "../results-errors.ts";
+import { optionalRunIdArg } from "../run-id-arg.ts";
 
 export interface ExportOptions {
   db: string;
@@ -89,6 +90,7 @@ function cellSelection(options: CellOptions): ExportSelection {
 }
 
 export function exportAction(options: ExportOptions): Promise<void> {
+  optionalRunIdArg(options.run, "--run");
   if (options.out !== undefined) requireWritableFile(options.out, "--out");
   return withResultsErrors(() => {
     const text = `${JSON.stringify(exportExchange(options.db, selectionOf(options)), null, 2)}\n`;

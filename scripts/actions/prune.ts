@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { insideRoot } from "../../results/inside-root.ts";
 import { openStore } from "../../results/store.ts";
 import { CliError } from "../exit-codes.ts";
 import { requireWritableFile } from "../paths.ts";
@@ -44,7 +45,8 @@ export async function pruneAction(flags: PruneFlags): Promise<void> {
       const runs = store.listRuns();
       const kept = runs.slice(0, keep).map((r) => r.id);
       const gone = runs.slice(keep).map((r) => r.id);
-      const folders = gone.map((id) => join(runsDir, id)).filter((dir) => existsSync(dir));
+      // Every folder is checked before anything is deleted: one outside runs/ stops the prune.
+      const folders = gone.map((id) => insideRoot(runsDir, id)).filter((dir) => existsSync(dir));
       const folderSize = folders.reduce((sum, dir) => sum + folderBytes(dir), 0);
       const before = statSync(flags.db).size;
       const deleted = flags.dryRun ? undefined : store.deleteRuns(gone);

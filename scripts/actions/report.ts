@@ -7,6 +7,7 @@ import { openStoreReadonly } from "../../results/store.ts";
 import { EXIT } from "../exit-codes.ts";
 import { requireWritableFile } from "../paths.ts";
 import { withResultsErrors } from "../results-errors.ts";
+import { optionalRunIdArg } from "../run-id-arg.ts";
 
 export interface ReportOptions {
   db: string;
@@ -17,7 +18,8 @@ export interface ReportOptions {
   html?: string;
 }
 
-export function reportAction(runId: string | undefined, options: ReportOptions): Promise<void> {
+export function reportAction(run: string | undefined, options: ReportOptions): Promise<void> {
+  const runId = optionalRunIdArg(run, "report RUN");
   // Every file it will write, checked before anything is read or written.
   const outputs: [string | undefined, string][] = [
     [options.md, "--md"],

@@ -2,6 +2,7 @@ import { ResultsError } from "../../results/results-error.ts";
 import { openStore } from "../../results/store.ts";
 import { rescoreRunParallel } from "../../sweep/rescore.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
+import { optionalRunIdArg } from "../run-id-arg.ts";
 
 export interface RescoreFlags {
   db: string;
@@ -20,6 +21,7 @@ function workerCount(flag: string | undefined): number | undefined {
 
 export async function rescoreAction(run: string | undefined, flags: RescoreFlags): Promise<void> {
   const workers = workerCount(flags.workers);
+  optionalRunIdArg(run, "rescore RUN");
   let store: ReturnType<typeof openStore>;
   try {
     store = openStore(flags.db, { create: false });

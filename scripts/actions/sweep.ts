@@ -17,6 +17,7 @@ import {
 } from "../../sweep/select.ts";
 import { parseShard } from "../../sweep/shard.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
+import { runIdArg } from "../run-id-arg.ts";
 import { loadProbes, userProbesOf } from "./probes.ts";
 import { checkRunIds, checkSweepPaths, checkUserProbes } from "./sweep-preflight.ts";
 import { resumeCommand } from "./sweep-resume-hint.ts";
@@ -59,14 +60,6 @@ function positiveNumber(text: string, flag: string): number {
   return n;
 }
 
-/** Shards of one sweep share a run id so `merge` makes one run of them. */
-function runIdFlag(text: string): string {
-  if (!/^[A-Za-z0-9._-]{1,80}$/.test(text)) {
-    throw new CliError(`--run-id takes letters, digits, . _ - (at most 80), got "${text}"`);
-  }
-  return text;
-}
-
 async function columnsFrom(flag: string | undefined): Promise<SweepColumn[]> {
   if (!flag) return defaultColumns(BUILTIN_ADAPTERS);
   const columns: SweepColumn[] = [];
@@ -107,8 +100,9 @@ export async function sweepAction(flags: SweepFlags, command: Command): Promise<
       concurrency: positiveInt(flags.concurrency, "--concurrency"),
       attemptTimeoutMs: positiveInt(flags.timeoutMs, "--timeout-ms"),
       ...(flags.shard ? { shard: parseShard(flags.shard) } : {}),
-      ...(flags.resume ? { resume: flags.resume } : {}),
-      ...(flags.runId ? { runId: runIdFlag(flags.runId) } : {}),
+      ...(flags.resume !== undefined ? { resume: runIdArg(flags.resume, "--resume") } : {}),
+      // Shards of one sweep share a run id so `merge` makes one run of them.
+      ...(flags.runId !== undefined ? { runId: runIdArg(flags.runId, "--run-id") } : {}),
       dbPath: flags.db,
       outDir,
       args: { ...flags, out: outDir },

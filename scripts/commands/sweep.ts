@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { CLIENT_DIALECTS } from "../../dialects/dialect.ts";
 import { DEFAULT_DB_PATH } from "../../results/default-db-path.ts";
+import { RUN_ID_RULE } from "../../results/run-id.ts";
 import type { RegisterCommand } from "./index.ts";
 import { lazyAction } from "./lazy-action.ts";
 
@@ -48,7 +49,7 @@ export const registerSweep: RegisterCommand = (program: Command) => {
     )
     .option(
       "--run-id <id>",
-      "start the run under this id (letters, digits, . _ -); shards of one sweep share one so `merge` joins them",
+      `start the run under this id (${RUN_ID_RULE}: it names the run's folder <out>/runs/<id>); shards of one sweep share one so \`merge\` joins them`,
     )
     .option("--db <file>", "results database", DEFAULT_DB_PATH)
     .option(
