@@ -75,7 +75,7 @@ export function renderHeadline(heads: readonly ColumnHeadline[]): string[] {
   const lines = [
     "## Headline: distinct silent defects per gateway",
     "",
-    "One row per root cause, with every cell it explains (docs/results.md, *The headline*, gives the grouping rules). *Side* cells found it on a probe about something else: the defect is on the subject it names, never on that probe's field. Ranked by the severity of the probes that name the subject, then by cells.",
+    "One row per root cause, with every cell it explains (docs/results.md, *The headline*, gives the grouping rules). *Side* cells found it on a probe about something else: the defect is on the subject it names, never on that probe's field. Ranked by severity, then by cells: *critical*, *major* or *minor* from the severity table, by what was lost, how, why and on which target (docs/lens.md, *Severity*; appendix A names each defect's row).",
     "",
     EXAMPLE_NOTE,
     "",
@@ -118,7 +118,7 @@ export function renderDefectAppendix(heads: readonly ColumnHeadline[]): string[]
     for (const d of head.defects) {
       const side = d.cells.length - d.ownCells;
       lines.push(
-        `| ${d.severity} | ${defectTitle(d)} | ${count(d.cells.length)} | ${count(side)} | ${cellText(someOf(d.routes, 3))} · ${modesText(d.modes)} | ${cellText(someOf(d.probes, 6))} | ${exampleText(d, true)} |`,
+        `| ${d.severity} (${d.severityRule}) | ${defectTitle(d)} | ${count(d.cells.length)} | ${count(side)} | ${cellText(someOf(d.routes, 3))} · ${modesText(d.modes)} | ${cellText(someOf(d.probes, 6))} | ${exampleText(d, true)} |`,
       );
     }
     lines.push("");
