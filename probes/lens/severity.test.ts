@@ -3,8 +3,8 @@ import { DIALECTS } from "../../dialects/dialect.ts";
 import {
   emptyRejectedBy,
   FINDING_SEVERITIES,
-  type SeverityQuestion,
   SEVERITY_TABLE,
+  type SeverityQuestion,
   severityOf,
   severityRank,
 } from "./severity.ts";
