@@ -51,12 +51,33 @@ export interface Defect {
   subjects: string[];
   /** Cells where the probe asked about one of its subjects; the rest are side findings. */
   ownCells: number;
+  /** The cells (cellKeyString) counted in `ownCells`, so a part of the defect can count its own. */
+  ownKeys: string[];
   example: string;
   /** The attempt behind `example` and its cell, where the example came from a finding:
    * `gatecheck export --attempt-id` writes its bytes. */
   exampleAttempt?: ExampleAttempt;
+  /** Attempts whose bytes the rig audit reads (rig-suspects.ts): one per route (the
+   * example's for its route), at most EVIDENCE_ROUTES, each with its finding's reason. */
+  evidence: EvidenceAttempt[];
   knownIssues: string[];
   probes: string[];
+  /** Signs that the rig, not the gateway, made it (rig-suspects.ts); set by the audit. A
+   * defect with any is withheld from the headline and listed as a rig suspect. */
+  signs?: RigSignFound[];
+}
+
+/** A sign of the rig's hand found on a defect: which sign, and what shows it. */
+export interface RigSignFound {
+  sign: string;
+  evidence: string;
+}
+
+/** How many routes of a defect the rig audit reads an attempt of. */
+export const EVIDENCE_ROUTES = 24;
+
+export interface EvidenceAttempt extends ExampleAttempt {
+  reason?: string;
 }
 
 export interface ExampleAttempt extends CellKey {
@@ -107,6 +128,8 @@ interface Group {
   example?: string;
   exampleAttempt?: ExampleAttempt;
   exampleIsOwn: boolean;
+  /** Attempts on distinct routes, in the order met. */
+  evidence: EvidenceAttempt[];
 }
 
 export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
@@ -136,6 +159,7 @@ export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
         severity: FINDING_SEVERITIES.length,
         severityRule: "",
         exampleIsOwn: false,
+        evidence: [],
       };
       groups.set(id, g);
     }
@@ -159,17 +183,18 @@ export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
       g.severity = rank;
       g.severityRule = severity.rule;
     }
+    if (
+      attempt &&
+      g.evidence.length < EVIDENCE_ROUTES &&
+      !g.evidence.some((e) => e.routeId === cell.routeId)
+    ) {
+      g.evidence.push({ ...exampleOf(cell, attempt.id), ...(reason ? { reason } : {}) });
+    }
     // The example is the first reason given, or the first of a probe that asked, if any did.
     if (reason && (g.example === undefined || (own && !g.exampleIsOwn))) {
       g.example = reason;
       g.exampleIsOwn = own;
-      g.exampleAttempt = attempt && {
-        column: cell.column,
-        routeId: cell.routeId,
-        probeId: cell.probeId,
-        mode: cell.mode,
-        attemptId: attempt.id,
-      };
+      g.exampleAttempt = attempt && exampleOf(cell, attempt.id);
     }
   };
 
@@ -224,6 +249,16 @@ export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
     add(g, f, f.subject, f.own, severity, f.reason, f.attempt);
   }
   return columnsOf(facts, [...groups.values()], cellOf, notCarried);
+}
+
+function exampleOf(cell: CellKey, attemptId: number): ExampleAttempt {
+  return {
+    column: cell.column,
+    routeId: cell.routeId,
+    probeId: cell.probeId,
+    mode: cell.mode,
+    attemptId,
+  };
 }
 
 /** `column|route|mode|direction` → judged/lost where the carrier was lost on most attempts. */
@@ -316,11 +351,22 @@ function toDefect(
     modes: [...new Set(cells.map((c) => c.mode))].sort() as Mode[],
     subjects: [...g.subjects].filter(Boolean).sort(),
     ownCells: g.own.size,
+    ownKeys: [...g.own],
     example: g.example ?? "",
     ...(g.exampleAttempt ? { exampleAttempt: g.exampleAttempt } : {}),
+    evidence: evidenceOf(g),
     knownIssues: [...new Set(records.flatMap((c) => (c.knownIssue ? [c.knownIssue] : [])))],
     probes: [...new Set(cells.map((c) => c.probeId))].sort(),
   };
+}
+
+/** One attempt per route, the example's for its route. */
+function evidenceOf(g: Group): EvidenceAttempt[] {
+  const example = g.exampleAttempt;
+  if (!example) return g.evidence;
+  return g.evidence.map((e) =>
+    e.routeId === example.routeId ? { ...example, ...(g.example ? { reason: g.example } : {}) } : e,
+  );
 }
 
 /** ` (lost on 85 of 85 attempts judged)`, summed over the modes the rule took. */

@@ -7,6 +7,7 @@
  */
 import type { ColumnHeadline, Defect } from "./defects.ts";
 import { cellText, clip, count, modesText, someOf } from "./markdown-text.ts";
+import { isRigSuspect } from "./rig-suspects.ts";
 import { knownIssueLink } from "./verdict-tokens.ts";
 
 /** Defects per column in the headline; the rest are in the appendix. */
@@ -19,14 +20,17 @@ export function columnHeading(head: ColumnHeadline): string {
     return `${head.column}: not measured (${head.status}${head.reason ? `: ${head.reason}` : ""})`;
   }
   const parts: string[] = [];
-  const distinct = head.defects.filter((d) => d.rule !== "failed-delivery").length;
+  const cited = head.defects.filter((d) => !isRigSuspect(d));
+  const distinct = cited.filter((d) => d.rule !== "failed-delivery").length;
+  const suspects = head.defects.length - cited.length;
   parts.push(
     distinct === 0
       ? `no silent defect in ${count(head.judged)} judged cells`
       : `${distinct} distinct silent defect${distinct === 1 ? "" : "s"}`,
   );
-  const delivery = head.defects.find((d) => d.rule === "failed-delivery");
+  const delivery = cited.find((d) => d.rule === "failed-delivery");
   if (delivery) parts.push(`failed delivery on ${count(delivery.cells.length)} cells`);
+  if (suspects > 0) parts.push(`${suspects} rig suspect${suspects === 1 ? "" : "s"} held back`);
   if (head.withDefect > 0) {
     parts.push(`${count(head.withDefect)} of ${count(head.cells)} cells affected`);
   }
@@ -34,18 +38,18 @@ export function columnHeading(head: ColumnHeadline): string {
   return `${head.column}: ${parts.join(" · ")}`;
 }
 
-function where(d: Defect): string {
+export function where(d: Defect): string {
   const routes = d.routes.length === 1 ? (d.routes[0] ?? "") : `${d.routes.length} routes`;
   return `${routes} · ${modesText(d.modes)}`;
 }
 
-function defectTitle(d: Defect): string {
+export function defectTitle(d: Defect): string {
   const issues = d.knownIssues.map((i) => ` [${knownIssueLink(i)}]`).join("");
   return `${cellText(d.rule === "failed-delivery" ? `**${d.title}**` : d.title)}${issues}`;
 }
 
 /** The example reason, after the attempt that shows it (`#id`) and, in the appendix, its cell. */
-function exampleText(d: Defect, withCell: boolean): string {
+export function exampleText(d: Defect, withCell: boolean): string {
   const a = d.exampleAttempt;
   const reason = clip(d.example, EXAMPLE_CHARS);
   if (!a) return cellText(reason);
@@ -82,10 +86,12 @@ export function renderHeadline(heads: readonly ColumnHeadline[]): string[] {
   ];
   for (const head of heads) {
     lines.push(`### ${columnHeading(head)}`, "");
-    if (head.defects.length === 0) continue;
-    if (head.control) lines.push(CONTROL_NOT_CLEAN, "");
-    lines.push(...TABLE_HEAD, ...head.defects.slice(0, HEADLINE_ROWS).map(defectRow));
-    const rest = head.defects.slice(HEADLINE_ROWS);
+    if (head.control && head.defects.length > 0) lines.push(CONTROL_NOT_CLEAN, "");
+    // A rig suspect is not cited here: the rig suspects section lists it with its sign.
+    const cited = head.defects.filter((d) => !isRigSuspect(d));
+    if (cited.length === 0) continue;
+    lines.push(...TABLE_HEAD, ...cited.slice(0, HEADLINE_ROWS).map(defectRow));
+    const rest = cited.slice(HEADLINE_ROWS);
     if (rest.length > 0) {
       const cells = new Set(
         rest.flatMap((d) => d.cells.map((c) => `${c.routeId}|${c.probeId}|${c.mode}`)),
@@ -104,7 +110,7 @@ export function renderDefectAppendix(heads: readonly ColumnHeadline[]): string[]
   const lines = [
     "## A. Every silent defect by root cause",
     "",
-    "The headline's rows and the rest, with the probes whose cells show them; each example names its attempt and cell.",
+    "The headline's rows, the rest, and the rig suspects (marked, with their signs), with the probes whose cells show them; each example names its attempt and cell.",
     "",
   ];
   for (const head of heads) {
@@ -117,8 +123,11 @@ export function renderDefectAppendix(heads: readonly ColumnHeadline[]): string[]
     );
     for (const d of head.defects) {
       const side = d.cells.length - d.ownCells;
+      const suspect = isRigSuspect(d)
+        ? ` (rig suspect: ${(d.signs ?? []).map((s) => s.sign).join(", ")})`
+        : "";
       lines.push(
-        `| ${d.severity} (${d.severityRule}) | ${defectTitle(d)} | ${count(d.cells.length)} | ${count(side)} | ${cellText(someOf(d.routes, 3))} · ${modesText(d.modes)} | ${cellText(someOf(d.probes, 6))} | ${exampleText(d, true)} |`,
+        `| ${d.severity} (${d.severityRule}) | ${defectTitle(d)}${suspect} | ${count(d.cells.length)} | ${count(side)} | ${cellText(someOf(d.routes, 3))} · ${modesText(d.modes)} | ${cellText(someOf(d.probes, 6))} | ${exampleText(d, true)} |`,
       );
     }
     lines.push("");
