@@ -58,7 +58,8 @@ describe("renderJunit", () => {
       '    <testcase classname="gatecheck.portkey@1.15.2+locked.anthropic-messages-&gt;openai-chat" name="tool_choice.disable_parallel_tool_use [am-disable-parallel-tool-use] non-stream">',
     );
     expect(at).toBeGreaterThan(0);
-    expect(lines.slice(at + 1, at + 5)).toEqual([
+    const end = lines.indexOf("    </testcase>", at);
+    expect(lines.slice(end - 4, end)).toEqual([
       "      <properties>",
       '        <property name="severity" value="major"/>',
       '        <property name="severity-rule" value="default-lost"/>',

@@ -171,6 +171,13 @@ function loopCase(loop: LoopRecord): Case {
 function caseXml(c: Case): string[] {
   const open = `    <testcase classname="${attr(c.classname)}" name="${attr(c.name)}"`;
   const inner: string[] = [];
+  if (c.failure) {
+    inner.push(
+      `      <failure type="${attr(c.failure.type)}" message="${attr(c.failure.message)}">${text(c.failure.body)}</failure>`,
+    );
+  }
+  if (c.skipped !== undefined) inner.push(`      <skipped message="${attr(c.skipped)}"/>`);
+  // After the verdict's own element: readers that look for the failure first still find it.
   if (c.properties) {
     inner.push("      <properties>");
     for (const [name, value] of Object.entries(c.properties)) {
@@ -178,12 +185,6 @@ function caseXml(c: Case): string[] {
     }
     inner.push("      </properties>");
   }
-  if (c.failure) {
-    inner.push(
-      `      <failure type="${attr(c.failure.type)}" message="${attr(c.failure.message)}">${text(c.failure.body)}</failure>`,
-    );
-  }
-  if (c.skipped !== undefined) inner.push(`      <skipped message="${attr(c.skipped)}"/>`);
   if (c.systemOut) inner.push(`      <system-out>${text(c.systemOut)}</system-out>`);
   if (inner.length === 0) return [`${open}/>`];
   return [`${open}>`, ...inner, "    </testcase>"];
