@@ -4,7 +4,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Verdict } from "../probes/verdict.ts";
 import { type ColumnHeadline, headlineOf } from "./defects.ts";
-import { CONTROL_NOT_CLEAN, columnHeading, renderHeadline } from "./headline-section.ts";
+import {
+  CONTROL_NOT_CLEAN,
+  columnHeading,
+  headlineRows,
+  renderHeadline,
+} from "./headline-section.ts";
 import { APPENDIX_HEADING, renderMarkdownReport } from "./markdown-report.ts";
 import { factsOfView, type ReportFacts } from "./report-facts.ts";
 import { loadRunView, type RunView } from "./run-view.ts";
@@ -165,6 +170,20 @@ describe("the headline's defects", () => {
     );
     const leak = litellm.defects.find((d) => d.title === "leaked `credentials.header.x-api-key`");
     expect(leak).toMatchObject({ severity: "critical", severityRule: "credential-leaked" });
+  });
+
+  it("keeps each severity's first row in a column's headline, the rest by rank", () => {
+    const portkey = headOf(PORTKEY).defects;
+    // Five major defects and one minor: three rows keep the minor one.
+    expect(headlineRows(portkey, 3).map((d) => [d.title, d.severity])).toEqual([
+      ["invented `text`", "major"],
+      ["dropped `tools.strict`", "major"],
+      ["invented `tools` (empty-added)", "minor"],
+    ]);
+    expect(headlineRows(portkey, 10)).toEqual(portkey);
+    expect(columnHeading(headOf(PORTKEY))).toMatch(
+      /^portkey@1\.15\.2\+locked: 5 distinct silent defects \(4 major, 1 minor\)/,
+    );
   });
 
   it("leads from a defect's example to the attempt that shows it, in the headline and the appendix", () => {

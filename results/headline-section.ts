@@ -26,7 +26,7 @@ export function columnHeading(head: ColumnHeadline): string {
   parts.push(
     distinct === 0
       ? `no silent defect in ${count(head.judged)} judged cells`
-      : `${distinct} distinct silent defect${distinct === 1 ? "" : "s"}`,
+      : `${distinct} distinct silent defect${distinct === 1 ? "" : "s"} (${severityCounts(cited.filter((d) => d.rule !== "failed-delivery"))})`,
   );
   const delivery = cited.find((d) => d.rule === "failed-delivery");
   if (delivery) parts.push(`failed delivery on ${count(delivery.cells.length)} cells`);
@@ -62,6 +62,31 @@ function defectRow(d: Defect): string {
   return `| ${d.severity} | ${defectTitle(d)} | ${count(d.cells.length)} | ${count(side)} | ${where(d)} | ${exampleText(d, false)} |`;
 }
 
+/**
+ * The rows a column's headline shows, in rank order: the first `n`, except that every
+ * severity the column has keeps its first row (a column with twenty critical defects still
+ * shows its largest major and minor one); the rest are in appendix A.
+ */
+export function headlineRows(defects: readonly Defect[], n: number): Defect[] {
+  const firstOfLevel = defects.filter(
+    (d, i) => defects.findIndex((e) => e.severity === d.severity) === i,
+  );
+  const reserved = new Set(firstOfLevel.slice(0, n));
+  const picked = new Set(reserved);
+  for (const d of defects) {
+    if (picked.size >= n) break;
+    picked.add(d);
+  }
+  return defects.filter((d) => picked.has(d));
+}
+
+/** ` · 12 critical, 30 major, 9 minor` of a column's cited defects. */
+function severityCounts(defects: readonly Defect[]): string {
+  const counts = new Map<string, number>();
+  for (const d of defects) counts.set(d.severity, (counts.get(d.severity) ?? 0) + 1);
+  return [...counts].map(([s, k]) => `${k} ${s}`).join(", ");
+}
+
 /** How to read the bytes behind an example. */
 export const EXAMPLE_NOTE =
   "An example's `#N` is the attempt it was read from: `npx gatecheck export --attempt-id N` writes its exchange (bytes and all) for `gatecheck check`.";
@@ -90,8 +115,9 @@ export function renderHeadline(heads: readonly ColumnHeadline[]): string[] {
     // A rig suspect is not cited here: the rig suspects section lists it with its sign.
     const cited = head.defects.filter((d) => !isRigSuspect(d));
     if (cited.length === 0) continue;
-    lines.push(...TABLE_HEAD, ...cited.slice(0, HEADLINE_ROWS).map(defectRow));
-    const rest = cited.slice(HEADLINE_ROWS);
+    const shown = headlineRows(cited, HEADLINE_ROWS);
+    lines.push(...TABLE_HEAD, ...shown.map(defectRow));
+    const rest = cited.filter((d) => !shown.includes(d));
     if (rest.length > 0) {
       const cells = new Set(
         rest.flatMap((d) => d.cells.map((c) => `${c.routeId}|${c.probeId}|${c.mode}`)),

@@ -266,16 +266,24 @@ describe("the rig signs, one by one", () => {
 
   it("every-gateway: every measured column of two gateways or more shows it", () => {
     const title = "invented `system` (empty-added)";
-    const a = head(PORTKEY, [defect(PORTKEY, title, [OLLAMA])]);
-    const b = head(LITELLM, [defect(LITELLM, title, [OLLAMA])]);
+    const example = "system: absent → system []";
+    const a = head(PORTKEY, [defect(PORTKEY, title, [OLLAMA], { example })]);
+    const b = head(LITELLM, [defect(LITELLM, title, [OLLAMA], { example })]);
     const c = head("bifrost@1", [defect("bifrost@1", "dropped `tools`", [OLLAMA])]);
     const mine = a.defects[0] as Defect;
     expect(sign("every-gateway").test(ctx({ defect: mine, heads: [a, b] }))).toBe(
-      "all 2 measured columns (2 gateways) show it",
+      "all 2 measured columns (2 gateways) show it, with the same example reason",
     );
+    // Not identically: another gateway reads it with another value.
+    const other = head(LITELLM, [
+      defect(LITELLM, title, [OLLAMA], { example: 'system: absent → ""' }),
+    ]);
+    expect(sign("every-gateway").test(ctx({ defect: mine, heads: [a, other] }))).toBeUndefined();
     expect(sign("every-gateway").test(ctx({ defect: mine, heads: [a, b, c] }))).toBeUndefined();
     // One gateway (two installs of it) is not "every gateway".
-    const locked = head(`${PORTKEY}+locked`, [defect(`${PORTKEY}+locked`, title, [OLLAMA])]);
+    const locked = head(`${PORTKEY}+locked`, [
+      defect(`${PORTKEY}+locked`, title, [OLLAMA], { example }),
+    ]);
     expect(sign("every-gateway").test(ctx({ defect: mine, heads: [a, locked] }))).toBeUndefined();
   });
 
@@ -343,7 +351,7 @@ describe("the audit", () => {
     const headline = renderHeadline(heads).join("\n");
     expect(headline).toContain("dropped `tools.strict`");
     expect(headline).not.toContain("dropped `tools.name`");
-    expect(headline).toContain("1 distinct silent defect · 1 rig suspect held back");
+    expect(headline).toContain("1 distinct silent defect (1 major) · 1 rig suspect held back");
     const section = renderRigSuspects(heads).join("\n");
     expect(section).toContain("## Rig suspects");
     expect(section).toContain("- `unserved-path`: ");

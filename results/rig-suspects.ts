@@ -136,17 +136,20 @@ export const RIG_SIGNS: readonly RigSign[] = [
     id: "every-gateway",
     scope: "defect",
     description:
-      "every gateway measured shows the same defect (subject, verdict and cause), two gateways at least: a shared cause, the rig's or the lens's, is likelier than the same bug everywhere",
+      "every gateway measured shows the same defect (subject, verdict and cause) with the same example reason, two gateways at least: a shared cause, the rig's or the lens's, is likelier than the same bug everywhere",
     test: ({ defect, heads }) => {
       if (defect.rule !== "subject") return undefined;
       const measured = heads.filter((h) => !h.control && h.judged > 0);
       const gateways = new Set(measured.map((h) => gatewayOfColumn(h.column)));
       if (gateways.size < 2) return undefined;
+      // Identically: the same subject, verdict and cause, read with the same example reason.
       const showing = measured.filter((h) =>
-        h.defects.some((d) => d.rule === "subject" && d.title === defect.title),
+        h.defects.some(
+          (d) => d.rule === "subject" && d.title === defect.title && d.example === defect.example,
+        ),
       );
       return showing.length === measured.length
-        ? `all ${measured.length} measured columns (${gateways.size} gateways) show it`
+        ? `all ${measured.length} measured columns (${gateways.size} gateways) show it, with the same example reason`
         : undefined;
     },
   },
