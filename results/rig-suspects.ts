@@ -26,7 +26,8 @@ export interface SignContext {
   defect: Defect;
   /** The defect's evidence attempts' exchanges that could be read (Defect.evidence). */
   exchanges: readonly WireExchange[];
-  /** The run's cells of the defect's column. */
+  /** The cells of the defect's column a sign reads: those not run (with their reason) and
+   * those that ran a control leg. */
   cells: readonly CellRecord[];
   /** Every column's headline, the control column's among them. */
   heads: readonly ColumnHeadline[];
@@ -59,12 +60,8 @@ export const RIG_SIGNS: readonly RigSign[] = [
       "an example's request was forwarded to a path the backend provider does not serve (its dialect's routes, under the provider's mount): the rig's configuration of the gateway is the first suspect",
     test: ({ exchanges }) => {
       for (const x of exchanges) {
-        for (const f of x.forwarded ?? []) {
-          const outcome = knownPathOutcome(f.path, x.route.backend, x.context?.backendMount);
-          if (outcome.cause === "wrong-route") {
-            return `attempt forwarded to ${f.path}, which the ${x.route.backend} backend does not serve (${outcome.note})`;
-          }
-        }
+        const why = once(unservedPaths, x, unservedPath);
+        if (why) return why;
       }
       return undefined;
     },
@@ -76,7 +73,7 @@ export const RIG_SIGNS: readonly RigSign[] = [
       "the mock answered an example's request in a form the real provider would not send for that request (a stream to a request that asked for none, SSE to a Gemini stream without `alt=sse`): what the gateway made of it says nothing of the provider",
     test: ({ exchanges }) => {
       for (const x of exchanges) {
-        const why = unfaithfulReply(x);
+        const why = once(unfaithfulReplies, x, unfaithfulReply);
         if (why) return why;
       }
       return undefined;
@@ -155,6 +152,32 @@ export const RIG_SIGNS: readonly RigSign[] = [
   },
 ];
 
+/** What a sign found on one exchange, worked out once: a defect's parts share exchanges. */
+const unservedPaths = new WeakMap<WireExchange, string | undefined>();
+const unfaithfulReplies = new WeakMap<WireExchange, string | undefined>();
+
+function once(
+  memo: WeakMap<WireExchange, string | undefined>,
+  x: WireExchange,
+  find: (x: WireExchange) => string | undefined,
+): string | undefined {
+  if (memo.has(x)) return memo.get(x);
+  const found = find(x);
+  memo.set(x, found);
+  return found;
+}
+
+/** Why a forwarded request of the exchange went to a path its backend does not serve. */
+export function unservedPath(x: WireExchange): string | undefined {
+  for (const f of x.forwarded ?? []) {
+    const outcome = knownPathOutcome(f.path, x.route.backend, x.context?.backendMount);
+    if (outcome.cause === "wrong-route") {
+      return `attempt forwarded to ${f.path}, which the ${x.route.backend} backend does not serve (${outcome.note})`;
+    }
+  }
+  return undefined;
+}
+
 function mediaType(value: string | undefined): string | undefined {
   return value?.split(";")[0]?.trim().toLowerCase() || undefined;
 }
@@ -212,6 +235,7 @@ export function auditHeadline(
 ): ColumnHeadline[] {
   const cellsOf = new Map<string, CellRecord[]>();
   for (const c of cells) {
+    if (c.verdict !== "not-run" && c.controlVerdict === undefined) continue;
     const list = cellsOf.get(c.column);
     if (list) list.push(c);
     else cellsOf.set(c.column, [c]);
