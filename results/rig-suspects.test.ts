@@ -356,11 +356,24 @@ describe("the audit", () => {
     expect(section).toContain("## Rig suspects");
     expect(section).toContain("- `unserved-path`: ");
     expect(section).toMatch(
-      /\| major \| dropped `tools.name` \| 2 \| openai-chat->openai-chat@deepseek · ns\+s \| `unserved-path`: attempt forwarded to \/v1\/v1\/chat\/completions/,
+      /\| major \| dropped `tools.name` \| portkey@1\.15\.2 \| 2 \| openai-chat->openai-chat@deepseek · ns\+s \| `unserved-path`: attempt forwarded to \/v1\/v1\/chat\/completions/,
     );
     expect(
       renderRigSuspects(auditHeadline([head(PORTKEY, [clean])], [], new Map())).join("\n"),
     ).toContain("The audit found no sign of the rig on any defect");
+  });
+
+  it("lists a suspect several columns show once, with its columns", () => {
+    const a = defect(PORTKEY, "dropped `tools.name`", [DEEPSEEK]);
+    const b = defect(`${PORTKEY}+locked`, "dropped `tools.name`", [DEEPSEEK]);
+    const heads = auditHeadline(
+      [head(PORTKEY, [a]), head(`${PORTKEY}+locked`, [b])],
+      [],
+      new Map([doubled(a.evidence[0]?.attemptId ?? 0), doubled(b.evidence[0]?.attemptId ?? 0)]),
+    );
+    const rows = renderRigSuspects(heads).filter((l) => l.startsWith("| major"));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toContain(`| ${PORTKEY}, ${PORTKEY}+locked | 4 |`);
   });
 
   it("reads no bytes it was not given: without exchanges only the signs of stored cells fire", () => {
