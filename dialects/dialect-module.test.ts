@@ -27,6 +27,11 @@ const { fields: _noFields, ...withoutFields } = OPENAI_CHAT;
 // @ts-expect-error fields is missing
 const _missingFields: DialectModule = withoutFields;
 
+// Nor one without its reply-form table.
+const { replyForms: _noForms, ...withoutReplyForms } = OPENAI_CHAT;
+// @ts-expect-error replyForms is missing
+const _missingReplyForms: DialectModule = withoutReplyForms;
+
 // And a trait takes only its documented values.
 // @ts-expect-error "sometimes" is not a stream-usage value
 const _badTrait: DialectTraits = { ...traits, streamUsage: "sometimes" };

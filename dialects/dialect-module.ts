@@ -12,6 +12,7 @@ import type { CanonicalReply, CanonicalRequest, ReplyError, StopReason } from ".
 import type { Dialect } from "./dialect.ts";
 import type { FieldTable } from "./field-table.ts";
 import type { JsonRecord } from "./json.ts";
+import type { NotFoundReply, ReplyFormRow } from "./reply-forms.ts";
 import type { StreamReader } from "./reply-parts.ts";
 import type { PathMatch } from "./route-match.ts";
 import type { Framing, StreamEvent, WrittenEvents } from "./sse.ts";
@@ -139,11 +140,14 @@ export interface DialectModule {
   readonly ownHeaderPrefix: string | undefined;
   /** Headers only this dialect's clients send, which tell a request's dialect apart. */
   readonly identifyingHeaders: readonly string[];
-  /** The error type the provider gives an unknown URL, where it has one of its own. */
-  readonly notFoundType: string | undefined;
+  /** What the provider answers a path it does not serve (reply-forms.ts `NotFoundReply`). */
+  readonly notFound: NotFoundReply;
   /** The reply header naming the request, where the provider sends one. */
   readonly requestId: RequestIdSpec | undefined;
   readonly fields: FieldTable;
+  /** The form (JSON, SSE, NDJSON, JSON array) each documented request variant is answered
+   * in, a reference per row (reply-forms.ts); the last row answers any other request. */
+  readonly replyForms: readonly ReplyFormRow[];
   readonly request: RequestCodec;
   readonly reply: ReplyCodec;
   /** The canonical stop reason a faithful client of this dialect reads for `upstream`: the

@@ -1,6 +1,6 @@
 /**
  * What OpenAI's HTTP API is for both of its dialects (Chat Completions and Responses): one
- * provider, one content type pair, one key header, one request id, one not-found error type.
+ * provider, one content type pair, one key header, one request id, one answer to a URL it does not serve.
  */
 import type { DialectModule } from "./dialect-module.ts";
 
@@ -20,8 +20,14 @@ export const OPENAI_HTTP = {
   auth: { header: "authorization", scheme: "Bearer" },
   ownHeaderPrefix: "openai-",
   identifyingHeaders: [],
-  // OpenAI answers a URL it does not know with this type.
-  notFoundType: "invalid_request_error",
+  // A URL OpenAI does not serve: `{"error": {"message": "Invalid URL (POST /v1/v1/chat/completions)",
+  // "type": "invalid_request_error", "param": null, "code": null}}`, as clients report it.
+  notFound: {
+    kind: "error",
+    message: (method: string, path: string) => `Invalid URL (${method} ${path})`,
+    type: "invalid_request_error",
+    see: "https://github.com/harry0703/MoneyPrinterTurbo/issues/57",
+  },
   requestId: OPENAI_REQUEST_ID,
 } as const satisfies Pick<
   DialectModule,
@@ -31,6 +37,6 @@ export const OPENAI_HTTP = {
   | "auth"
   | "ownHeaderPrefix"
   | "identifyingHeaders"
-  | "notFoundType"
+  | "notFound"
   | "requestId"
 >;

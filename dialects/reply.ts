@@ -10,8 +10,9 @@ import type { CanonicalReply, ReplyError } from "./canonical.ts";
 import type { Dialect, Mode } from "./dialect.ts";
 import type { ReplyCodec } from "./dialect-module.ts";
 import { tryParseJson } from "./json.ts";
+import { frameJsonArray } from "./json-array.ts";
 import { dialectModule } from "./registry.ts";
-import { encodeStream, frameText, type StreamEvent } from "./sse.ts";
+import { encodeStream, frameText, type ReceivedEvent, type StreamEvent } from "./sse.ts";
 import type { StreamPlan } from "./stream-plan.ts";
 
 export type { StreamEvent } from "./sse.ts";
@@ -186,6 +187,16 @@ function readBody(dialect: Dialect, status: number, body: string): CanonicalRepl
 }
 
 /**
+ * Whether a stream's text is a JSON array the dialect streams in (Gemini without `alt=sse`,
+ * its reply-form table says so): read element by element as events, never as a JSON document
+ * where a stream was expected.
+ */
+function isJsonArrayStream(dialect: Dialect, text: string): boolean {
+  if (text.trimStart().charAt(0) !== "[") return false;
+  return dialectModule(dialect).replyForms.some((row) => row.form === "json-array");
+}
+
+/**
  * A streamed reply from its whole decoded text. A non-2xx reply is an error read from its
  * body, whatever framing the body has, so it is not framed at all.
  */
@@ -197,19 +208,22 @@ function readStreamText(dialect: Dialect, status: number, text: string): Canonic
     };
   }
   const reader = dialectModule(dialect).reply.streamReader();
-  frameText(dialectModule(dialect).routes.framing, text, {
-    onEvent(e) {
+  const sink = {
+    onEvent(e: ReceivedEvent) {
       reader.push(e);
     },
-    onMalformed(why) {
+    onMalformed(why: string) {
       reader.malformed(why);
     },
-  });
+  };
+  const array = isJsonArrayStream(dialect, text);
+  if (array) frameJsonArray(text, sink);
+  else frameText(dialectModule(dialect).routes.framing, text, sink);
   const reply = reader.finish();
   const lifecycle = reply.stream;
   if (lifecycle && lifecycle.events === 0) {
     const trimmed = text.trim();
-    if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    if (!array && (trimmed.startsWith("{") || trimmed.startsWith("["))) {
       // A JSON document where a stream was expected: read it, and say so.
       const body = readBody(dialect, status, trimmed);
       return {

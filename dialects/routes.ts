@@ -5,8 +5,8 @@
  * (a `/v1/v1/...` is mangled).
  */
 import { DIALECTS, type Dialect } from "./dialect.ts";
-import { isRecord } from "./json.ts";
 import { DIALECT_MODULES } from "./registry.ts";
+import { isStreamForm, type ReplyFormRow, replyFormRow } from "./reply-forms.ts";
 import type { PathMatch } from "./route-match.ts";
 
 export type { DialectRoutes } from "./dialect-module.ts";
@@ -63,16 +63,23 @@ export function guessDialect(path: string, headerNames: readonly string[]): Dial
 }
 
 /**
- * Whether a request asks for a stream: by its path where the dialect streams through another
- * method (Gemini), else by its body's `stream`, whose absence means the dialect's default
- * (Ollama streams unless `stream: false`).
+ * Whether a request asks for a stream: the form its dialect's reply-form table gives it
+ * (reply-forms.ts) is one. Gemini streams through another method whatever the query says;
+ * elsewhere the body's `stream` decides, its absence meaning the dialect's default (Ollama
+ * streams unless `stream: false`).
  */
 export function requestStreams(match: PathMatch, body: unknown): boolean {
-  if (match.stream !== undefined) return match.stream;
-  const stream = isRecord(body) ? body.stream : undefined;
-  return DIALECT_MODULES[match.dialect].traits.streamsByDefault
-    ? stream !== false
-    : stream === true;
+  return isStreamForm(replyFormOf(match, "", body).form);
+}
+
+/** The reply-form row that answers a generate request with this query string and body. */
+export function replyFormOf(match: PathMatch, query: string, body: unknown): ReplyFormRow {
+  const method = match.stream === undefined ? undefined : match.stream ? "stream" : "generate";
+  return replyFormRow(DIALECT_MODULES[match.dialect].replyForms, {
+    ...(method ? { method } : {}),
+    query,
+    body,
+  });
 }
 
 /**

@@ -14,6 +14,7 @@
  *   running.stop()                             -> StopResult (group SIGTERM, SIGKILL after grace, verified gone)
  */
 import type { ClientDialect, Dialect } from "../dialects/dialect.ts";
+import type { CitedConfig } from "./cited.ts";
 
 /** How a gateway is obtained (`npm`, `pypi`, `go`: installed by us into the cache; `binary`: found on PATH; `attach`: someone else runs it; `none`: no process, direct). */
 export type GatewaySource = "npm" | "pypi" | "go" | "binary" | "attach" | "none";
@@ -253,6 +254,12 @@ export interface GatewayAdapter {
   version(spec: GatewaySpec, ctx: InstallContext): Promise<string | undefined>;
   /** Write the gateway's config into `ctx.workdir`; returns the files written (absolute paths). */
   writeConfig(ctx: LaunchContext): Promise<string[]>;
+  /**
+   * Everything gatecheck writes for it (config files, flags, environment, routing headers),
+   * each value with the reference that says a user writes it so (cited.ts); `writeConfig`
+   * and the launch write exactly this. Every gateway gatecheck installs has one (a test).
+   */
+  citedConfig?(ctx: LaunchContext): CitedConfig;
   /** Write config, start, wait ready. Throws GatewayError on failure (the child is gone then). */
   launch(ctx: LaunchContext): Promise<RunningGateway>;
   routes(spec: GatewaySpec): GatewayRoute[];

@@ -1,17 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { direct } from "./adapters/direct.ts";
-import { checkRoute, checkRoutes, type DoctorMock } from "./doctor.ts";
+import { checkRoute, checkRoutes, type DoctorMock, servedPath, servesForwarded } from "./doctor.ts";
 import { startGateway } from "./start.ts";
 import { startTinyMock, type TinyMock } from "./testing/tiny-mock.ts";
+
+/** The tiny mock as a route's check reads it: every route reaches it. */
+function tinyView(tiny: TinyMock): DoctorMock {
+  return {
+    urlFor: () => tiny.url,
+    forwarded: async (_route, nonce) =>
+      tiny.records
+        .filter((r) => r.body.includes(nonce))
+        .map((r) => ({ method: r.method, path: r.path })),
+  };
+}
 
 let mock: TinyMock;
 let view: DoctorMock;
 beforeAll(async () => {
   mock = await startTinyMock();
-  view = {
-    url: mock.url,
-    pathsContaining: async (t) => mock.records.filter((r) => r.body.includes(t)).map((r) => r.path),
-  };
+  view = tinyView(mock);
 });
 afterAll(() => mock.close());
 
@@ -53,7 +61,9 @@ describe("doctor against the direct control column", () => {
     expect(surprise).toMatchObject({ worked: true, asDocumented: false });
     const misrouted = await checkRoute(gateway, { ...chat, backend: "gemini" }, view, false);
     expect(misrouted.worked).toBe(false);
-    expect(misrouted.detail).toMatch(/reached \/v1\/chat\/completions, not a gemini path/);
+    expect(misrouted.detail).toMatch(
+      /reached \/v1\/chat\/completions, not a path the google gemini backend serves/,
+    );
   });
 
   it("a route to a provider's mount of a dialect works when the request reached that mount", async () => {
@@ -69,15 +79,11 @@ describe("doctor against the direct control column", () => {
       const messages = started.routes.find((r) => r.client === "anthropic-messages");
       if (!messages) throw new Error("no route");
       const mounted = { ...messages, ingressPath: "/anthropic/v1/messages", persona: "deepseek" };
-      const seen: DoctorMock = {
-        url: provider.url,
-        pathsContaining: async (t) =>
-          provider.records.filter((r) => r.body.includes(t)).map((r) => r.path),
-      };
+      const seen = tinyView(provider);
       const check = await checkRoute(
         started.gateway,
         mounted,
-        { ...seen, mountOf: () => "/anthropic" },
+        { ...seen, mountOf: () => ({ at: "/anthropic", replaces: "" }) },
         false,
       );
       expect(check.reached).toEqual(["/anthropic/v1/messages"]);
@@ -104,5 +110,73 @@ describe("doctor against the direct control column", () => {
     const check = await checkRoute(dead, chat, view, false, { timeoutMs: 2000 });
     expect(check).toMatchObject({ worked: false, reached: [] });
     expect(check.detail).toMatch(/^transport: /);
+  });
+});
+
+describe("what a backend's provider serves", () => {
+  const deepseekMessages = { at: "/anthropic", replaces: "" };
+  const googleChat = { at: "/v1beta/openai", replaces: "/v1" };
+
+  it("a POST to one of the backend dialect's generate paths, under the provider's mount", () => {
+    const post = (path: string) => ({ method: "POST", path });
+    expect(servesForwarded("openai-chat", undefined, post("/v1/chat/completions"))).toBe(true);
+    expect(servesForwarded("openai-chat", undefined, post("/v1/v1/chat/completions"))).toBe(false);
+    expect(servesForwarded("openai-chat", undefined, post("/v1/models"))).toBe(false);
+    expect(servesForwarded("openai-chat", undefined, post("/v1/messages"))).toBe(false);
+    expect(
+      servesForwarded("openai-chat", undefined, { method: "GET", path: "/v1/chat/completions" }),
+    ).toBe(false);
+    expect(
+      servesForwarded("anthropic-messages", deepseekMessages, post("/anthropic/v1/messages")),
+    ).toBe(true);
+    expect(
+      servesForwarded("anthropic-messages", deepseekMessages, post("/anthropic/v1/v1/messages")),
+    ).toBe(false);
+    expect(
+      servesForwarded("openai-chat", googleChat, post("/v1beta/openai/chat/completions")),
+    ).toBe(true);
+    // Gemini streams through its own method; `?alt=sse` or not, the provider serves it.
+    const stream = "/v1beta/models/m:streamGenerateContent";
+    expect(servesForwarded("gemini", undefined, post(`${stream}?alt=sse`))).toBe(true);
+    expect(servesForwarded("gemini", undefined, post(`${stream}?key=x`))).toBe(true);
+  });
+
+  it("names the path the provider serves in the reason", () => {
+    expect(servedPath("openai-chat", undefined, "m")).toBe("/v1/chat/completions");
+    expect(servedPath("anthropic-messages", deepseekMessages, "m")).toBe("/anthropic/v1/messages");
+    expect(servedPath("openai-chat", googleChat, "m")).toBe("/v1beta/openai/chat/completions");
+    expect(servedPath("gemini", undefined, "a/b")).toBe("/v1beta/models/a%2Fb:generateContent");
+  });
+
+  it("a route whose request reached an unserved path fails its preflight, its path named; an answer without a forward fails it too", async () => {
+    const { gateway, routes } = await directGateway();
+    const chat = routes[0];
+    if (!chat) throw new Error("no route");
+    const misrouted = await checkRoute(gateway, { ...chat, backend: "gemini" }, view, false);
+    expect(misrouted.preflight).toEqual({
+      reason:
+        "forwarded to POST /v1/chat/completions, which the google gemini backend does not serve (it serves POST /v1beta/models/gatecheck-model:generateContent); see the base URL or custom host the adapter gives the gateway",
+      unservedPath: true,
+    });
+    const unreached: DoctorMock = { ...view, forwarded: async () => [] };
+    const refused = await checkRoute(gateway, chat, unreached, false);
+    expect(refused.clientStatus).toBe(200);
+    expect(refused.preflight).toEqual({
+      reason: "the plain request never reached the mock",
+      unservedPath: false,
+    });
+    const fine = await checkRoute(gateway, chat, view, true);
+    expect(fine.preflight).toBeUndefined();
+  });
+
+  it("a gateway that never answered fails no preflight: the cells meet the same", async () => {
+    const { routes } = await directGateway();
+    const chat = routes[0];
+    if (!chat) throw new Error("no route");
+    const check = await checkRoute({ baseUrl: "http://127.0.0.1:1" }, chat, view, false, {
+      timeoutMs: 2000,
+    });
+    expect(check.worked).toBe(false);
+    expect(check.preflight).toBeUndefined();
   });
 });

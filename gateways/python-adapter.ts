@@ -12,6 +12,7 @@ import type {
 } from "./adapter.ts";
 import { GatewayError, gatewayLabel } from "./adapter.ts";
 import { installDirFor } from "./cache.ts";
+import type { CitedConfig } from "./cited.ts";
 import { launchProcess, type ProcessLaunch, runPrepared } from "./launch.ts";
 import { installedDistribution, installPythonGateway } from "./pip-install.ts";
 import type { PythonGateway } from "./python-lock.ts";
@@ -33,6 +34,7 @@ export interface PythonGatewayDefinition {
   prepare?(ctx: LaunchContext, installDir: string): ProcessLaunch;
   routes(spec: GatewaySpec): GatewayRoute[];
   fallback?: FallbackSupport;
+  citedConfig?(ctx: LaunchContext): CitedConfig;
   timerSlotsPerSlot?: number;
   sleepsBeforeRetry?: boolean;
 }
@@ -56,6 +58,7 @@ export function pythonAdapter(def: PythonGatewayDefinition): GatewayAdapter {
     },
     routes: def.routes,
     ...(def.fallback && { fallback: def.fallback }),
+    ...(def.citedConfig && { citedConfig: def.citedConfig }),
     ...(def.timerSlotsPerSlot !== undefined && { timerSlotsPerSlot: def.timerSlotsPerSlot }),
     ...(def.sleepsBeforeRetry !== undefined && { sleepsBeforeRetry: def.sleepsBeforeRetry }),
   };

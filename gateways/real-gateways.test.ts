@@ -44,9 +44,11 @@ describe.each(CASES)("%s", (_name, adapter, routeId) => {
     const route = started.routes.find((r) => r.id === routeId);
     if (!route) throw new Error(`no route ${routeId}`);
     const mockView = {
-      url: mock.url,
-      pathsContaining: async (t: string) =>
-        mock.records.filter((r) => r.body.includes(t)).map((r) => r.path),
+      urlFor: () => mock.url,
+      forwarded: async (_route: unknown, nonce: string) =>
+        mock.records
+          .filter((r) => r.body.includes(nonce))
+          .map((r) => ({ method: r.method, path: r.path })),
     };
     const check = await checkRoute(gateway, route, mockView, false);
     expect(check, check.detail).toMatchObject({ worked: true });

@@ -43,6 +43,8 @@ export interface LoopPhaseSettings {
   workdir: string;
   /** The variants to run (default: all of LOOP_VARIANTS). */
   variants?: readonly LoopVariant[];
+  /** Why a route's loops are not run (its preflight failed, sweep/route-preflight.ts), if so. */
+  routeNotRun?: (route: GatewayRoute) => string | undefined;
 }
 
 export interface LoopPhaseResult {
@@ -102,13 +104,15 @@ async function secondClientResult(
 function plannedLoops(settings: LoopPhaseSettings, done: ReadonlySet<string>): PlannedLoop[] {
   const variants = settings.variants ?? LOOP_VARIANTS;
   return loopRoutes(settings.routes).flatMap((route) => {
+    const routeNotRun = settings.routeNotRun?.(route);
     const loops: Omit<PlannedLoop, "key">[] = variants.map((variant) => ({
       route,
       variant: variant.id,
+      ...(routeNotRun ? { notApplicable: routeNotRun } : {}),
       run: async (target) =>
         loopResult(await runLoop({ ...target, apiKey: settings.apiKey }, variant)),
     }));
-    const notApplicable = secondClientNotApplicable(route);
+    const notApplicable = routeNotRun ?? secondClientNotApplicable(route);
     loops.push({
       route,
       variant: SECOND_CLIENT_VARIANT,

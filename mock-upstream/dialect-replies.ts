@@ -6,6 +6,7 @@
  */
 import type { CanonicalReply, Part } from "../dialects/canonical.ts";
 import { DIALECTS, type Dialect } from "../dialects/dialect.ts";
+import { encodeJsonArrayUnits } from "../dialects/json-array.ts";
 import { dialectModule } from "../dialects/registry.ts";
 import {
   type ErrorSpec,
@@ -14,6 +15,7 @@ import {
   writeReply,
   writeReplyEvents,
 } from "../dialects/reply.ts";
+import type { ReplyForm } from "../dialects/reply-forms.ts";
 import { parseStreamPlan } from "../dialects/stream-plan.ts";
 
 export type { ErrorSpec } from "../dialects/reply.ts";
@@ -40,17 +42,34 @@ export function errorBody(dialect: Dialect, spec: ErrorSpec): RenderedBody {
   };
 }
 
+/**
+ * A JSON error body as a JSON array holding it, pretty-printed as Google writes it; a body
+ * that is not JSON (an HTML page, no body) is left as it is.
+ */
+export function jsonErrorInArray(body: RenderedBody): RenderedBody {
+  if (!body.contentType.includes("json") || body.units.length === 0) return body;
+  const value: unknown = JSON.parse(Buffer.concat(body.units).toString("utf8"));
+  return { ...body, units: [Buffer.from(JSON.stringify([value], null, 2))] };
+}
+
 export interface CanonicalOptions {
   stream: boolean;
-  /** A stream plan (dialects/stream-plan.ts), validated here. */
+  /**
+   * The framing the request's reply-form row chose (dialects/reply-forms.ts): Gemini's JSON
+   * array where `alt=sse` was not asked. A stream without one (a staged reply that forces a
+   * stream on a JSON request) takes the dialect's own framing.
+   */
+  form?: ReplyForm;
+  /** A plan (dialects/stream-plan.ts), validated here. */
   plan?: unknown;
   /** The model the request named: a reply that names none echoes it, as providers do. */
   requestModel?: string;
   /**
-   * The request asked for OpenAI Chat's usage chunk (`stream_options.include_usage`): without
-   * it a Chat stream carries none unless the plan's `usage` forces it.
+   * Whether the stream reports usage, from the request's reply-form row (Chat sends its usage
+   * chunk only when `stream_options.include_usage` asks). Unset: as for a request that did
+   * not ask. A plan's `usage` overrides either.
    */
-  includeUsage?: boolean;
+  usage?: "sent" | "omitted";
 }
 
 /**
@@ -80,6 +99,10 @@ export function canonicalBody(
   const plan =
     givenPlan.usage === undefined ? { ...givenPlan, ...usagePlan(dialect, options) } : givenPlan;
   const events = writeReplyEvents(dialect, reply, plan);
+  if (options.form === "json-array") {
+    const units = encodeJsonArrayUnits(events).map((u) => Buffer.from(u));
+    return { contentType: contentTypes.json, units, stream: true };
+  }
   return {
     contentType: contentTypes.stream,
     units: events.map((e) => Buffer.from(encodeEvents(dialect, [e]))),
@@ -90,8 +113,9 @@ export function canonicalBody(
 export interface DefaultReplyContext {
   model?: string;
   stream: boolean;
-  /** OpenAI Chat sends its usage chunk only when `stream_options.include_usage` asks. */
-  includeUsage?: boolean;
+  /** The request's reply-form row's form and usage (dialects/reply-forms.ts). */
+  form?: ReplyForm;
+  usage?: "sent" | "omitted";
 }
 
 /**
@@ -120,14 +144,16 @@ const defaultCache = new Map<string, Map<string | undefined, RenderedBody>>();
 let defaultCacheSize = 0;
 
 export function defaultBody(dialect: Dialect, ctx: DefaultReplyContext): RenderedBody {
-  const shape = DEFAULT_SHAPES[dialect][ctx.stream ? 1 : 0][ctx.includeUsage === true ? 1 : 0];
+  const form = ctx.stream ? (ctx.form ?? "sse") : "json";
+  const shape = DEFAULT_SHAPES[dialect][form][ctx.usage === "sent" ? 1 : 0];
   let byModel = defaultCache.get(shape);
   const cached = byModel?.get(ctx.model);
   if (cached) return cached;
   const body = canonicalBody(dialect, defaultReply(dialect, ctx), {
     stream: ctx.stream,
     plan: ctx.stream ? { textChunkSize: 8 } : undefined,
-    includeUsage: ctx.includeUsage,
+    ...(ctx.form === undefined ? {} : { form: ctx.form }),
+    ...(ctx.usage === undefined ? {} : { usage: ctx.usage }),
   });
   if (defaultCacheSize >= DEFAULT_CACHE_LIMIT) {
     defaultCache.clear();
@@ -145,26 +171,24 @@ export function defaultBody(dialect: Dialect, ctx: DefaultReplyContext): Rendere
 
 type Pair<T> = [T, T];
 
-/** The cache's first-level keys, made once: `dialect|stream|usage`, indexed 0/1 by flag. */
+const FORMS: readonly ReplyForm[] = ["json", "sse", "ndjson", "json-array"];
+
+/** The cache's first-level keys, made once: `dialect|form|usage`, usage indexed 0/1. */
 const DEFAULT_SHAPES = Object.fromEntries(
-  DIALECTS.map((d) => {
-    const key = (stream: number, usage: number) => `${d}|${stream}|${usage}`;
-    return [
-      d,
-      [
-        [key(0, 0), key(0, 1)],
-        [key(1, 0), key(1, 1)],
-      ],
-    ];
-  }),
-) as Record<Dialect, Pair<Pair<string>>>;
+  DIALECTS.map((d) => [
+    d,
+    Object.fromEntries(FORMS.map((f) => [f, [`${d}|${f}|0`, `${d}|${f}|1`]])),
+  ]),
+) as Record<Dialect, Record<ReplyForm, Pair<string>>>;
 
 /**
- * Where a plan that says nothing about usage puts it: a dialect whose streams carry usage only
- * when the request asks (OpenAI Chat's `stream_options.include_usage`) leaves it out unless
- * asked; every other dialect always sends it.
+ * Where a plan that says nothing about usage puts it: where the request's reply-form row says
+ * the stream omits it (a Chat stream that did not ask), none; else where the dialect puts it.
+ * Without a row, a dialect whose streams carry usage only when asked leaves it out.
  */
 function usagePlan(dialect: Dialect, options: CanonicalOptions): { usage?: "omit" } {
-  const whenAsked = dialectModule(dialect).traits.streamUsage === "when-asked";
-  return whenAsked && !options.includeUsage ? { usage: "omit" } : {};
+  const usage =
+    options.usage ??
+    (dialectModule(dialect).traits.streamUsage === "when-asked" ? "omitted" : "sent");
+  return usage === "omitted" ? { usage: "omit" } : {};
 }

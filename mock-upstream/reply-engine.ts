@@ -5,6 +5,7 @@
  */
 
 import type { Dialect } from "../dialects/dialect.ts";
+import type { ReplyForm } from "../dialects/reply-forms.ts";
 import { encodeStream, type StreamEvent } from "../dialects/sse.ts";
 import {
   canonicalBody,
@@ -12,6 +13,7 @@ import {
   defaultBody,
   errorBody,
   jsonBody,
+  jsonErrorInArray,
   type RenderedBody,
 } from "./dialect-replies.ts";
 import { acceptsGzip } from "./request-facts.ts";
@@ -30,6 +32,12 @@ export interface ReplyContext {
   dialect: Dialect;
   /** The request asked for a stream (body `stream: true`, Gemini's stream method, Ollama's default). */
   stream: boolean;
+  /** The form the request's reply-form row answers in (dialects/reply-forms.ts), and
+   * whether its stream reports usage. */
+  form: ReplyForm;
+  usage: "sent" | "omitted" | undefined;
+  /** An error answers in a JSON array of one error object (Gemini without `alt=sse`). */
+  errorInArray: boolean;
   /** The request's headers: `accept-encoding` is read only for a plan that gzips if accepted. */
   requestHeaders: readonly (readonly [string, string])[];
   /** What a 2xx reply that gives no body is rendered from: the dialect's default reply. */
@@ -66,9 +74,9 @@ const rendered = new WeakMap<object, Map<string, RenderedBody>>();
 const RENDERED_PER_BODY_LIMIT = 256;
 
 function renderKey(spec: ReplySpec, ctx: ReplyContext): string {
-  const key = `${ctx.dialect}|${ctx.stream}|${spec.status}`;
+  const key = `${ctx.dialect}|${ctx.stream}|${spec.status}|${ctx.errorInArray}`;
   if (!spec.body || !("canonical" in spec.body)) return key;
-  return `${key}|${ctx.defaultReply.includeUsage === true}|${ctx.defaultReply.model ?? ""}`;
+  return `${key}|${ctx.form}|${ctx.usage ?? ""}|${ctx.defaultReply.model ?? ""}`;
 }
 
 /** The body a reply spec describes, before wire shaping. */
@@ -94,10 +102,13 @@ function renderUncached(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
   const body = spec.body;
   if (!body) {
     if (spec.status >= 200 && spec.status < 300) return defaultBody(ctx.dialect, ctx.defaultReply);
-    return errorBody(ctx.dialect, {
-      status: spec.status,
-      message: defaultErrorMessage(spec.status),
-    });
+    return errorIn(
+      ctx,
+      errorBody(ctx.dialect, {
+        status: spec.status,
+        message: defaultErrorMessage(spec.status),
+      }),
+    );
   }
   if ("json" in body) return jsonBody(body.json);
   if ("text" in body) {
@@ -120,15 +131,24 @@ function renderUncached(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
     return { contentType: "", units, stream: true };
   }
   if ("canonical" in body) {
+    // A staged `stream` that overrides the request's choice takes the dialect's own framing.
+    const stream = body.stream ?? ctx.stream;
+    const asked = stream === ctx.stream;
     return canonicalBody(ctx.dialect, body.canonical, {
-      stream: body.stream ?? ctx.stream,
+      stream,
       plan: body.plan,
       requestModel: ctx.defaultReply.model,
-      includeUsage: ctx.defaultReply.includeUsage,
+      ...(asked ? { form: ctx.form } : {}),
+      ...(asked && ctx.usage !== undefined ? { usage: ctx.usage } : {}),
     });
   }
   const message = body.error.message || defaultErrorMessage(spec.status);
-  return errorBody(ctx.dialect, { status: spec.status, ...body.error, message });
+  return errorIn(ctx, errorBody(ctx.dialect, { status: spec.status, ...body.error, message }));
+}
+
+/** An error body as the request's variant carries it: in a JSON array where its row says so. */
+function errorIn(ctx: ReplyContext, body: RenderedBody): RenderedBody {
+  return ctx.errorInArray ? jsonErrorInArray(body) : body;
 }
 
 /** What each fault changes in the reply it is set on. */

@@ -6,9 +6,11 @@
 import { redactText } from "../dialects/credentials.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { asRecord } from "../dialects/json.ts";
+import type { ReplyFormRow } from "../dialects/reply-forms.ts";
 import {
   dialectOfPath,
   guessDialect as guessPathDialect,
+  replyFormOf,
   requestStreams,
   sharedModelsDialect,
 } from "../dialects/routes.ts";
@@ -92,6 +94,20 @@ export function wantsStream(route: RouteFacts, json: unknown): boolean {
   if (route.dialect === undefined) return route.pathStream ?? false;
   const match = route.pathStream === undefined ? {} : { stream: route.pathStream };
   return requestStreams({ dialect: route.dialect, kind: "generate", ...match }, json);
+}
+
+/**
+ * The reply-form row that answers a request (dialects/reply-forms.ts): what its dialect's
+ * provider answers that variant with. Undefined for a path no dialect owns.
+ */
+export function replyFormFor(
+  route: RouteFacts,
+  query: string,
+  json: unknown,
+): ReplyFormRow | undefined {
+  if (route.dialect === undefined) return undefined;
+  const match = route.pathStream === undefined ? {} : { stream: route.pathStream };
+  return replyFormOf({ dialect: route.dialect, kind: "generate", ...match }, query, json);
 }
 
 /** `accept-encoding` allows gzip (and does not give it q=0). */

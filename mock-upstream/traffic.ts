@@ -2,8 +2,8 @@
  * Traffic: every request that is not the control API. It is read whole, judged, recorded,
  * and only then answered, so a record exists before the client sees a byte of the reply.
  * Order of judgement for a generate request: method, body limit, empty body, content type,
- * JSON, persona, staged reply, default reply. Model lists and unknown paths take a staged
- * reply first, then their list or 404.
+ * JSON, persona, staged reply, default reply. Model lists take a staged reply first, then
+ * their list; a path no dialect (or mount) serves gets the 404, never a staged reply.
  */
 
 import type { Socket } from "node:net";
@@ -12,6 +12,7 @@ import { redactHeaderPairs, redactText } from "../dialects/credentials.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { isRecord } from "../dialects/json.ts";
 import { dialectModule } from "../dialects/registry.ts";
+import { isStreamForm } from "../dialects/reply-forms.ts";
 import { jsonBody, type RenderedBody } from "./dialect-replies.ts";
 import { MOCK_MODELS } from "./model-lists.ts";
 import type { Persona } from "./personas/index.ts";
@@ -29,6 +30,7 @@ import { planReply, planReplyNow, type ReplyContext } from "./reply-engine.ts";
 import {
   isJsonContentType,
   type RouteFacts,
+  replyFormFor,
   requestModel,
   routeFacts,
   wantsStream,
@@ -59,11 +61,6 @@ export interface Decision {
   body?: RenderedBody;
 }
 
-function includeUsage(json: unknown): boolean {
-  const options = isRecord(json) ? json.stream_options : undefined;
-  return isRecord(options) && options.include_usage === true;
-}
-
 /**
  * An error the mock answers itself. Its message may quote the request (a path, a content
  * type, the parser's view of the body), so it is redacted: the reply, and its record, then
@@ -74,6 +71,20 @@ function errorDecision(status: number, reason: string, message: string, type?: s
   return {
     spec: { status, body: { error: { message: redacted, ...(type ? { type } : {}) } } },
     reply: { status, staged: false, reason },
+  };
+}
+
+/** The provider's answer to a path it does not serve (the dialect module's `notFound`). */
+function notFoundDecision(raw: RawRequest, dialect: Dialect): Decision {
+  const notFound = dialectModule(dialect).notFound;
+  if (notFound.kind === "error") {
+    const message = notFound.message(raw.method, redactPath(raw.path));
+    return errorDecision(404, "unknown-route", message, notFound.type);
+  }
+  const body = { text: notFound.text, contentType: notFound.contentType };
+  return {
+    spec: { status: 404, body },
+    reply: { status: 404, staged: false, reason: "unknown-route" },
   };
 }
 
@@ -148,16 +159,9 @@ function decide(
   state: TrafficState,
 ): Decision {
   if (route.kind === "unknown") {
-    return (
-      takeStaged(state, raw, route, rawText, model) ??
-      errorDecision(
-        404,
-        "unknown-route",
-        `Invalid URL (${raw.method} ${redactPath(raw.path)})`,
-        // OpenAI's type for a bad URL; without it the table would say model_not_found.
-        dialectModule(route.answerDialect).notFoundType,
-      )
-    );
+    // The provider does not serve the path, so nothing staged answers it, a nonce-bound reply
+    // included: a gateway that builds a wrong URL gets the provider's 404, as it would live.
+    return notFoundDecision(raw, route.answerDialect);
   }
   if (route.kind === "models") {
     if (raw.method !== "GET") {
@@ -362,12 +366,19 @@ export function judgeRequest(raw: RawRequest, arrival: Arrival, state: TrafficSt
     ? undefined
     : bodyFacts(raw.body, headerValue(raw.headers, "content-encoding"));
   const model = requestModel(route, facts?.json);
-  const stream = wantsStream(route, facts?.json);
+  // The provider's answer to this request variant: its form, and for a stream its usage.
+  const row = route.kind === "generate" ? replyFormFor(route, raw.query, facts?.json) : undefined;
+  const stream = row ? isStreamForm(row.form) : wantsStream(route, facts?.json);
+  const form = row?.form ?? (stream ? "sse" : "json");
+  const usage = row?.usage;
   const ctx: ReplyContext = {
     dialect: route.answerDialect,
     stream,
+    form,
+    usage,
+    errorInArray: row?.errorBody?.form === "array",
     requestHeaders: raw.headers,
-    defaultReply: { model, stream, includeUsage: includeUsage(facts?.json) },
+    defaultReply: { model, stream, form, ...(usage === undefined ? {} : { usage }) },
   };
   return { arrival, state, raw, route, facts, model, stream, ctx };
 }

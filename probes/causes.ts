@@ -19,7 +19,8 @@ export const CAUSES = {
   transport: "no response from the gateway (connection refused, reset, timed out)",
   lens: "the lens could not judge the exchange (a bug of ours: the reason says where)",
   replaced: "a header's value was replaced",
-  "missing-query": "the backend route's query (Gemini ?alt=sse) is missing",
+  "missing-query":
+    "the backend route's query is none its documented variants have (Gemini ?alt=proto)",
   "wrong-route": "forwarded to a path that is not the backend dialect's route",
   "strict-provider": "a strict provider (the mock's persona) rejected what the gateway forwarded",
   "token-dropped":

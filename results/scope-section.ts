@@ -5,7 +5,7 @@
  */
 import { cellText, clip, count, someOf } from "./markdown-text.ts";
 import { CONTROL_STATES, type PositiveControl } from "./positive-controls.ts";
-import type { RunScope } from "./scope.ts";
+import { PREFLIGHT_REASON, type RunScope } from "./scope.ts";
 import { knownIssueLink, VERDICT_TOKEN } from "./verdict-tokens.ts";
 
 /** Groups of unmeasured cells shown in the scope; the rest are in appendix D. */
@@ -32,9 +32,14 @@ export function renderScope(scope: RunScope): string[] {
       ? "- **Columns not run**: none."
       : `- **Columns not run** (no rate, no cells counted as clean): ${scope.absent.map((g) => `${g.column}: ${g.status}${g.reason ? `, ${cellText(ownReason(g.column, g.reason))}` : ""}`).join("; ")}.`,
   );
+  lines.push(
+    scope.preflightFailed.length === 0
+      ? "- **Routes that failed their preflight**: none."
+      : `- **Routes that failed their preflight** (not swept: their cells \`not-run\`, never findings; docs/sweep.md): ${scope.preflightFailed.map((r) => `${r.column} ${r.route} (${r.modes.join(", ")}; ${count(r.cells)} cells): ${cellText(r.reason)}`).join("; ")}.`,
+  );
   const absent = new Set(scope.absent.map((g) => g.column));
   const whole = scope.notMeasured
-    .filter((g) => !absent.has(g.column))
+    .filter((g) => !absent.has(g.column) && !g.reason.startsWith(PREFLIGHT_REASON))
     .flatMap((g) =>
       g.wholeRoutes.map((r) => `${g.column} ${r} (${g.verdict}: ${cellText(clip(g.reason, 90))})`),
     );

@@ -1,7 +1,8 @@
 /**
  * What a run measured and what it did not, before any number: columns that did not run and
- * why, routes offered whose every cell went unmeasured, cells not measured grouped by reason,
- * and the positive controls with their whole denominator (positive-controls.ts). Pure.
+ * why, routes that failed their preflight, routes offered whose every cell went unmeasured,
+ * cells not measured grouped by reason, and the positive controls with their whole
+ * denominator (positive-controls.ts). Pure.
  */
 
 import { type PositiveControl, positiveControlsOf } from "./positive-controls.ts";
@@ -19,11 +20,30 @@ export interface NotMeasuredGroup {
   wholeRoutes: string[];
 }
 
+/**
+ * How the reason of a cell the sweep did not run because its route failed the preflight
+ * begins (sweep/route-preflight.ts): `route preflight failed (<mode>): <why>`.
+ */
+export const PREFLIGHT_REASON = "route preflight failed";
+
+/** A route and the modes in which its plain request was not served, so it was not swept. */
+export interface PreflightFailedRoute {
+  column: string;
+  route: string;
+  modes: string[];
+  /** The preflight's reason, as the cells carry it after `(<mode>): `. */
+  reason: string;
+  /** Its cells not run for it. */
+  cells: number;
+}
+
 export interface RunScope {
   measured: { column: string; cells: number; routes: number }[];
   /** Columns that did not run (`not-run`) or crashed (`error`), with their reason. */
   absent: GatewayRunRecord[];
   notMeasured: NotMeasuredGroup[];
+  /** Routes whose preflight failed: not swept, never findings (docs/sweep.md). */
+  preflightFailed: PreflightFailedRoute[];
   controls: PositiveControl[];
 }
 
@@ -44,6 +64,7 @@ export function scopeOf(view: RunView): RunScope {
       .filter((g) => g.status !== "ok")
       .sort((a, b) => a.column.localeCompare(b.column)),
     notMeasured: notMeasuredGroups(view, byColumn),
+    preflightFailed: preflightFailedRoutes(view.cells),
     controls: positiveControlsOf(view),
   };
 }
@@ -89,4 +110,30 @@ function notMeasuredGroups(
   return [...groups.values()].sort(
     (a, b) => b.cells.length - a.cells.length || a.column.localeCompare(b.column),
   );
+}
+
+const PREFLIGHT_CELL = new RegExp(`^${PREFLIGHT_REASON} \\(([^)]+)\\): (.*)$`, "s");
+
+export function preflightFailedRoutes(cells: readonly CellRecord[]): PreflightFailedRoute[] {
+  const routes = new Map<string, PreflightFailedRoute>();
+  for (const cell of cells) {
+    if (cell.verdict !== "not-run") continue;
+    const match = PREFLIGHT_CELL.exec(cell.reason);
+    if (!match) continue;
+    const [, mode = "", reason = ""] = match;
+    const key = `${cell.column}\u0000${cell.routeId}\u0000${reason}`;
+    const route = routes.get(key) ?? {
+      column: cell.column,
+      route: cell.routeId,
+      modes: [],
+      reason,
+      cells: 0,
+    };
+    routes.set(key, route);
+    route.cells += 1;
+    if (!route.modes.includes(mode)) route.modes.push(mode);
+  }
+  return [...routes.values()]
+    .map((r) => ({ ...r, modes: r.modes.sort() }))
+    .sort((a, b) => a.column.localeCompare(b.column) || a.route.localeCompare(b.route));
 }

@@ -90,13 +90,16 @@ export interface AttemptPlan {
   field: string;
   mode: Mode;
   build(nonce: string, model: string): BuiltRequest;
+  /** The route's failed preflight (ExchangeContext.routePreflight), where the cell still runs. */
+  routePreflight?: string;
 }
 
-export function mainLeg(probe: Probe, mode: Mode): AttemptPlan {
+export function mainLeg(probe: Probe, mode: Mode, routePreflight?: string): AttemptPlan {
   return {
     probe,
     field: probe.field,
     mode,
+    ...(routePreflight ? { routePreflight } : {}),
     build: (nonce, model) => buildClientRequest(probe, { nonce, mode, model }),
   };
 }
@@ -148,6 +151,7 @@ export async function sendAttempt(target: AttemptTarget, plan: AttemptPlan): Pro
   const context: ExchangeContext = { ...probe.context, ...twoTargets?.context };
   const mount = backendMountOf(route);
   if (mount) context.backendMount = mount;
+  if (plan.routePreflight) context.routePreflight = plan.routePreflight;
   return { nonce, path, headers, body, response, forwarded, context };
 }
 

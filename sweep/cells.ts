@@ -15,6 +15,8 @@ export interface PlannedCell {
   key: CellKey;
   route: GatewayRoute;
   probe: Probe;
+  /** Its route's preflight failed with this reason; the cell runs (a path probe), judged alone. */
+  routePreflight?: string;
 }
 
 export interface CellFilter {

@@ -75,7 +75,11 @@ export async function mainPhase(
     async (cell) => {
       const knownIssue = issueOf(cell);
       const outcome = stillWanted()
-        ? await session.attempt(cell.route, mainLeg(cell.probe, cell.key.mode), stillWanted)
+        ? await session.attempt(
+            cell.route,
+            mainLeg(cell.probe, cell.key.mode, cell.routePreflight),
+            stillWanted,
+          )
         : NOT_WANTED;
       if (outcome === NOT_WANTED) {
         if (settings.signal.aborted) return; // left unwritten: --resume runs it
@@ -143,7 +147,7 @@ export async function repeatPhase(
         if (!stillWanted()) break;
         const outcome = await session.attempt(
           state.cell.route,
-          mainLeg(state.cell.probe, state.cell.key.mode),
+          mainLeg(state.cell.probe, state.cell.key.mode, state.cell.routePreflight),
           stillWanted,
         );
         if (!outcome || outcome === NOT_WANTED) break;

@@ -18,6 +18,7 @@ import type { ResultsStore } from "../results/store.ts";
 import { unattemptedCell } from "./cell-record.ts";
 import { type PlannedCell, planCells, slowestFirst } from "./cells.ts";
 import { controlPhase, controlPlanOf, mainPhase, repeatPhase } from "./column-phases.ts";
+import { preflightColumn, withoutPreflightFailures } from "./column-preflight.ts";
 import type { Deadline } from "./deadline.ts";
 import {
   type FallbackTarget,
@@ -30,7 +31,7 @@ import { redactGatewayLogs } from "./gateway-logs.ts";
 import { GatewaySession } from "./gateway-session.ts";
 import type { WireJudge } from "./judge-wire.ts";
 import { knownIssueFor } from "./known-issue.ts";
-import { startPersonaMocks } from "./persona-mocks.ts";
+import { startColumnMocks } from "./persona-mocks.ts";
 import type { ProgressSink } from "./progress.ts";
 import { finishedCell } from "./resume-cells.ts";
 import type { Shard } from "./shard.ts";
@@ -120,16 +121,9 @@ export async function runColumn(
     })?.url;
 
   const { runnable, fallbackTarget } = await fallbackPlan(job, planned, settings, deps, issueOf);
-  const mock = await startMock({
-    name: label,
-    recordFile: join(workdir, "mock-records.jsonl"),
+  const mocks = await startColumnMocks(label, workdir, routes, {
     ...(job.mockPort !== undefined ? { port: job.mockPort } : {}),
   }).catch(async (error: unknown) => {
-    await fallbackTarget?.mock.close();
-    throw error;
-  });
-  const mocks = await startPersonaMocks(label, workdir, routes, mock).catch(async (error) => {
-    await mock.close();
     await fallbackTarget?.mock.close();
     throw error;
   });
@@ -150,7 +144,10 @@ export async function runColumn(
   };
   try {
     if (job.attachUrl) {
-      deps.progress.note(label, `attached at ${job.attachUrl}; its upstream must be ${mock.url}`);
+      deps.progress.note(
+        label,
+        `attached at ${job.attachUrl}; its upstream must be ${mocks.url()}`,
+      );
     }
     const started = await startGateway(launched, spec, startOptions);
     if (started.status !== "running") {
@@ -198,15 +195,21 @@ export async function runColumn(
       fallbackTarget,
     );
     try {
-      const states = await mainPhase(runnable, session, settings, deps, label, issueOf);
+      const preflights = await preflightColumn(session, routes, mocks, settings, deps, label);
+      const swept = withoutPreflightFailures(runnable, preflights, settings, deps, label, issueOf);
+      // Control legs and agent loops go only over routes whose preflight passed in every mode
+      // (a loop of another route is stored not-run with the preflight's reason).
+      const checked = routes.filter((r) => preflights.routeNotRunReason(r.id) === undefined);
+      const states = await mainPhase(swept, session, settings, deps, label, issueOf);
       await repeatPhase(states, session, settings, deps, label);
-      await controlPhase(states, routes, session, settings, deps, label);
+      await controlPhase(states, checked, session, settings, deps, label);
       const loops = await loopPhase(
         session,
         {
           runId,
           column: label,
           routes,
+          routeNotRun: (route) => preflights.routeNotRunReason(route.id),
           workdir,
           apiKey: settings.apiKey,
           backendModel: settings.backendModel,
@@ -241,7 +244,6 @@ export async function runColumn(
     }
     return { label, status: "ok", cells: planned.length };
   } finally {
-    await mock.close();
     await mocks.close();
     await fallbackTarget?.mock.close();
     redactGatewayLogs(workdir, [settings.apiKey]);

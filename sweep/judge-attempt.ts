@@ -72,5 +72,22 @@ export function judgeStoredExchange(
     wire.context?.strictProvider,
     wire.clientResponse?.status ?? 0,
   );
-  return { ...judged, lensMs: performance.now() - started };
+  const preflight = wire.context?.routePreflight;
+  return {
+    ...(preflight ? onlyOwnSubject(judged, preflight) : judged),
+    lensMs: performance.now() - started,
+  };
+}
+
+/**
+ * On a route whose preflight failed, the probe's own verdict alone (its path, judged by its
+ * own canary), saying so: nothing else is read off a route the rig may have configured wrongly.
+ */
+function onlyOwnSubject<T extends { verdicts: Verdict[]; verdict: Verdict }>(
+  judged: T,
+  preflight: string,
+): T {
+  const verdict = { ...judged.verdict, reason: `${judged.verdict.reason} (${preflight})` };
+  const own = judged.verdicts.filter((v) => v.subject === verdict.subject);
+  return { ...judged, verdict, verdicts: own.map((v) => (v === judged.verdict ? verdict : v)) };
 }

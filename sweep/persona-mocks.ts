@@ -40,7 +40,38 @@ export interface ColumnMocks {
   forRoute(route: Pick<GatewayRoute, "persona">): MockHandle;
   /** Base URL for a backend (every dialect shares a listener) or a persona. */
   url(persona?: string): string;
+  /** Every listener: the column's own first, then each persona's. */
+  listeners(): MockHandle[];
   close(): Promise<void>;
+}
+
+/**
+ * A column's mock listeners: its own (`mock-records.jsonl` in `workdir`, on `port` when an
+ * attached gateway was pointed there) and one per persona its routes name. The sweep and
+ * `gateways doctor` both start them here, so a route's check and its cells meet the same mock.
+ */
+export async function startColumnMocks(
+  label: string,
+  workdir: string,
+  routes: readonly Pick<GatewayRoute, "persona">[],
+  options: { port?: number } = {},
+): Promise<ColumnMocks> {
+  const main = await startMock({
+    name: label,
+    recordFile: join(workdir, "mock-records.jsonl"),
+    ...(options.port !== undefined ? { port: options.port } : {}),
+  });
+  const personas = await startPersonaMocks(label, workdir, routes, main).catch(async (error) => {
+    await main.close();
+    throw error;
+  });
+  return {
+    ...personas,
+    close: async () => {
+      await personas.close();
+      await main.close();
+    },
+  };
 }
 
 export async function startPersonaMocks(
@@ -74,6 +105,7 @@ export async function startPersonaMocks(
     forRoute: (route) => pick(route.persona),
     url: (persona) =>
       `${pick(persona).url}${persona && byPersona.has(persona) ? baseUrlMount(persona) : ""}`,
+    listeners: () => [main, ...byPersona.values()],
     close: async () => {
       await Promise.all([...byPersona.values()].map((m) => m.close()));
     },

@@ -5,16 +5,46 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { GatewayAdapter } from "../gateways/adapter.ts";
-import { genericAdapter, parseGatewayFile } from "../gateways/generic.ts";
+import { type GatewayFile, genericAdapter, parseGatewayFile } from "../gateways/generic.ts";
 
 /** `fixtures/<fixture>.json` with its script path made absolute and `args` appended. */
-function fixtureGateway(fixture: string, args: readonly string[], name?: string): GatewayAdapter {
+function fixtureGateway(
+  fixture: string,
+  args: readonly string[],
+  name?: string,
+  extraRoutes: readonly GatewayFile["routes"][number][] = [],
+): GatewayAdapter {
   const file = fileURLToPath(new URL(`./fixtures/${fixture}.json`, import.meta.url));
   const script = fileURLToPath(new URL(`./fixtures/${fixture}.mjs`, import.meta.url));
   const def = parseGatewayFile(JSON.parse(readFileSync(file, "utf8")), file);
   def.command = [...def.command.map((arg) => (arg === `./${fixture}.mjs` ? script : arg)), ...args];
   if (name) def.name = name;
+  def.routes.push(...extraRoutes);
   return genericAdapter(def);
+}
+
+/** The route the lossy gateway's misconfigured column adds (`misroutedGateway`). */
+export const MISROUTED_ROUTE = "openai-chat->openai-chat:custom-host";
+
+/**
+ * The lossy gateway with a second, deliberately misconfigured route: its base URL header
+ * (`x-lossy-upstream-base`, which the gateway appends `/v1/chat/completions` to) is given the
+ * mock's URL with `/v1`, as Portkey's DeepSeek custom host was, so every request on it is
+ * forwarded to `/v1/v1/chat/completions`: the rig's fault, which the route preflight catches.
+ */
+export function misroutedGateway(): GatewayAdapter {
+  return fixtureGateway("lossy-gateway", [], "misrouted", [
+    {
+      id: MISROUTED_ROUTE,
+      client: "openai-chat",
+      backend: "openai-chat",
+      ingressPath: "/v1/chat/completions",
+      headers: { authorization: "Bearer {apiKey}", "x-lossy-upstream-base": "{mockUrl}/v1" },
+      model: "{model}",
+      native: false,
+      status: "works",
+    },
+  ]);
 }
 
 /**

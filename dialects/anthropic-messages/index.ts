@@ -7,6 +7,7 @@ import { DOCS } from "../references.ts";
 import { readAnthropicError, writeAnthropicErrorObject } from "./error-body.ts";
 import { ANTHROPIC_FIELDS } from "./fields.ts";
 import { mcpServerCredentials } from "./mcp-servers.ts";
+import { ANTHROPIC_REPLY_FORMS } from "./reply-forms.ts";
 import { readAnthropicReply } from "./reply-read.ts";
 import { ANTHROPIC_REQUEST_ID, writeAnthropicReply } from "./reply-write.ts";
 import { readAnthropicRequest } from "./request-read.ts";
@@ -29,9 +30,16 @@ export const ANTHROPIC_MESSAGES: DialectModule = {
   auth: { header: "x-api-key" },
   ownHeaderPrefix: "anthropic-",
   identifyingHeaders: ["anthropic-version"],
-  notFoundType: undefined,
+  // `{"type": "error", "error": {"type": "not_found_error", "message": "Not Found"}}`, as
+  // clients report a wrong URL.
+  notFound: {
+    kind: "error",
+    message: () => "Not Found",
+    see: "https://github.com/ppipada/flexigpt-vscode-extension/issues/8",
+  },
   requestId: ANTHROPIC_REQUEST_ID,
   fields: ANTHROPIC_FIELDS,
+  replyForms: ANTHROPIC_REPLY_FORMS,
   request: {
     read: readAnthropicRequest,
     prefixFirstUserText: prefixInMessages,

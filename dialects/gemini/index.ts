@@ -6,6 +6,7 @@ import { DOCS } from "../references.ts";
 import { readGeminiError, writeGeminiErrorObject } from "./error-body.ts";
 import { GEMINI_FIELDS } from "./fields.ts";
 import { readGeminiBody } from "./reply-body.ts";
+import { GEMINI_REPLY_FORMS } from "./reply-forms.ts";
 import { writeGeminiReply } from "./reply-write.ts";
 import { readGeminiRequest } from "./request-read.ts";
 import { writeGeminiRequest } from "./request-write.ts";
@@ -24,9 +25,16 @@ export const GEMINI: DialectModule = {
   auth: { header: "x-goog-api-key" },
   ownHeaderPrefix: undefined,
   identifyingHeaders: ["x-goog-api-key"],
-  notFoundType: undefined,
+  // Google's RPC error with status NOT_FOUND (the error shape of every Gemini error; the
+  // bytes Google's front end sends for a path no API serves are not documented).
+  notFound: {
+    kind: "error",
+    message: (method: string, path: string) => `Invalid URL (${method} ${path})`,
+    see: "https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes",
+  },
   requestId: undefined,
   fields: GEMINI_FIELDS,
+  replyForms: GEMINI_REPLY_FORMS,
   request: {
     read: readGeminiRequest,
     write: writeGeminiRequest,

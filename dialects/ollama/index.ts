@@ -5,6 +5,7 @@ import { ollamaModelList } from "../model-list.ts";
 import { DOCS } from "../references.ts";
 import { readOllamaError, writeOllamaErrorObject } from "./error-body.ts";
 import { OLLAMA_FIELDS } from "./fields.ts";
+import { OLLAMA_REPLY_FORMS } from "./reply-forms.ts";
 import { readOllamaReply } from "./reply-read.ts";
 import { writeOllamaReply } from "./reply-write.ts";
 import { readOllamaRequest } from "./request-read.ts";
@@ -24,9 +25,16 @@ export const OLLAMA: DialectModule = {
   auth: { header: "authorization", scheme: "Bearer" },
   ownHeaderPrefix: undefined,
   identifyingHeaders: [],
-  notFoundType: undefined,
+  // Ollama's gin router answers a route it does not have with its default plain-text page.
+  notFound: {
+    kind: "text",
+    text: "404 page not found",
+    contentType: "text/plain",
+    see: "https://github.com/ollama/ollama/issues/1467",
+  },
   requestId: undefined,
   fields: OLLAMA_FIELDS,
+  replyForms: OLLAMA_REPLY_FORMS,
   request: {
     read: readOllamaRequest,
     prefixFirstUserText: prefixInMessages,

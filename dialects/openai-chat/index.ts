@@ -6,6 +6,7 @@ import { OPENAI_HTTP } from "../openai-provider.ts";
 import { DOCS } from "../references.ts";
 import { readOpenAiError, writeOpenAiErrorObject } from "./error-body.ts";
 import { CHAT_FIELDS } from "./fields.ts";
+import { CHAT_REPLY_FORMS } from "./reply-forms.ts";
 import { readChatReply } from "./reply-read.ts";
 import { writeChatReply } from "./reply-write.ts";
 import { readChatRequest } from "./request-read.ts";
@@ -21,6 +22,7 @@ export const OPENAI_CHAT: DialectModule = {
   see: DOCS.chat,
   routes: CHAT_ROUTES,
   fields: CHAT_FIELDS,
+  replyForms: CHAT_REPLY_FORMS,
   request: {
     read: readChatRequest,
     prefixFirstUserText: prefixInMessages,

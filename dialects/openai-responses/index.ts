@@ -8,6 +8,7 @@ import { DOCS } from "../references.ts";
 import { readResponsesError, writeResponsesErrorObject } from "./error-body.ts";
 import { RESPONSES_FIELDS } from "./fields.ts";
 import { mcpToolCredentials } from "./mcp-tools.ts";
+import { RESPONSES_REPLY_FORMS } from "./reply-forms.ts";
 import { readResponsesReply } from "./reply-read.ts";
 import { writeResponsesReply } from "./reply-write.ts";
 import { readResponsesRequest } from "./request-read.ts";
@@ -23,6 +24,7 @@ export const OPENAI_RESPONSES: DialectModule = {
   see: DOCS.responses,
   routes: RESPONSES_ROUTES,
   fields: RESPONSES_FIELDS,
+  replyForms: RESPONSES_REPLY_FORMS,
   request: {
     read: readResponsesRequest,
     write: writeResponsesRequest,

@@ -47,6 +47,13 @@ export interface ExchangeContext {
    * forwarded request must take. `see` is the provider's reference for it.
    */
   backendMount?: { provider: string; at: string; replaces: string; see: string };
+  /**
+   * The route's preflight failed with this reason (the plain request went to a path its
+   * backend does not serve): only the probe's own subject, its path, is judged on it, since
+   * every other field read off a route the rig may have configured wrongly says nothing of
+   * the gateway (docs/sweep.md, "A route is checked before it is swept").
+   */
+  routePreflight?: string;
 }
 
 /**
@@ -100,6 +107,7 @@ export const exchangeContextSchema = z.strictObject({
       see: z.string().min(1),
     })
     .optional(),
+  routePreflight: z.string().min(1).optional(),
 });
 
 export const exchangeTimingSchema = z.strictObject({

@@ -13,9 +13,7 @@
  * @see https://github.com/musistudio/claude-code-router#configuration
  */
 
-import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Dialect } from "../../dialects/dialect.ts";
 import { authHeaders } from "../../dialects/routes.ts";
 import type {
   FallbackSupport,
@@ -24,82 +22,26 @@ import type {
   LaunchContext,
   RouteStatus,
 } from "../adapter.ts";
+import {
+  type CitedConfig,
+  type CitedJson,
+  cited,
+  plainArgs,
+  plainJson,
+  writeCitedFiles,
+} from "../cited.ts";
 import { npmAdapter } from "../npm-adapter.ts";
+import {
+  CCR_PROVIDER_KEY,
+  CCR_PROVIDERS,
+  type CcrProviderName,
+  type CcrProviderRow,
+  PROVIDERS_DOC,
+  README,
+  SRC,
+} from "./claude-code-router-providers.ts";
 
-/** The provider key written into CCR's config (what CCR sends upstream, never the client's). */
-export const CCR_PROVIDER_KEY = "sk-gatecheck-ccr-provider-0000000000";
-
-interface CcrProviderRow {
-  /** Provider name in config.json and in the client's `"<provider>,<model>"`. */
-  name: string;
-  backend: Dialect;
-  /** Built from the mock base URL: the full endpoint (or prefix, for gemini). */
-  apiBase(mockUrl: string): string;
-  transformer?: string;
-  /** The strict provider (mock persona) this provider's listener plays. */
-  persona?: string;
-  see: string;
-}
-
-/** Providers written into config.json, one per backend flavour. */
-export const CCR_PROVIDERS = [
-  {
-    name: "gc-openai",
-    backend: "openai-chat",
-    apiBase: (m: string) => `${m}/v1/chat/completions`,
-    see: "https://github.com/musistudio/claude-code-router#providers",
-  },
-  {
-    name: "gc-deepseek",
-    backend: "openai-chat",
-    apiBase: (m: string) => `${m}/v1/chat/completions`,
-    transformer: "deepseek",
-    see: "https://github.com/musistudio/claude-code-router#transformers",
-  },
-  {
-    name: "gc-gemini",
-    backend: "gemini",
-    apiBase: (m: string) => `${m}/v1beta/models/`,
-    transformer: "gemini",
-    see: "https://github.com/musistudio/claude-code-router#transformers",
-  },
-  {
-    name: "gc-anthropic",
-    backend: "anthropic-messages",
-    apiBase: (m: string) => `${m}/v1/messages`,
-    transformer: "Anthropic",
-    see: "https://github.com/musistudio/llms (Anthropic transformer: passthrough to /v1/messages)",
-  },
-  // Strict providers: the same transformers at listeners that check as DeepSeek and Anthropic do.
-  {
-    name: "gc-deepseek-strict",
-    backend: "openai-chat",
-    apiBase: (m: string) => `${m}/v1/chat/completions`,
-    transformer: "deepseek",
-    persona: "deepseek",
-    see: "https://github.com/musistudio/claude-code-router#transformers",
-  },
-  {
-    name: "gc-anthropic-strict",
-    backend: "anthropic-messages",
-    apiBase: (m: string) => `${m}/v1/messages`,
-    transformer: "Anthropic",
-    persona: "anthropic",
-    see: "https://github.com/musistudio/llms (Anthropic transformer: passthrough to /v1/messages)",
-  },
-  // DeepSeek's Anthropic-compatible API, the way Claude Code users reach DeepSeek through CCR:
-  // the Anthropic transformer at `<DeepSeek>/anthropic/v1/messages` (mock-upstream's mounts).
-  {
-    name: "gc-deepseek-anthropic",
-    backend: "anthropic-messages",
-    apiBase: (m: string) => `${m}/anthropic/v1/messages`,
-    transformer: "Anthropic",
-    persona: "deepseek",
-    see: "https://api-docs.deepseek.com/guides/anthropic_api",
-  },
-] as const satisfies readonly CcrProviderRow[];
-
-type CcrProviderName = (typeof CCR_PROVIDERS)[number]["name"];
+export { CCR_PROVIDER_KEY, CCR_PROVIDERS } from "./claude-code-router-providers.ts";
 
 interface CcrRouteRow {
   id: string;
@@ -190,6 +132,22 @@ function providerRow(name: CcrProviderName): CcrProviderRow {
 /** The provider CCR falls back to: an OpenAI Chat provider on the second target's listener. */
 export const CCR_FALLBACK_PROVIDER = "gc-fallback";
 
+const FALLBACK_SRC = `${SRC} (router B6: "provider,model" is scenario default; fallback loop AN: fallback.<scenario> tried in order after any non-2xx)`;
+
+/** The key CCR sends upstream, in every provider. */
+const providerKey = () =>
+  cited(
+    CCR_PROVIDER_KEY,
+    PROVIDERS_DOC,
+    "a fake gatecheck key: the client's own must never reach the upstream",
+  );
+const modelList = (models: readonly string[]) =>
+  cited(
+    [...models],
+    PROVIDERS_DOC,
+    "the sweep's models; 2.0.0 does not check them (docs/gateways.md)",
+  );
+
 /**
  * With a second target, CCR's process-wide fallback chain: a failing provider (any non-2xx,
  * `provider_response_error`) is followed by `fallback.<scenario>`; a "provider,model" request
@@ -198,41 +156,83 @@ export const CCR_FALLBACK_PROVIDER = "gc-fallback";
 function ccrFallback(ctx: Pick<LaunchContext, "fallbackMockUrl">, models: readonly string[]) {
   if (!ctx.fallbackMockUrl) return {};
   const model = models[0] ?? "gatecheck-model";
-  return {
-    provider: {
-      name: CCR_FALLBACK_PROVIDER,
-      api_base_url: `${ctx.fallbackMockUrl("openai-chat")}/v1/chat/completions`,
-      api_key: CCR_PROVIDER_KEY,
-      models: [...models],
-    },
-    fallback: { default: [`${CCR_FALLBACK_PROVIDER},${model}`] },
+  const provider: CitedJson = {
+    name: cited(CCR_FALLBACK_PROVIDER, PROVIDERS_DOC),
+    api_base_url: cited(
+      `${ctx.fallbackMockUrl("openai-chat")}/v1/chat/completions`,
+      README,
+      "the second target plays an OpenAI Chat provider, the README's openai form",
+    ),
+    api_key: providerKey(),
+    models: modelList(models),
   };
+  return {
+    provider,
+    fallback: { default: cited([`${CCR_FALLBACK_PROVIDER},${model}`], FALLBACK_SRC) } as CitedJson,
+  };
+}
+
+/** config.json as CCR 2.0.0 reads it, each value cited. `models` must list the model the client names. */
+export function ccrCitedConfig(
+  ctx: Pick<LaunchContext, "port" | "mockUrl" | "fallbackMockUrl">,
+  models: readonly string[],
+): { [key: string]: CitedJson } {
+  const second = ccrFallback(ctx, models);
+  const providers: CitedJson[] = CCR_PROVIDERS.map((p: CcrProviderRow) => ({
+    name: cited(p.name, PROVIDERS_DOC),
+    api_base_url: cited(
+      p.apiBase(ctx.mockUrl(p.backend, "persona" in p ? p.persona : undefined)),
+      p.baseRef,
+      p.baseChoice,
+    ),
+    api_key: providerKey(),
+    models: modelList(models),
+    ...(p.transformer && { transformer: { use: cited([p.transformer], p.see) } }),
+  }));
+  return {
+    PORT: cited(ctx.port, `${SRC} (config.json PORT, default 3456)`),
+    HOST: cited(
+      "127.0.0.1",
+      README,
+      "loopback, which CCR forces anyway without APIKEY; set so the rig never depends on that",
+    ),
+    // CCR's request log copies every request, client secrets included, into HOME (the run
+    // folder): 7.9 MB of verbatim keys in one default sweep. Off.
+    LOG: cited(
+      false,
+      README,
+      "off: its request log copied every client secret into the run folder",
+    ),
+    API_TIMEOUT_MS: cited(
+      120_000,
+      README,
+      "above the sweep's client deadline (20 s), so CCR never times a request out first",
+    ),
+    NON_INTERACTIVE_MODE: cited(true, README, "it runs without a terminal"),
+    Providers: second.provider ? [...providers, second.provider] : providers,
+    Router: {
+      default: cited(
+        `gc-openai,${models[0] ?? "gatecheck-model"}`,
+        "https://github.com/musistudio/claude-code-router#router",
+        "every README config names one; each route names its provider in the model, so it is never used",
+      ),
+    },
+    ...(second.fallback && { fallback: second.fallback }),
+  };
+}
+
+/** config.json as written (the cited values' plain form). */
+export interface CcrConfigFile {
+  Providers: { name: string; api_base_url: string; [key: string]: unknown }[];
+  [key: string]: unknown;
 }
 
 /** config.json as CCR 2.0.0 reads it. `models` must list the model the client names. */
 export function ccrConfig(
   ctx: Pick<LaunchContext, "port" | "mockUrl" | "fallbackMockUrl">,
   models: readonly string[],
-) {
-  const second = ccrFallback(ctx, models);
-  return {
-    PORT: ctx.port,
-    HOST: "127.0.0.1",
-    // CCR's request log copies every request, client secrets included, into HOME (the run
-    // folder): 7.9 MB of verbatim keys in one default sweep. Off.
-    LOG: false,
-    API_TIMEOUT_MS: 120_000,
-    NON_INTERACTIVE_MODE: true,
-    Providers: CCR_PROVIDERS.map((p: CcrProviderRow) => ({
-      name: p.name,
-      api_base_url: p.apiBase(ctx.mockUrl(p.backend, "persona" in p ? p.persona : undefined)),
-      api_key: CCR_PROVIDER_KEY,
-      models: [...models],
-      ...(p.transformer && { transformer: { use: [p.transformer] } }),
-    })).concat(second.provider ? [second.provider] : []),
-    Router: { default: `gc-openai,${models[0] ?? "gatecheck-model"}` },
-    ...(second.fallback && { fallback: second.fallback }),
-  };
+): CcrConfigFile {
+  return plainJson(ccrCitedConfig(ctx, models)) as CcrConfigFile;
 }
 
 /** Models the config declares. CCR 2.0.0 does not check them: other names pass as given. */
@@ -244,12 +244,22 @@ export const CCR_MODELS = [
   "deepseek-chat",
 ];
 
+export function ccrCitedFiles(ctx: LaunchContext): CitedConfig {
+  return {
+    files: { ".claude-code-router/config.json": { json: ccrCitedConfig(ctx, CCR_MODELS) } },
+    args: [
+      cited(
+        "start",
+        "https://github.com/musistudio/claude-code-router#3-running-claude-code-with-the-router",
+        "ccr start runs the server in the foreground",
+      ),
+    ],
+    env: {},
+  };
+}
+
 async function writeCcrConfig(ctx: LaunchContext): Promise<string[]> {
-  const dir = join(ctx.workdir, ".claude-code-router");
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, "config.json");
-  await writeFile(file, `${JSON.stringify(ccrConfig(ctx, CCR_MODELS), null, 2)}\n`);
-  return [file];
+  return writeCitedFiles(ctx.workdir, ccrCitedFiles(ctx));
 }
 
 function ccrRoutes(): GatewayRoute[] {
@@ -296,10 +306,11 @@ export const claudeCodeRouter: GatewayAdapter = {
     writeConfig: writeCcrConfig,
     command: (_ctx, packageDir) => ({
       command: process.execPath,
-      args: [join(packageDir, "dist", "cli.js"), "start"],
+      args: [join(packageDir, "dist", "cli.js"), ...plainArgs(ccrCitedFiles(_ctx).args)],
       readyPath: "/health",
     }),
     routes: ccrRoutes,
   }),
   fallback: CCR_FALLBACK,
+  citedConfig: ccrCitedFiles,
 };

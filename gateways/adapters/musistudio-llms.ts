@@ -7,31 +7,48 @@
  * @see https://github.com/musistudio/llms
  */
 
-import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClientDialect } from "../../dialects/dialect.ts";
 import type { GatewayAdapter, LaunchContext } from "../adapter.ts";
+import { type CitedConfig, cited, plainJson, writeCitedFiles } from "../cited.ts";
 import { npmAdapter } from "../npm-adapter.ts";
-import { CCR_MODELS, ccrConfig, claudeCodeRouter } from "./claude-code-router.ts";
+import { CCR_MODELS, ccrCitedConfig, claudeCodeRouter } from "./claude-code-router.ts";
 
 const LAUNCHER = fileURLToPath(new URL("../preload/musistudio-llms-server.mjs", import.meta.url));
-
-/** The engine reads the same keys as CCR's config file, with `providers` in lower case. */
 
 /** The ingresses claude-code-router itself serves (its Chat and Responses ones need a router). */
 const CCR_OWN_INGRESSES: readonly ClientDialect[] = ["anthropic-messages"];
 
+/**
+ * The engine reads the same keys as CCR's config file, with `providers` in lower case
+ * (`configService.get("providers")`, @musistudio/llms@1.0.53 dist/cjs/server.cjs); the
+ * values, and their references, are CCR's.
+ */
+export function llmsCitedConfig(ctx: Pick<LaunchContext, "port" | "mockUrl">): CitedConfig {
+  const { Providers, Router, ...rest } = ccrCitedConfig(ctx, CCR_MODELS);
+  return {
+    files: {
+      "llms.config.json": { json: { ...rest, providers: Providers ?? [], Router: Router ?? {} } },
+    },
+    args: [
+      cited(
+        "llms.config.json",
+        "gatecheck gateways/preload/musistudio-llms-server.mjs",
+        "the engine has no executable: our launcher hands this file to its Server as initialConfig (@musistudio/llms@1.0.53 dist/cjs/server.cjs, ConfigService.loadConfig)",
+      ),
+    ],
+    env: {},
+  };
+}
+
 export function llmsConfig(ctx: Pick<LaunchContext, "port" | "mockUrl">) {
-  const { Providers, Router, ...rest } = ccrConfig(ctx, CCR_MODELS);
-  return { ...rest, providers: Providers, Router };
+  const file = llmsCitedConfig(ctx).files["llms.config.json"];
+  return file && "json" in file ? (plainJson(file.json) as Record<string, unknown>) : {};
 }
 
 async function writeLlmsConfig(ctx: LaunchContext): Promise<string[]> {
-  await mkdir(ctx.workdir, { recursive: true });
-  const file = join(ctx.workdir, "llms.config.json");
-  await writeFile(file, `${JSON.stringify(llmsConfig(ctx), null, 2)}\n`);
-  return [file];
+  return writeCitedFiles(ctx.workdir, llmsCitedConfig(ctx));
 }
 
 export const musistudioLlms: GatewayAdapter = {
@@ -43,7 +60,11 @@ export const musistudioLlms: GatewayAdapter = {
     writeConfig: writeLlmsConfig,
     command: (ctx, packageDir) => ({
       command: process.execPath,
-      args: [LAUNCHER, packageDir, join(ctx.workdir, "llms.config.json")],
+      args: [
+        LAUNCHER,
+        packageDir,
+        ...llmsCitedConfig(ctx).args.map((a) => join(ctx.workdir, a.value)),
+      ],
       readyPath: "/health",
     }),
     // Run alone (1.0.53, newer than the 1.0.51 inside CCR 2.0.0), the engine also splits
@@ -61,4 +82,5 @@ export const musistudioLlms: GatewayAdapter = {
       "no fallback chain in the engine: claude-code-router's `fallback` config is read by CCR's own server, not by @musistudio/llms 1.0.53",
     see: "docs/failure.md#fallback",
   },
+  citedConfig: llmsCitedConfig,
 };

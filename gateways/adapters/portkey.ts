@@ -12,7 +12,12 @@
  *
  * Routing is per request, by headers: `x-portkey-provider` picks the provider,
  * `x-portkey-custom-host` points it at the mock, the provider key rides in `Authorization`.
+ * Portkey calls `customHost || provider.getBaseURL()` followed by the provider's endpoint
+ * path, so the custom host is the mock standing in for the provider's own base URL with that
+ * URL's path: each row names the URL it stands for (`upstream`) and the endpoint Portkey
+ * appends, both read in the installed source.
  * @see https://portkey.ai/docs/api-reference/inference-api/headers
+ * @see https://portkey.ai/docs/product/ai-gateway/custom-hosts
  */
 
 import { fileURLToPath } from "node:url";
@@ -23,11 +28,19 @@ import type {
   GatewayAdapter,
   GatewayRoute,
   GatewaySpec,
+  LaunchContext,
   RouteStatus,
 } from "../adapter.ts";
+import { type Cited, type CitedConfig, cited, plainArgs, plainRecord } from "../cited.ts";
 import { npmAdapter } from "../npm-adapter.ts";
+import { type PortkeyHostRow, portkeyCustomHost, SRC } from "./portkey-hosts.ts";
+
+export { portkeyCustomHost, portkeyForwardedPath } from "./portkey-hosts.ts";
 
 const PRELOAD = fileURLToPath(new URL("../preload/loopback-listen.cjs", import.meta.url));
+const HEADERS_DOC = "https://portkey.ai/docs/api-reference/inference-api/headers";
+
+/** The installed source the rows below were read in (minified; the original file named). */
 
 interface PortkeyRouteRow {
   id: string;
@@ -36,8 +49,8 @@ interface PortkeyRouteRow {
   ingressPath: string;
   /** `x-portkey-provider` value. */
   provider: string;
-  /** Appended to the mock URL for `x-portkey-custom-host` (Portkey adds the rest of the path). */
-  hostSuffix: "" | "/v1" | "/anthropic/v1";
+  upstream: PortkeyHostRow["upstream"];
+  endpoint: PortkeyHostRow["endpoint"];
   status: RouteStatus;
   /** Streaming status with the plain install; the `locked` variant streams where `status` works. */
   plainStream: RouteStatus;
@@ -56,7 +69,8 @@ export const PORTKEY_ROUTES = [
     backend: "openai-chat",
     ingressPath: "/v1/chat/completions",
     provider: "openai",
-    hostSuffix: "/v1",
+    upstream: "openai",
+    endpoint: "chat",
     status: "works",
     plainStream: "fails",
     see: "https://portkey.ai/docs/integrations/llms/openai",
@@ -67,7 +81,8 @@ export const PORTKEY_ROUTES = [
     backend: "anthropic-messages",
     ingressPath: "/v1/chat/completions",
     provider: "anthropic",
-    hostSuffix: "/v1",
+    upstream: "anthropic",
+    endpoint: "messages",
     status: "works",
     plainStream: "fails",
     notes: "the key from Authorization is forwarded as x-api-key",
@@ -79,7 +94,8 @@ export const PORTKEY_ROUTES = [
     backend: "gemini",
     ingressPath: "/v1/chat/completions",
     provider: "google",
-    hostSuffix: "",
+    upstream: "google",
+    endpoint: "gemini",
     status: "works",
     plainStream: "works",
     notes:
@@ -92,7 +108,8 @@ export const PORTKEY_ROUTES = [
     backend: "openai-chat",
     ingressPath: "/v1/chat/completions",
     provider: "ollama",
-    hostSuffix: "",
+    upstream: "ollama",
+    endpoint: "ollama",
     status: "works",
     plainStream: "fails",
     notes:
@@ -105,7 +122,8 @@ export const PORTKEY_ROUTES = [
     backend: "anthropic-messages",
     ingressPath: "/v1/messages",
     provider: "anthropic",
-    hostSuffix: "/v1",
+    upstream: "anthropic",
+    endpoint: "messages",
     status: "works",
     plainStream: "fails",
     notes: "the key must ride in Authorization; a client x-api-key is not what Portkey forwards",
@@ -117,7 +135,8 @@ export const PORTKEY_ROUTES = [
     backend: "openai-chat",
     ingressPath: "/v1/messages",
     provider: "openai",
-    hostSuffix: "/v1",
+    upstream: "openai",
+    endpoint: "chat",
     status: "fails",
     plainStream: "fails",
     notes: 'rejected before the upstream: HTTP 500 "messages is not supported by openai"',
@@ -129,7 +148,8 @@ export const PORTKEY_ROUTES = [
     backend: "openai-responses",
     ingressPath: "/v1/responses",
     provider: "openai",
-    hostSuffix: "/v1",
+    upstream: "openai",
+    endpoint: "responses",
     status: "works",
     plainStream: "fails",
     see: "https://portkey.ai/docs/product/ai-gateway/responses-api",
@@ -140,7 +160,8 @@ export const PORTKEY_ROUTES = [
     backend: "anthropic-messages",
     ingressPath: "/v1/responses",
     provider: "anthropic",
-    hostSuffix: "/v1",
+    upstream: "anthropic",
+    endpoint: "messages",
     status: "fails",
     plainStream: "fails",
     notes:
@@ -154,7 +175,8 @@ export const PORTKEY_ROUTES = [
     backend: "openai-chat",
     ingressPath: "/v1/chat/completions",
     provider: "deepseek",
-    hostSuffix: "/v1",
+    upstream: "deepseek",
+    endpoint: "deepseek",
     status: "works",
     plainStream: "fails",
     persona: "deepseek",
@@ -166,7 +188,8 @@ export const PORTKEY_ROUTES = [
     backend: "anthropic-messages",
     ingressPath: "/v1/chat/completions",
     provider: "anthropic",
-    hostSuffix: "/v1",
+    upstream: "anthropic",
+    endpoint: "messages",
     status: "works",
     plainStream: "fails",
     persona: "anthropic",
@@ -180,13 +203,26 @@ export const PORTKEY_ROUTES = [
     backend: "anthropic-messages",
     ingressPath: "/v1/messages",
     provider: "anthropic",
-    hostSuffix: "/anthropic/v1",
+    upstream: "deepseek-anthropic",
+    endpoint: "messages",
     status: "works",
     plainStream: "fails",
     persona: "deepseek",
     see: "https://api-docs.deepseek.com/guides/anthropic_api",
   },
 ] as const satisfies readonly PortkeyRouteRow[];
+
+/** The headers that configure Portkey for a route, each cited. */
+export function portkeyRouteHeaders(
+  row: PortkeyRouteRow,
+  ctx: { mockUrl(backend: Dialect, persona?: string): string; apiKey: string },
+): Record<string, Cited> {
+  return {
+    "x-portkey-provider": cited(row.provider, row.see),
+    "x-portkey-custom-host": portkeyCustomHost(row, ctx.mockUrl(row.backend, row.persona)),
+    authorization: cited(`Bearer ${ctx.apiKey}`, HEADERS_DOC),
+  };
+}
 
 function portkeyRoutes(spec: GatewaySpec): GatewayRoute[] {
   const locked = spec.variant === "locked";
@@ -197,9 +233,7 @@ function portkeyRoutes(spec: GatewaySpec): GatewayRoute[] {
       backend: row.backend,
       ingressPath: row.ingressPath,
       headers: (ctx) => ({
-        "x-portkey-provider": row.provider,
-        "x-portkey-custom-host": `${ctx.mockUrl(row.backend, row.persona)}${row.hostSuffix}`,
-        authorization: `Bearer ${ctx.apiKey}`,
+        ...plainRecord(portkeyRouteHeaders(row, ctx)),
         ...dialectModule(row.client).requiredHeaders,
       }),
       model: (backendModel) => backendModel,
@@ -213,7 +247,7 @@ function portkeyRoutes(spec: GatewaySpec): GatewayRoute[] {
   });
 }
 
-/** The row behind a route id (fallback targets need its provider and host suffix). */
+/** The row behind a route id (fallback targets need its provider and custom host). */
 function portkeyRow(id: string): PortkeyRouteRow {
   const row = PORTKEY_ROUTES.find((r) => r.id === id);
   if (!row) throw new Error(`portkey: no route ${id}`);
@@ -236,7 +270,7 @@ export const PORTKEY_FALLBACK: FallbackSupport = {
     const row = portkeyRow(route.id);
     const target = (url: string) => ({
       provider: row.provider,
-      custom_host: `${url}${row.hostSuffix}`,
+      custom_host: portkeyCustomHost(row, url).value,
       api_key: targets.apiKey,
     });
     const config = {
@@ -249,6 +283,30 @@ export const PORTKEY_FALLBACK: FallbackSupport = {
     };
   },
 };
+
+/** A placeholder for the key a client sends, in the cited headers of `gateways list`-like views. */
+const CLIENT_KEY = "<the client's provider key>";
+
+export function portkeyCitedConfig(ctx: Pick<LaunchContext, "port" | "mockUrl">): CitedConfig {
+  return {
+    files: {},
+    args: [
+      cited(`--port=${ctx.port}`, `${SRC} (start-server.ts: the port only from --port=, not PORT)`),
+      cited(
+        "--headless",
+        `${SRC} (start-server.ts: --headless serves no UI routes)`,
+        "no console UI: nothing but the gateway's API is served",
+      ),
+    ],
+    env: {},
+    routeHeaders: Object.fromEntries(
+      PORTKEY_ROUTES.map((row: PortkeyRouteRow) => [
+        row.id,
+        portkeyRouteHeaders(row, { mockUrl: ctx.mockUrl, apiKey: CLIENT_KEY }),
+      ]),
+    ),
+  };
+}
 
 export const portkey: GatewayAdapter = {
   ...npmAdapter({
@@ -272,11 +330,11 @@ export const portkey: GatewayAdapter = {
         "--require",
         PRELOAD,
         `${packageDir}/build/start-server.js`,
-        `--port=${ctx.port}`,
-        "--headless",
+        ...plainArgs(portkeyCitedConfig(ctx).args),
       ],
     }),
     routes: portkeyRoutes,
   }),
   fallback: PORTKEY_FALLBACK,
+  citedConfig: portkeyCitedConfig,
 };

@@ -3,7 +3,7 @@
  * hash lock, started as `litellm --config litellm.yaml --host 127.0.0.1 --port N`.
  * One wildcard deployment per provider, each pointed at the mock with `api_base`; the
  * client names `<provider>/<model>`. Offline: the bundled model cost map
- * (`LITELLM_LOCAL_MODEL_COST_MAP`), telemetry off, no database (no `DATABASE_URL`), no
+ * (`LITELLM_LOCAL_MODEL_COST_MAP`), no database (no `DATABASE_URL`), no
  * master key (any client key passes; the deployment's own key goes upstream).
  * @see https://docs.litellm.ai/docs/proxy/configs
  * @see https://docs.litellm.ai/docs/providers/anthropic (api_base without /v1)
@@ -12,17 +12,69 @@
  */
 import type { ClientDialect, Dialect } from "../../dialects/dialect.ts";
 import type { FallbackSupport, LaunchContext } from "../adapter.ts";
+import {
+  type CitedConfig,
+  cited,
+  plainArgs,
+  plainRecord,
+  renderFile,
+  writeCitedFiles,
+} from "../cited.ts";
 import { venvBin } from "../pip-install.ts";
 import { PYTHON_READY_TIMEOUT_MS, pythonAdapter } from "../python-adapter.ts";
 import type { PythonGateway } from "../python-lock.ts";
 import {
-  q,
-  RECIPE_MODEL,
-  RECIPE_PROVIDER_KEY,
-  type RecipeRouteRow,
-  recipeRoutes,
-  writeWorkFile,
-} from "./recipe-kit.ts";
+  LITELLM_PERSONAS,
+  LITELLM_PROVIDERS,
+  litellmConfigLines,
+  litellmFallbackGroup,
+} from "./litellm-config.ts";
+import { type RecipeRouteRow, recipeRoutes } from "./recipe-kit.ts";
+
+export {
+  LITELLM_MODEL_INFO,
+  LITELLM_PERSONAS,
+  LITELLM_PROVIDERS,
+  litellmFallbackGroup,
+} from "./litellm-config.ts";
+
+export function litellmConfigYaml(
+  ctx: Pick<LaunchContext, "mockUrl" | "fallbackMockUrl" | "models">,
+): string {
+  return renderFile({ lines: litellmConfigLines(ctx) });
+}
+
+const CLI = "https://docs.litellm.ai/docs/proxy/cli";
+
+/** litellm.yaml, the proxy's flags and environment, each cited. */
+export function litellmCitedConfig(ctx: LaunchContext): CitedConfig {
+  return {
+    files: { "litellm.yaml": { lines: litellmConfigLines(ctx) } },
+    args: [
+      cited("--config", CLI),
+      cited(`${ctx.workdir}/litellm.yaml`, CLI),
+      cited("--host", CLI),
+      cited("127.0.0.1", CLI, "loopback only; its default is 0.0.0.0"),
+      cited("--port", CLI),
+      cited(String(ctx.port), CLI),
+      cited("--num_workers", CLI),
+      cited("1", CLI, "the default, written out: one process to start and stop"),
+    ],
+    env: {
+      LITELLM_LOCAL_MODEL_COST_MAP: cited(
+        "True",
+        "litellm@1.96.2 site-packages/litellm/litellm_core_utils/get_model_cost_map.py (export LITELLM_LOCAL_MODEL_COST_MAP=True)",
+        "offline: the bundled model cost map, never a download",
+      ),
+      // Unbuffered, so a crash's last lines reach gateway.log.
+      PYTHONUNBUFFERED: cited(
+        "1",
+        "https://docs.python.org/3/using/cmdline.html#envvar-PYTHONUNBUFFERED",
+        "a crash's last lines reach gateway.log",
+      ),
+    },
+  };
+}
 
 /** LiteLLM 1.82.7 and 1.82.8 on PyPI carried a credential stealer; no lock may name them. */
 export const LITELLM_COMPROMISED = {
@@ -67,61 +119,6 @@ export const LITELLM_PYTHON: PythonGateway = {
   },
 };
 
-/** LiteLLM provider prefix -> backend dialect it speaks, and the api_base it wants. */
-export const LITELLM_PROVIDERS = [
-  { prefix: "openai", backend: "openai-chat", apiBase: (m: string) => `${m}/v1` },
-  { prefix: "anthropic", backend: "anthropic-messages", apiBase: (m: string) => m },
-  { prefix: "gemini", backend: "gemini", apiBase: (m: string) => `${m}/v1beta` },
-  { prefix: "ollama_chat", backend: "ollama", apiBase: (m: string) => m },
-] as const satisfies readonly { prefix: string; backend: Dialect; apiBase(m: string): string }[];
-
-/**
- * Strict providers (mock personas), each through the LiteLLM provider a user of that
- * provider configures: its own provider type where LiteLLM has one (`deepseek/`,
- * `moonshot/`), `openai/` at Google's OpenAI-compatible endpoint, `anthropic/` for
- * Anthropic's own checks. Each is a model group of its own (`group/*`) so plain routes
- * are untouched.
- * @see https://docs.litellm.ai/docs/providers/deepseek
- * @see https://docs.litellm.ai/docs/providers/moonshot
- * @see https://docs.litellm.ai/docs/providers/openai_compatible
- */
-export const LITELLM_PERSONAS = [
-  {
-    persona: "deepseek",
-    group: "deepseek",
-    provider: "deepseek",
-    backend: "openai-chat",
-    apiBase: (m: string) => `${m}/v1`,
-  },
-  {
-    persona: "moonshot",
-    group: "moonshot",
-    provider: "moonshot",
-    backend: "openai-chat",
-    apiBase: (m: string) => `${m}/v1`,
-  },
-  {
-    persona: "google",
-    group: "google-openai",
-    provider: "openai",
-    backend: "openai-chat",
-    apiBase: (m: string) => m,
-  },
-  {
-    persona: "anthropic",
-    group: "anthropic-strict",
-    provider: "anthropic",
-    backend: "anthropic-messages",
-    apiBase: (m: string) => m,
-  },
-] as const satisfies readonly {
-  persona: string;
-  group: string;
-  provider: string;
-  backend: Dialect;
-  apiBase(m: string): string;
-}[];
-
 /**
  * Releases that send a Messages client's `deepseek/` requests to DeepSeek's own
  * Anthropic-compatible API (`<api_base without /v1>/anthropic/v1/messages`), untranslated;
@@ -147,105 +144,6 @@ const PERSONA_ROUTES: readonly {
   { client: "openai-chat", persona: "google" },
   { client: "openai-chat", persona: "anthropic" },
 ];
-
-/** The model group a fallback request names for a provider: the second target's listener. */
-export function litellmFallbackGroup(prefix: string): string {
-  return `gatecheck-fallback-${prefix}`;
-}
-
-/**
- * What the config tells LiteLLM about the sweep's model: a reasoning model, as the mock is
- * (its replies carry thinking and reasoning). LiteLLM decides from its model map whether a
- * request may carry `reasoning_effort` or `thinking` (`supports_reasoning`): for a model it
- * does not list, such as the mock's, it refuses them (400 UnsupportedParamsError) before
- * any upstream call, which is our configuration speaking, not its translation. A user
- * deploying a model LiteLLM does not list declares it per deployment in `model_info`,
- * which LiteLLM registers in its model map under `<provider>/<model>`; a wildcard
- * deployment's `model_info` is registered under `<provider>/*`, which no lookup of a
- * concrete model reads, so the declaration is a deployment of that exact model.
- * @see https://docs.litellm.ai/docs/reasoning_content (Checking if a model supports reasoning, proxy)
- * @see https://github.com/BerriAI/litellm/blob/v1.96.2/litellm/router.py (_create_deployment: register_model)
- */
-export const LITELLM_MODEL_INFO = { supports_reasoning: true } as const;
-
-const modelInfoLines = (): string[] => [
-  "    model_info:",
-  ...Object.entries(LITELLM_MODEL_INFO).map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`),
-];
-
-function declaredDeployment(
-  group: string,
-  provider: string,
-  model: string,
-  apiBase: string,
-): string[] {
-  return [
-    `  - model_name: ${q(`${group}/${model}`)}`,
-    "    litellm_params:",
-    `      model: ${q(`${provider}/${model}`)}`,
-    `      api_base: ${q(apiBase)}`,
-    `      api_key: ${q(RECIPE_PROVIDER_KEY)}`,
-    ...modelInfoLines(),
-  ];
-}
-
-export function litellmConfigYaml(
-  ctx: Pick<LaunchContext, "mockUrl" | "fallbackMockUrl" | "models">,
-): string {
-  const lines = ["model_list:"];
-  // The models requests will name, declared as LITELLM_MODEL_INFO says; the wildcards below
-  // take any other model name.
-  for (const model of ctx.models ?? []) {
-    for (const p of LITELLM_PROVIDERS) {
-      lines.push(
-        ...declaredDeployment(p.prefix, p.prefix, model, p.apiBase(ctx.mockUrl(p.backend))),
-      );
-    }
-    for (const p of LITELLM_PERSONAS) {
-      const apiBase = p.apiBase(ctx.mockUrl(p.backend, p.persona));
-      lines.push(...declaredDeployment(p.group, p.provider, model, apiBase));
-    }
-  }
-  for (const p of LITELLM_PROVIDERS) {
-    lines.push(
-      `  - model_name: ${q(`${p.prefix}/*`)}`,
-      "    litellm_params:",
-      `      model: ${q(`${p.prefix}/*`)}`,
-      `      api_base: ${q(p.apiBase(ctx.mockUrl(p.backend)))}`,
-      `      api_key: ${q(RECIPE_PROVIDER_KEY)}`,
-    );
-  }
-  for (const p of LITELLM_PERSONAS) {
-    lines.push(
-      `  - model_name: ${q(`${p.group}/*`)}`,
-      "    litellm_params:",
-      `      model: ${q(`${p.provider}/*`)}`,
-      `      api_base: ${q(p.apiBase(ctx.mockUrl(p.backend, p.persona)))}`,
-      `      api_key: ${q(RECIPE_PROVIDER_KEY)}`,
-    );
-  }
-  // The second target: one group per provider, used only when a request names it in
-  // `fallbacks`, so it changes nothing for other requests.
-  const second = ctx.fallbackMockUrl;
-  for (const p of second ? LITELLM_PROVIDERS : []) {
-    lines.push(
-      `  - model_name: ${q(litellmFallbackGroup(p.prefix))}`,
-      "    litellm_params:",
-      `      model: ${q(`${p.prefix}/${RECIPE_MODEL}`)}`,
-      `      api_base: ${q(p.apiBase(second?.(p.backend) ?? ""))}`,
-      `      api_key: ${q(RECIPE_PROVIDER_KEY)}`,
-      ...modelInfoLines(),
-    );
-  }
-  lines.push("litellm_settings:", "  telemetry: false", "  drop_params: false");
-  // Each cell is judged on its own: with one deployment per group, LiteLLM's router cools
-  // the deployment down for 5 s after a non-retryable upstream error (a probe's staged 4xx),
-  // and answers every request of the group in that window 429 "No deployments available",
-  // so one cell's staged error decided the verdicts of the cells sent after it.
-  // @see https://github.com/BerriAI/litellm/blob/v1.96.2/litellm/router_utils/cooldown_handlers.py
-  lines.push("router_settings:", "  disable_cooldowns: true", "");
-  return lines.join("\n");
-}
 
 const INGRESS: Record<ClientDialect, string> = {
   "openai-chat": "/v1/chat/completions",
@@ -337,30 +235,17 @@ export const litellm = pythonAdapter({
   python: LITELLM_PYTHON,
   description: "LiteLLM proxy (PyPI litellm[proxy], hash-locked virtualenv)",
   defaultVersion: "1.96.2",
-  writeConfig: async (ctx) => [await writeWorkFile(ctx, "litellm.yaml", litellmConfigYaml(ctx))],
+  writeConfig: (ctx) => writeCitedFiles(ctx.workdir, litellmCitedConfig(ctx)),
   command: (ctx, dir) => ({
     command: venvBin(dir, "litellm"),
-    args: [
-      "--config",
-      `${ctx.workdir}/litellm.yaml`,
-      "--host",
-      "127.0.0.1",
-      "--port",
-      String(ctx.port),
-      "--num_workers",
-      "1",
-    ],
-    env: {
-      LITELLM_TELEMETRY: "False",
-      LITELLM_LOCAL_MODEL_COST_MAP: "True",
-      // Unbuffered, so a crash's last lines reach gateway.log.
-      PYTHONUNBUFFERED: "1",
-    },
+    args: plainArgs(litellmCitedConfig(ctx).args),
+    env: plainRecord(litellmCitedConfig(ctx).env),
     readyPath: "/health/liveliness",
     readyTimeoutMs: PYTHON_READY_TIMEOUT_MS,
   }),
   routes: (spec) => recipeRoutes([...LITELLM_ROWS, ...litellmPersonaRows(spec.version)]),
   fallback: LITELLM_FALLBACK,
+  citedConfig: litellmCitedConfig,
   // It sleeps out the 429 probe's `Retry-After: 30` until the client gives up at 20 s and
   // holds nothing meanwhile: with 16 such requests beside its 4 slots (the 2 Dec default
   // sweep, load 6-12) its other 3,200 first attempts took 0.37 s each on average.

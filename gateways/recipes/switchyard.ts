@@ -14,6 +14,15 @@ import { join } from "node:path";
 import type { Dialect } from "../../dialects/dialect.ts";
 import type { LaunchContext } from "../adapter.ts";
 import { REPO_ROOT } from "../cache.ts";
+import {
+  type Cited,
+  type CitedConfig,
+  cited,
+  plainArgs,
+  plainRecord,
+  renderFile,
+  writeCitedFiles,
+} from "../cited.ts";
 import { venvPython } from "../pip-install.ts";
 import { PYTHON_READY_TIMEOUT_MS, pythonAdapter } from "../python-adapter.ts";
 import type { PythonGateway } from "../python-lock.ts";
@@ -23,8 +32,12 @@ import {
   RECIPE_PROVIDER_KEY,
   type RecipeRouteRow,
   recipeRoutes,
-  writeWorkFile,
 } from "./recipe-kit.ts";
+
+const SCHEMA = "https://github.com/NVIDIA-NeMo/Switchyard/blob/main/docs/reference/toml_schema.md";
+/** The wheel's client appends its format's endpoint to `base_url` (strings of the native module). */
+const APPENDS =
+  "nemo-switchyard@0.3.0 switchyard_rust/_switchyard_rust.abi3.so (libsy-llm-client backend.rs: base_url + /chat/completions, /responses or /messages)";
 
 const KEY_ENV = "GATECHECK_SWITCHYARD_API_KEY";
 
@@ -105,28 +118,89 @@ const personaOf = (c: SwitchyardClient): string | undefined =>
 const routeModel = (c: SwitchyardClient): string =>
   `gc-${c.backend}${personaOf(c) ? `-${personaOf(c)}` : ""}`;
 
-export function switchyardToml(ctx: Pick<LaunchContext, "mockUrl">): string {
-  const lines = ["schema_version = 1", ""];
+/** The base URL each client's format stands for (the mock in its place, path kept). */
+const BASE_FOR: Record<SwitchyardClient["name"], string> = {
+  openai_chat: "OpenAI's https://api.openai.com/v1; the client appends /chat/completions",
+  openai_responses: "OpenAI's https://api.openai.com/v1; the client appends /responses",
+  anthropic_messages: "Anthropic's https://api.anthropic.com/v1; the client appends /messages",
+  deepseek:
+    "DeepSeek's documented OpenAI-compatible https://api.deepseek.com/v1 (https://api-docs.deepseek.com/); the client appends /chat/completions",
+  anthropic_strict: "Anthropic's https://api.anthropic.com/v1; the client appends /messages",
+  deepseek_anthropic:
+    "DeepSeek's Anthropic base_url https://api.deepseek.com/anthropic (https://api-docs.deepseek.com/guides/anthropic_api) plus /v1; the client appends /messages",
+};
+
+export function switchyardTomlLines(ctx: Pick<LaunchContext, "mockUrl">): Cited[] {
+  const lines: Cited[] = [cited("schema_version = 1", SCHEMA), cited("", SCHEMA)];
   for (const c of SWITCHYARD_CLIENTS) {
     lines.push(
-      `[llm_clients.${c.name}]`,
-      `format = ${q(c.format)}`,
-      `base_url = ${q(c.base(ctx.mockUrl(c.backend, personaOf(c))))}`,
-      `api_key_env = ${q(KEY_ENV)}`,
-      "max_retries = 0",
-      "",
-      `[targets.${c.name}]`,
-      `id = ${q(RECIPE_MODEL)}`,
-      `llm_client = ${q(c.name)}`,
-      "",
-      `[routes.${c.name}]`,
-      `id = ${q(routeModel(c))}`,
-      `type = "passthrough"`,
-      `target = ${q(c.name)}`,
-      "",
+      cited(`[llm_clients.${c.name}]`, SCHEMA),
+      cited(`format = ${q(c.format)}`, SCHEMA),
+      cited(
+        `base_url = ${q(c.base(ctx.mockUrl(c.backend, personaOf(c))))}`,
+        APPENDS,
+        BASE_FOR[c.name],
+      ),
+      cited(`api_key_env = ${q(KEY_ENV)}`, SCHEMA, "a variable we set to a fake gatecheck key"),
+      cited(
+        "max_retries = 0",
+        SCHEMA,
+        "its default is 2 (408, 429, 5xx): off, so what the client gets answers the one upstream reply the cell staged",
+      ),
+      cited("", SCHEMA),
+      cited(`[targets.${c.name}]`, SCHEMA),
+      cited(
+        `id = ${q(RECIPE_MODEL)}`,
+        SCHEMA,
+        "the mock's model: a target sends one fixed model id",
+      ),
+      cited(`llm_client = ${q(c.name)}`, SCHEMA),
+      cited("", SCHEMA),
+      cited(`[routes.${c.name}]`, SCHEMA),
+      cited(`id = ${q(routeModel(c))}`, SCHEMA, "clients send the route's id as the model name"),
+      cited(
+        `type = "passthrough"`,
+        SCHEMA,
+        "one target per route: no routing decision between models",
+      ),
+      cited(`target = ${q(c.name)}`, SCHEMA),
+      cited("", SCHEMA),
     );
   }
-  return lines.join("\n");
+  // The file ends with the last block's blank line.
+  return lines.slice(0, -1);
+}
+
+export function switchyardToml(ctx: Pick<LaunchContext, "mockUrl">): string {
+  return renderFile({ lines: switchyardTomlLines(ctx) });
+}
+
+/** switchyard.toml, the port our launcher passes, and the environment, each cited. */
+export function switchyardCitedConfig(ctx: LaunchContext): CitedConfig {
+  const launcher = "gatecheck gateways/python/switchyard-serve.py";
+  return {
+    files: { "switchyard.toml": { lines: switchyardTomlLines(ctx) } },
+    args: [
+      cited(
+        `${ctx.workdir}/switchyard.toml`,
+        launcher,
+        "the wheel's switchyard_rust.server.Server takes the TOML; our launcher runs it until SIGTERM",
+      ),
+      cited(
+        String(ctx.port),
+        launcher,
+        "the port the launcher hands the Server (it binds loopback only)",
+      ),
+    ],
+    env: {
+      [KEY_ENV]: cited(RECIPE_PROVIDER_KEY, SCHEMA, "api_key_env names it; a fake gatecheck key"),
+      PYTHONUNBUFFERED: cited(
+        "1",
+        "https://docs.python.org/3/using/cmdline.html#envvar-PYTHONUNBUFFERED",
+        "a crash's last lines reach gateway.log",
+      ),
+    },
+  };
 }
 
 const CLIENTS = [
@@ -179,18 +253,19 @@ export const switchyard = pythonAdapter({
   description:
     "NVIDIA NeMo Switchyard (PyPI nemo-switchyard wheel's server, hash-locked virtualenv), TOML routes",
   defaultVersion: "0.3.0",
-  writeConfig: async (ctx) => [await writeWorkFile(ctx, "switchyard.toml", switchyardToml(ctx))],
-  command: (ctx, dir) => ({
-    command: venvPython(dir),
-    args: [
-      join(REPO_ROOT, "gateways", "python", "switchyard-serve.py"),
-      `${ctx.workdir}/switchyard.toml`,
-      String(ctx.port),
-    ],
-    env: { PYTHONUNBUFFERED: "1" },
-    fakeCredentials: { [KEY_ENV]: RECIPE_PROVIDER_KEY },
-    readyPath: "/health",
-    readyTimeoutMs: PYTHON_READY_TIMEOUT_MS,
-  }),
+  writeConfig: (ctx) => writeCitedFiles(ctx.workdir, switchyardCitedConfig(ctx)),
+  citedConfig: switchyardCitedConfig,
+  command: (ctx, dir) => {
+    const { args, env } = switchyardCitedConfig(ctx);
+    const { [KEY_ENV]: key, ...plain } = plainRecord(env);
+    return {
+      command: venvPython(dir),
+      args: [join(REPO_ROOT, "gateways", "python", "switchyard-serve.py"), ...plainArgs(args)],
+      env: plain,
+      fakeCredentials: { [KEY_ENV]: key ?? RECIPE_PROVIDER_KEY },
+      readyPath: "/health",
+      readyTimeoutMs: PYTHON_READY_TIMEOUT_MS,
+    };
+  },
   routes: () => recipeRoutes([...ROWS, ...PERSONA_ROWS]),
 });

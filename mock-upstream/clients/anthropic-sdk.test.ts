@@ -5,7 +5,7 @@
 import Anthropic, { APIError } from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import type { MockHandle } from "../index.ts";
-import { prompt, type Seen, useMock } from "./cases.ts";
+import { CASES, prompt, type Seen, stageCase, useMock } from "./cases.ts";
 import { clientSuite } from "./suite.ts";
 
 function client(mock: MockHandle): Anthropic {
@@ -112,5 +112,56 @@ describe("@anthropic-ai/sdk, what only this client shows", () => {
       })
       .withResponse();
     expect(response.headers.get("request-id")).toMatch(/^req_[0-9A-Za-z]{24}$/);
+  });
+});
+
+describe("@anthropic-ai/sdk, every request variant", () => {
+  const mock = useMock();
+  const usageCase = CASES.find((c) => c.name === "usage");
+  if (!usageCase?.expect) throw new Error("no usage case");
+  const want = usageCase.expect;
+
+  for (const stream of [undefined, false] as const) {
+    it(`stream ${stream === undefined ? "absent" : "false"}: one JSON message`, async () => {
+      const m = mock();
+      const nonce = stageCase(m, usageCase);
+      const { data, response } = await client(m)
+        .messages.create({
+          model: "claude-sonnet-4-20250514",
+          max_tokens: 64,
+          messages: [{ role: "user", content: prompt(nonce) }],
+          ...(stream === undefined ? {} : { stream }),
+        })
+        .withResponse();
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(data.type).toBe("message");
+      expect(data.content).toEqual([{ type: "text", text: want.text }]);
+      const [record] = m.records({ nonce });
+      const sent = JSON.parse(record?.request.body.data ?? "{}") as Record<string, unknown>;
+      expect(sent.stream).toBe(stream);
+    });
+  }
+
+  it("a path Anthropic does not serve gets its 404, a staged nonce notwithstanding", async () => {
+    const m = mock();
+    const nonce = stageCase(m, usageCase);
+    const wrong = new Anthropic({
+      baseURL: `${m.url}/v1`,
+      apiKey: "sk-ant-api03-independent-client-0000",
+      maxRetries: 0,
+    });
+    let thrown: unknown;
+    try {
+      await wrong.messages.create({
+        model: "claude-sonnet-4-20250514",
+        max_tokens: 64,
+        messages: [{ role: "user", content: prompt(nonce) }],
+      });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(APIError);
+    expect((thrown as APIError).status).toBe(404);
+    expect(m.records({ nonce }).map((r) => r.reply.staged)).toEqual([false]);
   });
 });

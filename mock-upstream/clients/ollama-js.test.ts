@@ -5,7 +5,7 @@
 import { type ChatResponse, Ollama, type Tool } from "ollama";
 import { describe, expect, it } from "vitest";
 import type { MockHandle } from "../index.ts";
-import { prompt, recordingFetch, type Seen, useMock } from "./cases.ts";
+import { CASES, prompt, recordingFetch, type Seen, stageCase, useMock } from "./cases.ts";
 import { clientSuite } from "./suite.ts";
 
 const fetchSeen = recordingFetch();
@@ -103,5 +103,56 @@ describe("ollama-js, what only this client shows", () => {
     expect(res.headers.get("content-type")).toBe("application/x-ndjson");
     const lines = (await res.text()).trim().split("\n");
     expect(lines.length).toBeGreaterThan(1);
+  });
+});
+
+describe("ollama, every request variant of /api/chat", () => {
+  const mock = useMock();
+  const usageCase = CASES.find((c) => c.name === "usage");
+  if (!usageCase?.expect) throw new Error("no usage case");
+  const want = usageCase.expect;
+
+  /** A raw request, each NDJSON line parsed with JSON.parse, as ollama-js reads them. */
+  async function rawChat(m: MockHandle, nonce: string, stream: boolean | undefined) {
+    const res = await fetch(`${m.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "llama3.2:latest",
+        messages: [{ role: "user", content: prompt(nonce) }],
+        ...(stream === undefined ? {} : { stream }),
+      }),
+    });
+    const text = await res.text();
+    return { contentType: res.headers.get("content-type"), text };
+  }
+
+  for (const stream of [undefined, true] as const) {
+    it(`stream ${stream === undefined ? "absent" : "true"}: NDJSON, the last line done with its counts`, async () => {
+      const m = mock();
+      const nonce = stageCase(m, usageCase);
+      const { contentType, text } = await rawChat(m, nonce, stream);
+      expect(contentType).toBe("application/x-ndjson");
+      expect(text.endsWith("\n")).toBe(true);
+      const lines = text
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as ChatResponse);
+      expect(lines.length).toBeGreaterThan(1);
+      const seen = seenOf(lines);
+      expect(seen.text).toBe(want.text);
+      expect(seen.usage).toEqual(want.usage);
+      expect(lines.at(-1)?.done).toBe(true);
+    });
+  }
+
+  it("stream: false: one JSON object", async () => {
+    const m = mock();
+    const nonce = stageCase(m, usageCase);
+    const { contentType, text } = await rawChat(m, nonce, false);
+    expect(contentType).toMatch(/^application\/json/);
+    const seen = seenOf([JSON.parse(text) as ChatResponse]);
+    expect(seen.text).toBe(want.text);
+    expect(seen.usage).toEqual(want.usage);
   });
 });

@@ -6,7 +6,7 @@
 import OpenAI, { APIError } from "openai";
 import { describe, expect, it } from "vitest";
 import { type MockHandle, newNonce } from "../index.ts";
-import { prompt, type Seen, type SeenError, useMock } from "./cases.ts";
+import { CASES, prompt, type Seen, type SeenError, stageCase, useMock } from "./cases.ts";
 import { clientSuite } from "./suite.ts";
 
 const tools = [
@@ -204,5 +204,81 @@ describe("openai SDK, what only this client shows", () => {
       .withResponse();
     expect(data.model).toBe("gpt-4.1-nano");
     expect(response.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
+  });
+});
+
+describe("openai SDK, every request variant", () => {
+  const mock = useMock();
+  const usageCase = CASES.find((c) => c.name === "usage");
+  if (!usageCase?.expect) throw new Error("no usage case");
+  const want = usageCase.expect;
+
+  for (const streamOptions of [undefined, { include_obfuscation: false }]) {
+    it(`Responses stream: true${streamOptions ? " with stream_options" : ""}: events end in response.completed with usage`, async () => {
+      const m = mock();
+      const nonce = stageCase(m, usageCase);
+      const stream = await client(m).responses.create({
+        model: "gpt-4.1",
+        input: prompt(nonce),
+        stream: true,
+        ...(streamOptions ? { stream_options: streamOptions } : {}),
+      });
+      const types: string[] = [];
+      let text = "";
+      let usage: { input: number; output: number } | undefined;
+      for await (const event of stream) {
+        types.push(event.type);
+        if (event.type === "response.output_text.delta") text += event.delta;
+        if (event.type === "response.completed" && event.response.usage) {
+          const u = event.response.usage;
+          usage = { input: u.input_tokens, output: u.output_tokens };
+        }
+      }
+      expect(types[0]).toBe("response.created");
+      expect(types.at(-1)).toBe("response.completed");
+      expect(text).toBe(want.text);
+      expect(usage).toEqual(want.usage);
+    });
+  }
+
+  it("Chat stream: false and no stream both answer one chat.completion", async () => {
+    for (const stream of [false, undefined]) {
+      const m = mock();
+      const nonce = stageCase(m, usageCase);
+      const params = {
+        model: "gpt-4o-mini",
+        messages: [{ role: "user" as const, content: prompt(nonce) }],
+      };
+      const completion =
+        stream === false
+          ? await client(m).chat.completions.create({ ...params, stream })
+          : await client(m).chat.completions.create(params);
+      expect(completion.object).toBe("chat.completion");
+      expect(completion.choices[0]?.message.content).toBe(want.text);
+    }
+  });
+
+  it("a path OpenAI does not serve (/v1/v1) gets its 404, a staged nonce notwithstanding", async () => {
+    const m = mock();
+    const nonce = stageCase(m, usageCase);
+    const doubled = new OpenAI({
+      baseURL: `${m.url}/v1/v1`,
+      apiKey: "sk-test-independent-client-000000",
+      maxRetries: 0,
+    });
+    let thrown: unknown;
+    try {
+      await doubled.chat.completions.create({
+        model: "gpt-4o-mini",
+        messages: [{ role: "user", content: prompt(nonce) }],
+      });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(openAiError(thrown)).toMatchObject({
+      status: 404,
+      message: expect.stringContaining("Invalid URL (POST /v1/v1/chat/completions)"),
+    });
+    expect(m.records({ nonce }).map((r) => r.reply.staged)).toEqual([false]);
   });
 });

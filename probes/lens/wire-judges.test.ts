@@ -54,8 +54,21 @@ describe("path", () => {
       judgePath("/v1/messages", wire("/v1beta/models/g-2:streamGenerateContent?alt=sse"), "gemini")
         .verdict,
     ).toBe("preserved");
+    // Without `alt=sse` Gemini streams a JSON array: a documented variant, served.
     expect(
       judgePath("/v1/messages", wire("/v1beta/models/g-2:streamGenerateContent"), "gemini"),
+    ).toMatchObject({ verdict: "preserved" });
+    expect(
+      judgePath("/v1/messages", wire("/v1beta/models/g-2:streamGenerateContent?alt=json"), "gemini")
+        .verdict,
+    ).toBe("preserved");
+    // A format the mock cannot answer and no documented stream variant names.
+    expect(
+      judgePath(
+        "/v1/messages",
+        wire("/v1beta/models/g-2:streamGenerateContent?alt=proto"),
+        "gemini",
+      ),
     ).toMatchObject({
       verdict: "mangled",
       cause: "missing-query",

@@ -1,6 +1,7 @@
 import type { Dialect } from "../../dialects/dialect.ts";
 import { dialectModule } from "../../dialects/registry.ts";
-import { dialectOfPath } from "../../dialects/routes.ts";
+import { isFallbackRow, isStreamForm } from "../../dialects/reply-forms.ts";
+import { dialectOfPath, replyFormOf } from "../../dialects/routes.ts";
 import type { Cause } from "../causes.ts";
 import {
   type ExchangeContext,
@@ -135,7 +136,15 @@ function pathOutcome(
     if (streamQuery === "" || params.has(streamQuery)) {
       return { kind: "preserved", note: `the ${backend} stream route${where}` };
     }
-    return { kind: "mangled", note: `expected ?${streamQuery}`, cause: "missing-query" };
+    // Another documented variant of the stream method (Gemini without `alt=sse` streams a
+    // JSON array): the provider serves it, and the reply is judged in the form it has.
+    const row = match?.kind === "generate" ? replyFormOf(match, query, {}) : undefined;
+    if (row && !isFallbackRow(row) && isStreamForm(row.form)) {
+      const note = `the ${backend} stream route${where}, ${row.variant} (${row.form}, ${row.see})`;
+      return { kind: "preserved", note };
+    }
+    const note = `expected ?${streamQuery} or another documented variant`;
+    return { kind: "mangled", note, cause: "missing-query" };
   }
   return { kind: "mangled", note: `expected ${show(plain)}${where}`, cause: "wrong-route" };
 }

@@ -7,16 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GatewayError, gatewayLabel } from "../../gateways/adapter.ts";
 import { gatewayCacheDir, installedLabels } from "../../gateways/cache.ts";
-import {
-  checkRoutes,
-  DOCTOR_MODEL,
-  type DoctorMock,
-  type RouteCheck,
-} from "../../gateways/doctor.ts";
+import { checkRoutes, type DoctorMock, type RouteCheck } from "../../gateways/doctor.ts";
 import { BUILTIN_ADAPTERS, resolveGateway } from "../../gateways/registry.ts";
 import { startGateway } from "../../gateways/start.ts";
-import { startMock } from "../../mock-upstream/index.ts";
-import { backendMountOf, startPersonaMocks } from "../../sweep/persona-mocks.ts";
+import { type ColumnMocks, startColumnMocks } from "../../sweep/persona-mocks.ts";
+import { doctorMockOf } from "../../sweep/route-preflight.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 
 function asCliError(error: unknown): never {
@@ -130,6 +125,9 @@ function printCheck(c: RouteCheck): void {
   const mark = c.worked ? "ok   " : c.asDocumented ? "known" : "FAIL ";
   const note = c.asDocumented ? "" : `  <-- documented as ${c.expected}`;
   process.stdout.write(`  ${mark} ${c.route.padEnd(42)} ${c.mode.padEnd(10)} ${c.detail}${note}\n`);
+  // What the sweep's preflight makes of the same check (sweep/route-preflight.ts).
+  if (c.preflight)
+    process.stdout.write(`        a sweep would not sweep it: ${c.preflight.reason}\n`);
 }
 
 type Running = Extract<Awaited<ReturnType<typeof startGateway>>, { status: "running" }>;
@@ -139,7 +137,8 @@ async function checkStarted(
   label: string,
   started: Running,
   doctorMock: DoctorMock,
-  mock: Awaited<ReturnType<typeof startMock>>,
+  mocks: ColumnMocks,
+  sent: { apiKey: string; model: string },
 ): Promise<string | undefined> {
   let failed: string | undefined;
   const deps = Object.entries(started.install.dependencies ?? {})
@@ -150,7 +149,7 @@ async function checkStarted(
   );
   let checks: RouteCheck[] = [];
   try {
-    checks = await checkRoutes(started.gateway, started.routes, doctorMock);
+    checks = await checkRoutes(started.gateway, started.routes, doctorMock, sent);
   } finally {
     const stop = await started.gateway.stop();
     process.stdout.write(
@@ -159,7 +158,7 @@ async function checkStarted(
     if (!stop.gone) failed = `${label}: process group ${started.gateway.pid} survived stop`;
   }
   for (const c of checks) printCheck(c);
-  const background = mock.records().filter((r) => !/GCDOC-/.test(r.request.body.data));
+  const background = mocks.listeners().flatMap((l) => l.records().filter((r) => !r.nonce));
   if (background.length) {
     const paths = [
       ...new Set(background.map((r) => `${r.request.method} ${r.request.path.split("?")[0]}`)),
@@ -192,35 +191,21 @@ export async function doctor(text: string, options: DoctorOptions): Promise<void
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once("SIGINT", onSigint);
-  const mock = await startMock({ name: spec.name });
-  // Strict-provider routes reach a listener of their own, as in a sweep: one that serves the
-  // provider's mount of a dialect (DeepSeek's Anthropic API at /anthropic) where it has one.
+  // The sweep's own mock listeners (a persona's for a strict-provider route, serving its
+  // provider's mount) and the sweep's own view of them: what a route's check meets here is what
+  // a sweep's preflight and cells meet.
   const routes = adapter.routes(spec);
-  const mocks = await startPersonaMocks(spec.name, workdir, routes, mock).catch(
-    async (error: unknown) => {
-      await mock.close();
-      throw error;
-    },
-  );
-  const listeners = [...new Set(routes.map((r) => mocks.forRoute(r)))];
-  const doctorMock: DoctorMock = {
-    url: mock.url,
-    pathsContaining: async (needle) =>
-      listeners.flatMap((l) =>
-        l
-          .records()
-          .filter((r) => r.request.body.data.includes(needle))
-          .map((r) => r.request.path),
-      ),
-    mountOf: (route) => backendMountOf(route)?.at,
-  };
+  // The sweep's key and backend model, loaded here only: `gateways list` needs no sweep.
+  const { BACKEND_MODEL, ROUTE_API_KEY } = await import("../../sweep/run-sweep.ts");
+  const mocks = await startColumnMocks(spec.name, workdir, routes);
+  const doctorMock = doctorMockOf(mocks);
   let failed: string | undefined;
   try {
-    process.stdout.write(`${label}: starting against mock ${mock.url} (workdir ${workdir})\n`);
+    process.stdout.write(`${label}: starting against mock ${mocks.url()} (workdir ${workdir})\n`);
     const started = await startGateway(adapter, spec, {
       workdir,
       mockUrl: (_backend, persona) => mocks.url(persona),
-      models: [DOCTOR_MODEL],
+      models: [BACKEND_MODEL],
       ...(options.timeout !== undefined && { readyTimeoutMs: Number(options.timeout) }),
       signal: abort.signal,
       ...(options.attach && { attachUrl: options.attach }),
@@ -232,12 +217,14 @@ export async function doctor(text: string, options: DoctorOptions): Promise<void
       const log = started.logPath ? `\n  log: ${started.logPath}` : "";
       failed = `not-run: ${started.reason}${log}${tail}`;
     } else {
-      failed = await checkStarted(label, started, doctorMock, mock);
+      failed = await checkStarted(label, started, doctorMock, mocks, {
+        apiKey: ROUTE_API_KEY,
+        model: BACKEND_MODEL,
+      });
     }
   } finally {
     process.off("SIGINT", onSigint);
     await mocks.close();
-    await mock.close();
     if (!options.workdir && !options.keep) rmSync(workdir, { recursive: true, force: true });
   }
   if (failed) throw new CliError(failed, abort.signal.aborted ? EXIT.interrupted : EXIT.failed);

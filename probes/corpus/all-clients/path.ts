@@ -1,7 +1,8 @@
 /**
  * Path construction: the forwarded request must hit exactly the backend's documented path
  * (dialects/routes.ts), e.g. `/v1/chat/completions`, never `/v1/v1/chat/completions`, and
- * Gemini's stream method with `?alt=sse` when streaming.
+ * Gemini's stream method when streaming, with `?alt=sse` or without (a JSON array), the
+ * variants its reply-form table documents.
  */
 import type { ProbeTemplate } from "./expand.ts";
 
@@ -20,6 +21,6 @@ export const pathTemplates: ProbeTemplate[] = [
     field: "path",
     modes: ["stream"],
     severity: "critical",
-    note: "a streaming request hits the documented stream path (Gemini streamGenerateContent?alt=sse)",
+    note: "a streaming request hits a documented stream path (Gemini streamGenerateContent, ?alt=sse or none)",
   },
 ];
