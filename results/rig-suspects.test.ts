@@ -13,6 +13,7 @@ import {
   unfaithfulReply,
 } from "./rig-suspects.ts";
 import { renderRigSuspects } from "./rig-suspects-section.ts";
+import { PREFLIGHT_REASON } from "./scope.ts";
 
 const PORTKEY = "portkey@1.15.2";
 const LITELLM = "litellm@1.96.2";
@@ -178,7 +179,7 @@ describe("the rig signs, one by one", () => {
       { status: 200, contentType: "text/event-stream" },
     );
     expect(sign("unfaithful-reply").test(ctx({ exchanges: [noAlt] }))).toBe(
-      "/v1beta/models/m:streamGenerateContent asked for a stream without its stream query (expected ?alt=sse); the mock answered text/event-stream, where gemini answers application/json",
+      '/v1beta/models/m:streamGenerateContent is ":streamGenerateContent (no alt)", which gemini answers as json-array (application/json; https://cloud.google.com/apis/docs/system-parameters); the mock answered text/event-stream',
     );
     const withAlt = exchange(
       "gemini",
@@ -187,13 +188,21 @@ describe("the rig signs, one by one", () => {
       { status: 200, contentType: "text/event-stream" },
     );
     expect(unfaithfulReply(withAlt)).toBeUndefined();
+    // Without alt=sse Gemini answers a JSON array: a mock that does is faithful.
+    const array = exchange(
+      "gemini",
+      "/v1beta/models/m:streamGenerateContent",
+      {},
+      { status: 200, contentType: "application/json; charset=UTF-8" },
+    );
+    expect(unfaithfulReply(array)).toBeUndefined();
     const chatStreamAsJson = exchange(
       "openai-chat",
       "/v1/chat/completions",
       { stream: true },
       { status: 200, contentType: "application/json" },
     );
-    expect(unfaithfulReply(chatStreamAsJson)).toContain("asked for a stream");
+    expect(unfaithfulReply(chatStreamAsJson)).toContain("answers as sse (text/event-stream");
     const chatJson = exchange(
       "openai-chat",
       "/v1/chat/completions",
@@ -219,12 +228,12 @@ describe("the rig signs, one by one", () => {
     expect(unfaithfulReply(error)).toBeUndefined();
   });
 
-  it("route-check-failed: a not-run cell of the route whose reason names its preflight", () => {
+  it("route-check-failed: a not-run cell of the route whose reason is its failed preflight", () => {
     const failed = cell(PORTKEY, OLLAMA, "stream", "not-run", {
-      reason: "route preflight failed: forwarded to /v1/v1/chat/completions",
+      reason: `${PREFLIGHT_REASON} (stream): forwarded to /v1/v1/chat/completions`,
     });
     expect(sign("route-check-failed").test(ctx({ cells: [failed] }))).toBe(
-      `${OLLAMA}: route preflight failed: forwarded to /v1/v1/chat/completions`,
+      `${OLLAMA}: route preflight failed (stream): forwarded to /v1/v1/chat/completions`,
     );
     const budget = cell(PORTKEY, OLLAMA, "stream", "not-run", { reason: "budget exhausted" });
     expect(sign("route-check-failed").test(ctx({ cells: [budget] }))).toBeUndefined();

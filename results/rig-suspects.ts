@@ -12,7 +12,7 @@
  */
 import type { Mode } from "../dialects/dialect.ts";
 import { dialectModule } from "../dialects/registry.ts";
-import { dialectOfPath, requestStreams } from "../dialects/routes.ts";
+import { dialectOfPath, replyFormOf } from "../dialects/routes.ts";
 import type { WireExchange } from "../dialects/wire/exchange.ts";
 import { headerValue } from "../dialects/wire/headers.ts";
 import { knownPathOutcome } from "../probes/lens/wire-judges.ts";
@@ -20,6 +20,7 @@ import { VERDICT_CLASS } from "../probes/verdict.ts";
 import type { ColumnHeadline, Defect, RigSignFound } from "./defects.ts";
 import { type CellRecord, cellKeyString } from "./records.ts";
 import { gatewayOfColumn } from "./run-summary.ts";
+import { PREFLIGHT_REASON } from "./scope.ts";
 
 /** What a sign may look at for one defect. */
 export interface SignContext {
@@ -47,10 +48,6 @@ export interface RigSign {
   /** What shows it on this defect, or undefined when it does not. */
   test(ctx: SignContext): string | undefined;
 }
-
-/** A not-run cell's reason that names a failed route check (the sweep's route preflight, or
- * `gateways doctor`), as the sweep writes it on every cell of a route it did not sweep. */
-const ROUTE_CHECK_FAILED = /\b(preflight|doctor)\b/i;
 
 export const RIG_SIGNS: readonly RigSign[] = [
   {
@@ -83,12 +80,12 @@ export const RIG_SIGNS: readonly RigSign[] = [
     id: "route-check-failed",
     scope: "route",
     description:
-      "the route's preflight (or `gateways doctor`) failed: cells of the route were not swept for it, and what was judged on it stands on a route the rig could not set up",
+      "the route's preflight failed in a mode (sweep/route-preflight.ts: its cells there are `not-run` with the reason): what was judged on the route stands on a route the rig could not set up",
     test: ({ defect, cells }) => {
       const routes = new Set(defect.routes);
       const failed = cells.find(
         (c) =>
-          routes.has(c.routeId) && c.verdict === "not-run" && ROUTE_CHECK_FAILED.test(c.reason),
+          routes.has(c.routeId) && c.verdict === "not-run" && c.reason.startsWith(PREFLIGHT_REASON),
       );
       return failed ? `${failed.routeId}: ${failed.reason}` : undefined;
     },
@@ -192,10 +189,10 @@ function jsonBody(x: { body: { data: string; encoding: string } }): unknown {
 }
 
 /**
- * Why the upstream reply is not what the provider sends for the request it answers (the last
- * forwarded one), or undefined: the framing its dialect answers that request with (a stream
- * when it asks for one on the route that streams, JSON otherwise; the stream method without
- * its stream query streams as JSON, Gemini's array) against the reply's content type.
+ * Why the upstream reply is not in the form the provider answers the request it follows (the
+ * last forwarded one) with, or undefined: the row of the backend dialect's reply-form table
+ * (dialects/reply-forms.ts) that answers the request's method, query and body gives the form,
+ * a JSON body or a JSON array in the dialect's JSON content type, a stream in its stream type.
  */
 export function unfaithfulReply(x: WireExchange): string | undefined {
   const reply = x.upstreamReply;
@@ -203,23 +200,15 @@ export function unfaithfulReply(x: WireExchange): string | undefined {
   if (!reply || !request || reply.status < 200 || reply.status >= 300) return undefined;
   const got = mediaType(headerValue(reply.headers, "content-type"));
   if (!got) return undefined;
-  const mount = x.context?.backendMount;
-  const match = dialectOfPath(request.path, mount?.at);
+  const match = dialectOfPath(request.path, x.context?.backendMount?.at);
   if (match?.kind !== "generate") return undefined;
-  const module = dialectModule(match.dialect);
-  const streams = requestStreams(match, jsonBody(request));
-  const outcome = knownPathOutcome(request.path, x.route.backend, mount);
-  const sse = mediaType(module.contentTypes.stream);
-  const json = mediaType(module.contentTypes.json);
-  const want = streams && outcome.cause !== "missing-query" ? sse : json;
+  const { contentTypes } = dialectModule(match.dialect);
+  const query = request.path.includes("?") ? request.path.slice(request.path.indexOf("?") + 1) : "";
+  const row = replyFormOf(match, query, jsonBody(request));
+  const inJson = row.form === "json" || row.form === "json-array";
+  const want = mediaType(inJson ? contentTypes.json : contentTypes.stream);
   if (got === want) return undefined;
-  const asked =
-    outcome.cause === "missing-query"
-      ? `a stream without its stream query (${outcome.note})`
-      : streams
-        ? "a stream"
-        : "no stream";
-  return `${request.path} asked for ${asked}; the mock answered ${got}, where ${match.dialect} answers ${want}`;
+  return `${request.path} is "${row.variant}", which ${match.dialect} answers as ${row.form} (${want}; ${row.see}); the mock answered ${got}`;
 }
 
 /**
