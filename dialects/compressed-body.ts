@@ -49,6 +49,37 @@ export interface RedactedCompressed {
   bytes: Buffer;
   /** The decompressed text before redaction (UTF-8, or latin1 when not UTF-8). */
   text: string;
+  /** The decompressed text after redaction. */
+  redacted: string;
+  /** Whether the decompressed bytes are UTF-8. */
+  utf8: boolean;
+}
+
+/**
+ * Why a body sent with this `content-encoding` is not read through its decoded bytes
+ * (`redactCompressed` gave undefined), for an error that says so; undefined when the coding
+ * is `identity` or decodes. Node 20's zlib has no zstd: it came, experimental, in Node 22.15.
+ * @see https://nodejs.org/docs/latest-v22.x/api/zlib.html#zlibzstddecompresssyncbuffer-options
+ */
+export function codingProblem(bytes: Buffer, contentEncoding: string): string | undefined {
+  const coding = contentEncoding.trim().toLowerCase();
+  if (coding === "" || coding === "identity") return undefined;
+  const named = JSON.stringify(contentEncoding);
+  if (coding.includes(",")) {
+    return `content-encoding ${named} stacks codings; one of gzip, deflate or br is decoded`;
+  }
+  if (coding === "zstd") {
+    return "content-encoding zstd cannot be decoded: node:zlib on Node 20 has gzip, deflate and br but no zstd (it came in Node 22.15)";
+  }
+  if (!Object.hasOwn(CODINGS, coding)) {
+    return `content-encoding ${named} is not one that is decoded (gzip, deflate, br)`;
+  }
+  try {
+    CODINGS[coding as Coding].decode(bytes);
+  } catch (error) {
+    return `the body does not decode as ${coding}: ${(error as Error).message}`;
+  }
+  return undefined;
 }
 
 /**
@@ -71,6 +102,7 @@ export function redactCompressed(
   const encoding = isUtf8(plain) ? "utf8" : "latin1";
   const text = plain.toString(encoding);
   const redacted = redact(text);
-  if (redacted === text) return { bytes, text };
-  return { bytes: CODINGS[coding].encode(Buffer.from(redacted, encoding)), text };
+  const utf8 = encoding === "utf8";
+  if (redacted === text) return { bytes, text, redacted, utf8 };
+  return { bytes: CODINGS[coding].encode(Buffer.from(redacted, encoding)), text, redacted, utf8 };
 }

@@ -25,6 +25,7 @@ async function mock(options: Parameters<typeof startMock>[0] = {}): Promise<Mock
 }
 
 const DEPTH = 10_000;
+const JSON_TYPE = { "content-type": "application/json" };
 
 describe(`a request nested ${DEPTH} levels deep`, () => {
   it("is answered and recorded, in memory, through the API and in the file", async () => {
@@ -58,7 +59,11 @@ describe("the control API's limits", () => {
   it("refuses a spec nested too deep with a JSON 400 that names the limit", async () => {
     const m = await mock();
     const deep = `{"reply":{"body":{"json":${"[".repeat(DEPTH)}1${"]".repeat(DEPTH)}}}}`;
-    const res = await fetch(`${m.url}/__gatecheck/replies`, { method: "POST", body: deep });
+    const res = await fetch(`${m.url}/__gatecheck/replies`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: deep,
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(await res.json()).toEqual({
@@ -72,6 +77,7 @@ describe("the control API's limits", () => {
     // A spec within the limit still stages.
     const fine = await fetch(`${m.url}/__gatecheck/replies`, {
       method: "POST",
+      headers: JSON_TYPE,
       body: JSON.stringify({ reply: { body: { json: [[[[1]]]] } } }),
     });
     expect(fine.status).toBe(201);
@@ -80,13 +86,71 @@ describe("the control API's limits", () => {
   it("refuses a spec over 16 MiB with a JSON 413 before reading it whole", async () => {
     const m = await mock();
     const huge = `{"reply":{"body":{"text":"${"x".repeat(17 * 1024 * 1024)}"}}}`;
-    const res = await fetch(`${m.url}/__gatecheck/replies`, { method: "POST", body: huge });
+    const res = await fetch(`${m.url}/__gatecheck/replies`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: huge,
+    });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: string }).error).toMatch(/limit of 16777216 bytes/);
     const health = (await (await fetch(`${m.url}/__gatecheck/health`)).json()) as {
       staged: number;
     };
     expect(health.staged).toBe(0);
+  });
+});
+
+describe("the control API as a whole", () => {
+  it("bounds the bytes of every staged spec at once with a JSON 413, freed as specs go", async () => {
+    const limit = 1024 * 1024;
+    const m = await mock({ stagedBytesLimit: limit });
+    const spec = (model: string) =>
+      JSON.stringify({ match: { model }, reply: { body: { text: "x".repeat(400 * 1024) } } });
+    const stage = (body: string) =>
+      fetch(`${m.url}/__gatecheck/replies`, { method: "POST", headers: JSON_TYPE, body });
+    expect((await stage(spec("a"))).status).toBe(201);
+    expect((await stage(spec("b"))).status).toBe(201);
+    const refused = await stage(spec("c"));
+    expect(refused.status).toBe(413);
+    expect(refused.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(((await refused.json()) as { error: string }).error).toMatch(
+      /over this mock's limit of 1048576 bytes .*stagedBytesLimit, gatecheck mock --staged-limit/,
+    );
+    // A list is staged whole or not at all.
+    const list = await stage(`[${spec("d")},${spec("e")}]`);
+    expect(list.status).toBe(413);
+    const health = async () =>
+      (await (await fetch(`${m.url}/__gatecheck/health`)).json()) as {
+        staged: number;
+        stagedBytes: number;
+      };
+    const held = await health();
+    expect(held.staged).toBe(2);
+    expect(held.stagedBytes).toBeGreaterThan(800 * 1024);
+    expect(held.stagedBytes).toBeLessThanOrEqual(limit);
+    // GET /replies answers no more than the limit holds.
+    const listed = await (await fetch(`${m.url}/__gatecheck/replies`)).text();
+    expect(listed.length).toBeLessThan(limit + 4096);
+    // In process: the same bound, as MockError("staged-limit").
+    let thrown: unknown;
+    try {
+      m.stage(JSON.parse(spec("f")));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(MockError);
+    expect((thrown as MockError).code).toBe("staged-limit");
+    // A spec used up gives its bytes back; so does dropping them all.
+    const used = await rawRequest(m.url, {
+      path: "/v1/chat/completions",
+      body: '{"model":"a","messages":[]}',
+    });
+    expect(used.status).toBe(200);
+    expect((await health()).staged).toBe(1);
+    expect((await stage(spec("c"))).status).toBe(201);
+    await fetch(`${m.url}/__gatecheck/replies`, { method: "DELETE" });
+    expect(await health()).toMatchObject({ staged: 0, stagedBytes: 0 });
+    expect((await stage(`[${spec("d")},${spec("e")}]`)).status).toBe(201);
   });
 });
 

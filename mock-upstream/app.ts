@@ -4,14 +4,18 @@
  * resets, hangs); through `app.request` it comes back as a web Response.
  */
 import type { RequestListener, ServerResponse } from "node:http";
-import { getRequestListener, type HttpBindings } from "@hono/node-server";
+import { getRequestListener, type HttpBindings, RequestError } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono, type MiddlewareHandler } from "hono";
+import { recordExchange } from "./capture/exchange-record.ts";
 import { createRecordThrough, installReplay, recordThroughRoute } from "./capture/index.ts";
 import { CONTROL_PREFIX, mountControlApi } from "./control-api.ts";
+import { controlRefusal } from "./control-guard.ts";
 import { recordCutOff } from "./cut-off.ts";
 import { hostProblem } from "./host-guard.ts";
+import { answerMissingHost, lacksRequiredHost, refuseMissingHost } from "./host-required.ts";
 import { MockError } from "./mock-error.ts";
+import { recordFramingError } from "./parser-refusal.ts";
 import { getPersona } from "./personas/index.ts";
 import { DEFAULT_BODY_LIMIT, readNodeRequest } from "./read-request.ts";
 import { Recorder, type RecorderLimits } from "./recorder.ts";
@@ -32,6 +36,11 @@ export interface MockAppOptions {
   prefix?: string;
   /** Bodies over this many bytes are answered 413 (default 32 MiB). */
   bodyLimitBytes?: number;
+  /**
+   * The JSON of every staged spec waiting at once is bounded by this many bytes (default
+   * 64 MiB); staging past it is refused with a 413 (control-api.ts).
+   */
+  stagedBytesLimit?: number;
   /** Record-through: forward every non-control request to this live upstream (capture/). */
   upstream?: string;
   /** With `upstream`: append each exchange to this JSONL capture file. */
@@ -74,9 +83,9 @@ export function createMockState(options: MockAppOptions = {}): TrafficState {
     prefix: (options.prefix ?? "").replace(/\/+$/, ""),
     bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
     recorder: new Recorder(options.recordFile, options.memoryLimits),
-    stages: new StageStore(),
+    stages: new StageStore(options.stagedBytesLimit),
     requestIdPrefix: requestIdPrefix(),
-    cutOff: new WeakSet(),
+    cutOff: new WeakMap(),
     ...(persona ? { persona } : {}),
   };
 }
@@ -98,6 +107,12 @@ export function createMockApp(
   // The control API only: traffic is answered whatever Host a gateway sends (some send the
   // provider's name, and the lens judges what they send), and it reads nothing of ours.
   if (listenHost !== undefined) app.use(`${CONTROL_PREFIX}/*`, hostGuard(listenHost));
+  // Wherever it listens: a browser page reaches the control API through any address.
+  app.use(`${CONTROL_PREFIX}/*`, async (c, next) => {
+    const refusal = controlRefusal((name) => c.req.header(name));
+    if (refusal) return c.json({ error: refusal.error }, refusal.status);
+    await next();
+  });
   mountControlApi(app, state, () => resetState(state));
   if (options.replay)
     installReplay(state.stages, options.replay, { timeScale: options.replayTimeScale });
@@ -105,6 +120,8 @@ export function createMockApp(
     const forward = createRecordThrough({
       upstream: options.upstream,
       captureFile: options.captureFile,
+      // Every forwarded exchange is a record too (`--record`), written when it ends.
+      onExchange: (exchange, incoming) => recordExchange(state, exchange, incoming),
     });
     app.all("*", recordThroughRoute(forward));
   }
@@ -152,26 +169,44 @@ export function createMockListener(
   state = createMockState(options),
 ): RequestListener {
   const app = createMockApp(options, state);
-  const viaApp = getRequestListener(app.fetch);
+  const viaApp = getRequestListener(app.fetch, {
+    // Hono builds a URL from Host; an HTTP/1.0 request may come without one (host-required.ts).
+    hostname: "localhost",
+    // A request it cannot make a URL of (a Host it refuses) gets a 400 that says why.
+    errorHandler: (error) =>
+      Response.json(
+        { error: `gatecheck mock: ${(error as Error).message}` },
+        { status: error instanceof RequestError ? 400 : 500 },
+      ),
+  });
   if (options.upstream) return viaApp;
   return (incoming, outgoing) => {
     // Anything under the control prefix goes to Hono, which routes it exactly as before
     // (including a path that merely starts with the prefix, which is traffic there too).
     if (incoming.url?.startsWith(CONTROL_PREFIX)) {
-      viaApp(incoming, outgoing);
+      if (lacksRequiredHost(incoming)) refuseMissingHost(outgoing);
+      else viaApp(incoming, outgoing);
       return;
     }
     const arrival = arrive(state);
     readNodeRequest(incoming, state.bodyLimit, (raw) => {
-      if (state.cutOff.has(incoming.socket)) {
-        recordCutOff(raw, arrival, state);
+      const trouble = state.cutOff.get(incoming.socket);
+      if (trouble) {
+        if (trouble.kind === "timeout") recordCutOff(raw, arrival, state);
+        else recordFramingError(raw, arrival, state, trouble);
         return;
       }
-      let wire: ReturnType<typeof answerTraffic>;
+      let wire: ReturnType<typeof answerTraffic> | undefined;
       try {
-        wire = answerTraffic(raw, arrival, state);
+        wire = lacksRequiredHost(incoming)
+          ? answerMissingHost(raw, arrival, state)
+          : answerTraffic(raw, arrival, state);
       } catch {
         // As in the app's route: a request that cannot be answered ends its connection.
+        outgoing.destroy();
+        return;
+      }
+      if (!wire) {
         outgoing.destroy();
         return;
       }

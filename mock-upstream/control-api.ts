@@ -5,9 +5,9 @@
  */
 import type { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { DIALECTS } from "../dialects/dialect.ts";
 import { jsonTextDepth, tryParseJson } from "../dialects/json.ts";
-import { canonicalBody } from "./dialect-replies.ts";
+import { checkRenderable, checkRenderableYielding } from "./render-check.ts";
+import type { StageStore } from "./stage-store.ts";
 import { parseStagedReply, type StagedReplySpec } from "./staged-reply-spec.ts";
 import type { TrafficState } from "./traffic.ts";
 
@@ -43,72 +43,70 @@ function depthProblem(depth: number, exact: boolean): string {
   return `staged spec nests ${levels} levels deep; the limit is ${SPEC_LIMITS.depth}`;
 }
 
-/**
- * Render every canonical body once per dialect and mode, so a stream plan that cannot apply
- * (chunks that do not join to the text) is refused when staged, not when a request comes.
- */
-export function checkRenderable(specs: readonly StagedReplySpec[]): string | undefined {
-  for (const [i, spec] of specs.entries()) {
-    const steps = spec.sequence ?? (spec.reply ? [spec.reply] : []);
-    for (const [j, step] of steps.entries()) {
-      const body = step.body;
-      if (!body || !("canonical" in body)) continue;
-      const problem = renderProblem(body.canonical, body.plan);
-      if (problem === undefined) continue;
-      const where = `${specs.length > 1 ? `[${i}].` : ""}${spec.sequence ? `sequence[${j}]` : "reply"}.body`;
-      return `invalid staged reply: ${where}: ${problem}`;
-    }
-  }
-  return undefined;
+const MIB = 1024 * 1024;
+
+/** The 413 message when staging `adding` bytes would pass the listener's limit. */
+function overLimit(stages: StageStore, adding: number): string {
+  const mib = (n: number) => `${(n / MIB).toFixed(1)} MiB`;
+  return `staging ${mib(adding)} more would hold ${mib(stages.bytes + adding)} of staged replies, over this mock's limit of ${stages.bytesLimit} bytes (${mib(stages.bytesLimit)}; startMock's stagedBytesLimit, gatecheck mock --staged-limit); drop staged replies first (DELETE /__gatecheck/replies or POST /__gatecheck/reset) or raise the limit`;
 }
 
-/**
- * Why a canonical body and plan cannot be rendered in some dialect and mode, or undefined.
- * Ten renders cost more than answering the request they are staged for, and a sweep stages
- * the same probe's reply for every mode and repeat, so the outcome is kept by the pair's
- * JSON text (staged bodies are JSON data, so the text is all a render reads).
- */
-function renderProblem(canonical: RenderedCanonical, plan: unknown): string | undefined {
-  const key = JSON.stringify([canonical, plan ?? null]);
-  const known = renderProblems.get(key);
-  if (known !== undefined) return known || undefined;
-  const problem = firstRenderError(canonical, plan) ?? "";
-  if (renderProblems.size >= MAX_REMEMBERED) renderProblems.clear();
-  renderProblems.set(key, problem);
-  return problem || undefined;
+type Staged = { ok: true; ids: string[] } | { ok: false; status: 400 | 413; error: string };
+
+interface Prepared {
+  specs: StagedReplySpec[];
+  sizes: number[];
 }
 
-type RenderedCanonical = Parameters<typeof canonicalBody>[1];
-
-function firstRenderError(canonical: RenderedCanonical, plan: unknown): string | undefined {
-  for (const dialect of DIALECTS) {
-    for (const stream of [false, true]) {
-      try {
-        canonicalBody(dialect, canonical, { stream, plan });
-      } catch (error) {
-        return (error as Error).message;
-      }
-    }
-  }
-  return undefined;
-}
-
-/** Outcomes of `renderProblem` by JSON text ("" renders everywhere). */
-const renderProblems = new Map<string, string>();
-const MAX_REMEMBERED = 2000;
-
-/** Validate and stage; returns the ids or the error message for a 400. */
-export function stageSpecs(
-  state: TrafficState,
-  input: unknown,
-): { ok: true; ids: string[] } | { ok: false; error: string } {
+/** Validated specs and their sizes, or why they are refused (before any render). */
+function prepare(state: TrafficState, input: unknown): Prepared | Exclude<Staged, { ok: true }> {
   const depth = valueDepth(input, SPEC_LIMITS.depth);
-  if (depth > SPEC_LIMITS.depth) return { ok: false, error: depthProblem(depth, false) };
+  if (depth > SPEC_LIMITS.depth) {
+    return { ok: false, status: 400, error: depthProblem(depth, false) };
+  }
   const parsed = parseStagedReply(input);
-  if (!parsed.ok) return parsed;
-  const unrenderable = checkRenderable(parsed.specs);
-  if (unrenderable) return { ok: false, error: unrenderable };
-  return { ok: true, ids: parsed.specs.map((spec) => state.stages.add(spec)) };
+  if (!parsed.ok) return { ...parsed, status: 400 };
+  const sizes = parsed.specs.map((spec) => Buffer.byteLength(JSON.stringify(spec)));
+  const refused = overLimitProblem(state.stages, sizes);
+  return refused ?? { specs: parsed.specs, sizes };
+}
+
+function overLimitProblem(
+  stages: StageStore,
+  sizes: readonly number[],
+): Exclude<Staged, { ok: true }> | undefined {
+  const adding = sizes.reduce((a, b) => a + b, 0);
+  if (stages.bytes + adding <= stages.bytesLimit) return undefined;
+  return { ok: false, status: 413, error: overLimit(stages, adding) };
+}
+
+/**
+ * Validate and stage; returns the ids, or the status (400, or 413 past the staged-bytes
+ * limit) and message. Each spec counts as its JSON's bytes; a list is staged whole or not at all.
+ */
+export function stageSpecs(state: TrafficState, input: unknown): Staged {
+  const prepared = prepare(state, input);
+  if ("ok" in prepared) return prepared;
+  const unrenderable = checkRenderable(prepared.specs);
+  if (unrenderable) return { ok: false, status: 400, error: unrenderable };
+  return commit(state, prepared);
+}
+
+/**
+ * `stageSpecs` for the control API: the render check gives the event loop back between
+ * renders (render-check.ts), so traffic is answered while a heavy spec is checked. What
+ * was staged meanwhile counts against the limit too.
+ */
+export async function stageSpecsYielding(state: TrafficState, input: unknown): Promise<Staged> {
+  const prepared = prepare(state, input);
+  if ("ok" in prepared) return prepared;
+  const unrenderable = await checkRenderableYielding(prepared.specs);
+  if (unrenderable) return { ok: false, status: 400, error: unrenderable };
+  return overLimitProblem(state.stages, prepared.sizes) ?? commit(state, prepared);
+}
+
+function commit(state: TrafficState, { specs, sizes }: Prepared): Staged {
+  return { ok: true, ids: specs.map((spec, i) => state.stages.add(spec, sizes[i])) };
 }
 
 export function mountControlApi(app: Hono, state: TrafficState, onReset: () => void): void {
@@ -129,8 +127,8 @@ export function mountControlApi(app: Hono, state: TrafficState, onReset: () => v
     if (depth > SPEC_LIMITS.depth) return c.json({ error: depthProblem(depth, true) }, 400);
     const json = tryParseJson(text);
     if (!json.ok) return c.json({ error: `staged reply is not JSON: ${json.error}` }, 400);
-    const staged = stageSpecs(state, json.value);
-    if (!staged.ok) return c.json({ error: staged.error }, 400);
+    const staged = await stageSpecsYielding(state, json.value);
+    if (!staged.ok) return c.json({ error: staged.error }, staged.status);
     return c.json({ staged: staged.ids }, 201);
   });
   app.get(`${base}/replies`, (c) =>
@@ -188,6 +186,7 @@ export function mountControlApi(app: Hono, state: TrafficState, onReset: () => v
       records: count,
       ...(evicted > 0 ? { evicted } : {}),
       staged: state.stages.list().length,
+      stagedBytes: state.stages.bytes,
       ...(state.persona ? { persona: state.persona.name } : {}),
       ...(failure ? { recorderError: failure.message } : {}),
     });

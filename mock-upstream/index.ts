@@ -8,8 +8,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMockListener, createMockState, type MockAppOptions, resetState } from "./app.ts";
 import { stageSpecs } from "./control-api.ts";
-import { onClientError } from "./cut-off.ts";
 import { MockError } from "./mock-error.ts";
+import { onClientError } from "./parser-refusal.ts";
 import type { MockRecord } from "./record.ts";
 import type { RecordFilter } from "./recorder.ts";
 
@@ -48,7 +48,10 @@ export interface MockHandle {
   records(filter?: RecordFilter): MockRecord[];
   /** Records made since start (memory keeps only the newest; the record file has them all). */
   recorded(): number;
-  /** Stage a reply (a StagedReplySpec or a list); throws MockError("invalid-spec") with the reason. */
+  /**
+   * Stage a reply (a StagedReplySpec or a list); throws MockError("invalid-spec") with the
+   * reason, or MockError("staged-limit") past `stagedBytesLimit`.
+   */
   stage(spec: unknown): void;
   /** Forget records in memory and every staged reply. */
   reset(): void;
@@ -68,10 +71,12 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
       requestTimeout,
       // Node checks for timed-out requests this often (its default is 30 s).
       connectionsCheckingInterval: Math.min(30_000, Math.max(10, requestTimeout / 4)),
+      // Node's own check answers an empty 400 and leaves no record (host-required.ts).
+      requireHostHeader: false,
     },
     createMockListener(appOptions, state),
   );
-  server.on("clientError", onClientError(state.cutOff));
+  server.on("clientError", onClientError(state, !options.upstream));
   // Gateways pool upstream connections: closing idle ones after Node's default 5 s makes
   // a reused connection fail with a reset nobody planned, so idle connections stay longer.
   server.keepAliveTimeout = KEEP_ALIVE_MS;
@@ -99,7 +104,9 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     recorded: () => state.recorder.recorded,
     stage(spec) {
       const staged = stageSpecs(state, spec);
-      if (!staged.ok) throw new MockError("invalid-spec", staged.error);
+      if (!staged.ok) {
+        throw new MockError(staged.status === 413 ? "staged-limit" : "invalid-spec", staged.error);
+      }
     },
     reset: () => resetState(state),
     close() {

@@ -4,7 +4,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import { redactBody, redactParsedBody, redactUnparsedBody } from "../dialects/body-redaction.ts";
-import { redactCompressed } from "../dialects/compressed-body.ts";
+import { codingProblem, redactCompressed } from "../dialects/compressed-body.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { tryParseJson } from "../dialects/json.ts";
 import { bytesOf } from "../dialects/wire/bytes.ts";
@@ -80,22 +80,36 @@ export interface RequestFacts {
 /**
  * Redacted body facts. A body that is not UTF-8 is redacted through latin1 (byte-exact both
  * ways, and every key shape is ASCII) and then stored as base64; a compressed one
- * (`content-encoding`) through its decompressed text (compressed-body.ts). The nonce is looked
- * for in the unredacted text: it is not a secret and redaction could only hide it.
+ * (`content-encoding` gzip, deflate or br) through its decompressed text (compressed-body.ts),
+ * which is also the JSON judged and the text staging matches on; one that cannot be decoded
+ * (zstd, stacked codings, bytes that do not decode) is kept as bytes and its `jsonError` says
+ * why. The nonce is looked for in the unredacted text: it is not a secret and redaction could
+ * only hide it.
  */
 export function bodyFacts(body: Buffer, contentEncoding?: string): RequestFacts {
   if (body.length === 0) return { rawBody: "", bodyEncoding: "utf8", text: "" };
   if (contentEncoding !== undefined) {
     const compressed = redactCompressed(body, contentEncoding, redactBody);
     if (compressed) {
+      // Judged through its decoded text, as the provider reads it; kept compressed.
       const bytes = bytesOf(compressed.bytes);
+      const parsed = compressed.utf8
+        ? tryParseJson(compressed.redacted)
+        : { ok: false as const, error: `decoded ${contentEncoding} body is not valid UTF-8` };
       return {
         rawBody: bytes.data,
         bodyEncoding: bytes.encoding,
-        jsonError: `body is ${contentEncoding}-compressed`,
+        ...(parsed.ok ? { json: parsed.value } : { jsonError: parsed.error }),
         nonce: findNonce(compressed.text),
-        text: body.toString("latin1"),
+        text: compressed.text,
       };
+    }
+    const problem = codingProblem(body, contentEncoding);
+    if (problem !== undefined) {
+      // Kept as bytes, and not judged as JSON: the provider could not read it either.
+      const facts: RequestFacts = { ...bodyFacts(body), jsonError: problem };
+      delete facts.json;
+      return facts;
     }
   }
   if (isUtf8(body)) {

@@ -54,9 +54,20 @@ function steps(spec: StagedReplySpec): ReplySpec[] {
 interface Slot extends StagedEntry {
   /** Staging order: the tie-break within a rank. */
   order: number;
+  /** The spec's size as JSON, counted against the listener's staged-bytes limit. */
+  bytes: number;
 }
 
+/**
+ * The default bound on the JSON of every spec waiting at once: 20 specs of 15 MiB took the
+ * mock to 1.8 GB of memory, and `GET /__gatecheck/replies` answered 300 MB. A sweep's
+ * specs are a few KB each, thousands of them well within it.
+ */
+export const DEFAULT_STAGED_BYTES_LIMIT = 64 * 1024 * 1024;
+
 export class StageStore {
+  constructor(readonly bytesLimit = DEFAULT_STAGED_BYTES_LIMIT) {}
+
   /** Every entry in staging order (ids are unique; a Map removes in O(1)). */
   #entries = new Map<string, Slot>();
   /**
@@ -68,11 +79,18 @@ export class StageStore {
   /** Every other spec (no nonce, or a nonce of another shape): tested one by one. */
   #scanned: Slot[] = [];
   #nextId = 0;
+  #bytes = 0;
 
-  add(spec: StagedReplySpec): string {
+  /** Bytes of JSON the waiting specs were staged as (control-api.ts bounds it). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  add(spec: StagedReplySpec, bytes = 0): string {
     this.#nextId += 1;
     const id = `stage-${this.#nextId}`;
-    const slot: Slot = { id, spec, served: 0, order: this.#nextId };
+    const slot: Slot = { id, spec, served: 0, order: this.#nextId, bytes };
+    this.#bytes += bytes;
     this.#entries.set(id, slot);
     const nonce = spec.match.nonce;
     if (nonce !== undefined && isNonce(nonce)) {
@@ -122,6 +140,7 @@ export class StageStore {
 
   #remove(slot: Slot): void {
     this.#entries.delete(slot.id);
+    this.#bytes -= slot.bytes;
     const nonce = slot.spec.match.nonce;
     const list = nonce === undefined ? undefined : this.#byNonce.get(nonce);
     if (nonce !== undefined && list?.includes(slot)) {
@@ -138,6 +157,7 @@ export class StageStore {
   }
 
   clear(): void {
+    this.#bytes = 0;
     this.#entries.clear();
     this.#byNonce.clear();
     this.#scanned = [];

@@ -15,6 +15,7 @@ import { dialectModule } from "../dialects/registry.ts";
 import { isStreamForm } from "../dialects/reply-forms.ts";
 import { jsonBody, type RenderedBody } from "./dialect-replies.ts";
 import { MOCK_MODELS } from "./model-lists.ts";
+import type { SocketTrouble } from "./parser-refusal.ts";
 import type { Persona } from "./personas/index.ts";
 import { type RequestSource, readRequest } from "./read-request.ts";
 import {
@@ -50,8 +51,11 @@ export interface TrafficState {
   persona?: Persona;
   /** Random per listener: the first half of every reply's request id (request-id.ts). */
   requestIdPrefix: string;
-  /** Sockets Node timed out mid-request (cut-off.ts): their requests are recorded as 408. */
-  cutOff: WeakSet<Socket>;
+  /**
+   * Sockets whose request went wrong outside the listener's view (parser-refusal.ts): timed
+   * out mid-request (recorded as 408, cut-off.ts) or refused by the parser mid-body.
+   */
+  cutOff: WeakMap<Socket, SocketTrouble>;
 }
 
 export interface Decision {
@@ -66,7 +70,12 @@ export interface Decision {
  * type, the parser's view of the body), so it is redacted: the reply, and its record, then
  * hold no secret the request carried.
  */
-function errorDecision(status: number, reason: string, message: string, type?: string): Decision {
+export function errorDecision(
+  status: number,
+  reason: string,
+  message: string,
+  type?: string,
+): Decision {
   const redacted = redactText(message);
   return {
     spec: { status, body: { error: { message: redacted, ...(type ? { type } : {}) } } },

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMockApp, createMockState } from "../app.ts";
 import { startMock } from "../index.ts";
+import { parseRecordLines } from "../record-schema.ts";
 import { installReplay, recordThroughRoute } from "./mock-wiring.ts";
 import { createRecordThrough } from "./record-through.ts";
 import { loadCaptureFile } from "./replay-file.ts";
@@ -97,5 +98,57 @@ describe("startMock options", () => {
       live.chunks.map((c) => c.payload.toString()),
     );
     expect(replay.records()[0]?.reply.staged).toBe(true);
+  });
+});
+
+describe("record-through with a record file", () => {
+  it("writes every forwarded exchange to the record file, redacted, as any mock record", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gatecheck-wiring-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const provider = await startMock({ name: "provider" });
+    cleanups.push(() => provider.close());
+    provider.stage({
+      reply: { body: { json: { echoed: "sk-proj-abcdefghijklmnopqrstuvwx0123" } } },
+    });
+    const recordFile = join(dir, "records.jsonl");
+    const through = await startMock({ name: "through", upstream: provider.url, recordFile });
+    const body = JSON.stringify({
+      model: "gpt-4o",
+      messages: [{ role: "user", content: "gc-00000000000000e2" }],
+    });
+    const answer = await rawRequest(through.port, {
+      path: "/v1/chat/completions",
+      headers: [
+        ["Content-Type", "application/json"],
+        ["Authorization", "Bearer sk-proj-abcdefghijklmnopqrstuvwx9999"],
+      ],
+      body,
+    });
+    expect(answer.status).toBe(200);
+    expect(through.records()).toHaveLength(1);
+    await through.close();
+    const text = readFileSync(recordFile, "utf8");
+    expect(text).not.toContain("abcdefghijklmnopqrstuvwx");
+    const [record, ...rest] = parseRecordLines(text, recordFile);
+    expect(rest).toHaveLength(0);
+    expect(record).toMatchObject({
+      seq: 1,
+      listener: "through",
+      bodyBytes: Buffer.byteLength(body),
+      dialect: "openai-chat",
+      kind: "generate",
+      nonce: "gc-00000000000000e2",
+      model: "gpt-4o",
+      stream: false,
+      request: { method: "POST", path: "/v1/chat/completions" },
+      reply: { status: 200, staged: false },
+    });
+    expect(record?.request.headers).toContainEqual([
+      "authorization",
+      expect.stringMatching(/^Bearer \[REDACTED:[0-9a-f]{8}\]$/),
+    ]);
+    expect(JSON.parse(record?.reply.body.data ?? "")).toEqual({
+      echoed: expect.stringMatching(/^\[REDACTED:/),
+    });
   });
 });

@@ -38,8 +38,8 @@ export interface RecordThroughOptions {
   upstream: string;
   /** JSONL file the exchanges are appended to. */
   captureFile?: string;
-  /** Called with each finished exchange (after it is queued for the file). */
-  onExchange?: (exchange: Exchange) => void;
+  /** Called with each finished exchange (after it is queued for the file) and its request. */
+  onExchange?: (exchange: Exchange, incoming: IncomingRequestInfo) => void;
 }
 
 export type RecordThroughHandler = ((incoming: IncomingRequestInfo) => Promise<Response>) & {
@@ -80,9 +80,9 @@ export function createRecordThrough(options: RecordThroughOptions): RecordThroug
       : new Agent({ keepAlive: true });
   const basePath = upstream.pathname.replace(/\/+$/, "");
 
-  const save = (exchange: Exchange) => {
+  const save = (exchange: Exchange, incoming: IncomingRequestInfo) => {
     writer?.append(exchange);
-    options.onExchange?.(exchange);
+    options.onExchange?.(exchange, incoming);
   };
 
   const handle = (incoming: IncomingRequestInfo): Promise<Response> => {
@@ -126,11 +126,14 @@ export function createRecordThrough(options: RecordThroughOptions): RecordThroug
         const at = elapsed();
         const headers: [string, string][] = [["content-type", "application/json"]];
         const frames = body ? [{ at, bytes: Buffer.from(body) }] : [];
-        save({
-          ...base,
-          reply: { ...replyOf(status, headers, at, frames), synthesized: true },
-          end: { kind, atMs: at, error },
-        });
+        save(
+          {
+            ...base,
+            reply: { ...replyOf(status, headers, at, frames), synthesized: true },
+            end: { kind, atMs: at, error },
+          },
+          incoming,
+        );
         resolve(new Response(body || null, { status, headers }));
       };
 
@@ -160,7 +163,7 @@ export function createRecordThrough(options: RecordThroughOptions): RecordThroug
           incoming.signal?.removeEventListener("abort", onAbort);
           const reply = replyOf(status, capturedHeaders(res), response.at, frames);
           if (response.statusText) reply.statusText = response.statusText;
-          save({ ...base, reply, end: { kind, atMs: elapsed(), error } });
+          save({ ...base, reply, end: { kind, atMs: elapsed(), error } }, incoming);
         };
         const headers = clientHeaders(res);
         if (NULL_BODY_STATUSES.has(response.status) || incoming.method === "HEAD") {

@@ -17,6 +17,7 @@ export interface MockFlags {
   persona?: string;
   prefix?: string;
   bodyLimit?: string;
+  stagedLimit?: string;
   upstream?: string;
   capture?: string;
   replay?: string;
@@ -48,6 +49,10 @@ export async function runMock(flags: MockFlags): Promise<void> {
     flags.bodyLimit === undefined
       ? undefined
       : integer(flags.bodyLimit, "--body-limit", 1, 2 ** 40);
+  const stagedBytesLimit =
+    flags.stagedLimit === undefined
+      ? undefined
+      : integer(flags.stagedLimit, "--staged-limit", 1, 2 ** 40);
   if (flags.prefix !== undefined && !flags.prefix.startsWith("/")) {
     throw new CliError(`--prefix must start with "/", got ${JSON.stringify(flags.prefix)}`);
   }
@@ -66,6 +71,7 @@ export async function runMock(flags: MockFlags): Promise<void> {
       ...(flags.persona ? { persona: flags.persona } : {}),
       ...(flags.prefix ? { prefix: flags.prefix } : {}),
       ...(bodyLimitBytes ? { bodyLimitBytes } : {}),
+      ...(stagedBytesLimit ? { stagedBytesLimit } : {}),
       ...(flags.upstream ? { upstream: flags.upstream } : {}),
       ...(flags.capture ? { captureFile: flags.capture } : {}),
       ...(flags.replay ? { replay: flags.replay } : {}),

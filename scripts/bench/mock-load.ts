@@ -282,6 +282,7 @@ async function startAll(): Promise<RunningServer[]> {
     mockSse.name = "mock-sse";
     await fetch(`${mockSse.url}/__gatecheck/replies`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify(sseSpec()),
     });
     servers.push(await startBare(SERVER_PIN, dir, await mockReply(mockSse.url, true)), mockSse);

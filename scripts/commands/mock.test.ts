@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { startMock } from "../../mock-upstream/index.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-mock-cli-"));
@@ -81,5 +82,61 @@ describe("gatecheck mock", () => {
     expect(await cli.exit).toBe(2);
     const persona = startCli(["--port", "0", "--persona", "nope"]);
     await expect(persona.firstLine).rejects.toThrow(/unknown persona "nope" \(known: openai/);
+    const staged = startCli(["--port", "0", "--staged-limit", "0"]);
+    await expect(staged.firstLine).rejects.toThrow(/--staged-limit must be an integer from 1/);
+  });
+
+  it("--upstream with --record writes every forwarded exchange to the record file; --staged-limit bounds staging", async () => {
+    const provider = await startMock({ name: "provider" });
+    try {
+      const file = join(dir, "through.jsonl");
+      const cli = startCli([
+        "--port",
+        "0",
+        "--upstream",
+        provider.url,
+        "--record",
+        file,
+        "--staged-limit",
+        "1000",
+      ]);
+      const url = (await cli.firstLine).slice("listening on ".length);
+      const res = await fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          authorization: "Bearer sk-proj-secretsecretsecret",
+        },
+        body: JSON.stringify({
+          model: "m",
+          messages: [{ role: "user", content: "gc-00000000000000c1" }],
+        }),
+      });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      process.kill(cli.child.pid!, "SIGTERM");
+      expect(await cli.exit).toBe(0);
+      const text = readFileSync(file, "utf8");
+      expect(text).not.toContain("secretsecret");
+      const records = text
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      expect(records).toHaveLength(1);
+      expect(records[0]).toMatchObject({ nonce: "gc-00000000000000c1", reply: { status: 200 } });
+
+      const bounded = startCli(["--port", "0", "--staged-limit", "1000"]);
+      const mockUrl = (await bounded.firstLine).slice("listening on ".length);
+      const big = await fetch(`${mockUrl}/__gatecheck/replies`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ reply: { body: { text: "x".repeat(2000) } } }),
+      });
+      expect(big.status).toBe(413);
+      process.kill(bounded.child.pid!, "SIGTERM");
+      expect(await bounded.exit).toBe(0);
+    } finally {
+      await provider.close();
+    }
   });
 });

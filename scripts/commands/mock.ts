@@ -14,6 +14,10 @@ export const registerMock: RegisterCommand = (program: Command) => {
     .option("--persona <name>", "validate requests as a strict provider does")
     .option("--prefix <path>", "mount point stripped before routing, e.g. /api/v1")
     .option("--body-limit <bytes>", "answer 413 to bodies over this size (default 32 MiB)")
+    .option(
+      "--staged-limit <bytes>",
+      "refuse (413) staging past this many bytes of waiting specs (default 64 MiB)",
+    )
     .option("--upstream <url>", "record-through: forward every request to this live upstream")
     .option("--capture <file>", "with --upstream: append each exchange to this JSONL file")
     .option("--replay <file>", "serve a capture file back, byte-exact, as staged replies")
