@@ -75,6 +75,13 @@ export interface FieldRow {
    * gateway must write one even when its client set none (a required fill, not an invention).
    */
   required?: boolean;
+  /**
+   * The provider refuses an empty value here (`tools: []` answered 400): the reference that
+   * says so. A gateway that writes one where the client sent nothing breaks the request on
+   * the real provider, which the severity of its `empty-added` finding reflects
+   * (probes/lens/severity.ts). Absent: no reference says the provider refuses it.
+   */
+  rejectsEmpty?: string;
 }
 
 /** One wire value of an enumerated attribute: what it means, and where that is documented. */
@@ -136,6 +143,11 @@ export function spelled(
   aliases?: readonly string[],
 ): FieldRow {
   return aliases ? { attribute, path, aliases, see } : { attribute, path, see };
+}
+
+/** A row whose field the provider refuses when empty, with the reference that says so. */
+export function rejectingEmpty(row: FieldRow, see: string): FieldRow {
+  return { ...row, rejectsEmpty: see };
 }
 
 /** An attribute carried in another attribute's field (see FieldRow.via). */

@@ -4,7 +4,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Verdict } from "../probes/verdict.ts";
 import { type ColumnHeadline, headlineOf } from "./defects.ts";
-import { CONTROL_NOT_CLEAN, columnHeading, renderHeadline } from "./headline-section.ts";
+import {
+  CONTROL_NOT_CLEAN,
+  columnHeading,
+  headlineRows,
+  renderHeadline,
+} from "./headline-section.ts";
 import { APPENDIX_HEADING, renderMarkdownReport } from "./markdown-report.ts";
 import { factsOfView, type ReportFacts } from "./report-facts.ts";
 import { loadRunView, type RunView } from "./run-view.ts";
@@ -30,6 +35,14 @@ const finishDropped: Verdict = {
   reason: 'finish_reason: "stop" → absent',
   direction: "reply",
 };
+const emptyTools: Verdict = {
+  subject: "tools",
+  field: "tools",
+  verdict: "invented",
+  cause: "empty-added",
+  reason: "tools: absent → tools []",
+  direction: "request",
+};
 const leaked: Verdict = {
   subject: "credentials.header.x-api-key",
   field: "credentials.header.x-api-key",
@@ -53,6 +66,19 @@ const overrides: Overrides = {
   [`${PORTKEY}|am-credential-x-api-key|anthropic-messages->openai-chat|stream`]: {
     verdict: "preserved",
     side: [invented],
+  },
+  // `tools: []` nobody sent, to Chat (whose reference refuses it) and to Messages.
+  [`${PORTKEY}|oc-reply-finish-length|openai-chat->openai-chat|non-stream`]: {
+    verdict: "preserved",
+    side: [emptyTools],
+  },
+  [`${PORTKEY}|oc-reply-finish-length|openai-chat->anthropic-messages|non-stream`]: {
+    verdict: "preserved",
+    side: [emptyTools],
+  },
+  [`${PORTKEY}|oc-reply-finish-length|openai-chat->anthropic-messages|stream`]: {
+    verdict: "preserved",
+    side: [emptyTools],
   },
   [`${DIRECT}|oc-tools-strict|openai-chat->openai-chat|stream`]: {
     verdict: "preserved",
@@ -109,21 +135,55 @@ afterAll(() => {
 });
 
 describe("the headline's defects", () => {
-  it("groups a side finding on many probes into one defect, ranked by the subject's severity", () => {
+  it("groups a side finding on many probes into one defect, ranked by the severity table", () => {
     const portkey = headOf(PORTKEY);
-    expect(portkey.defects.map((d) => [d.title, d.severity, d.cells.length, d.ownCells])).toEqual(
-      [
-        // tools.strict's probe is medium; no probe names `text`: unrated, after low.
-        ["dropped `tools.strict`", "medium", 2, 2],
-        ["mangled `parallel-tool-calls` (malformed)", "high", 1, 1],
-        ["invented `text`", "unrated", 3, 0],
-      ].sort((a, b) => rankOf(a[1] as string) - rankOf(b[1] as string)),
-    );
+    expect(
+      portkey.defects.map((d) => [d.title, d.severity, d.severityRule, d.cells.length, d.ownCells]),
+    ).toEqual([
+      // Major first, then by cells; the empty `tools` is major only on the route to Chat,
+      // whose reference refuses it (dialects/openai-chat/fields.ts), and minor to Messages.
+      ["invented `text`", "major", "content-invented", 3, 0],
+      ["dropped `tools.strict`", "major", "default-lost", 2, 2],
+      ["invented `tools` (empty-added)", "major", "empty-rejected-by-target", 1, 0],
+      ["mangled `parallel-tool-calls` (malformed)", "major", "default-lost", 1, 1],
+      ["invented `tools` (empty-added)", "minor", "empty-accepted-by-target", 2, 0],
+    ]);
+    const empty = portkey.defects.filter((d) => d.title === "invented `tools` (empty-added)");
+    expect(empty.map((d) => d.routes)).toEqual([
+      ["openai-chat->openai-chat"],
+      ["openai-chat->anthropic-messages"],
+    ]);
     const text = portkey.defects.find((d) => d.title === "invented `text`");
     expect(text?.example).toBe('text: absent → "Sure!"');
     expect(text?.probes).toEqual(["am-credential-x-api-key", "am-stop-sequences"]);
     const strict = portkey.defects.find((d) => d.title === "dropped `tools.strict`");
     expect(strict?.knownIssues).toEqual(["Portkey-AI/gateway#1180"]);
+  });
+
+  it("ranks a leak and a lost prompt before a dropped value, whatever the probes' severity", () => {
+    const litellm = headOf(LITELLM);
+    expect(litellm.defects.map((d) => d.severity)).toEqual(
+      [...litellm.defects.map((d) => d.severity)].sort(
+        (a, b) =>
+          ["critical", "major", "minor"].indexOf(a) - ["critical", "major", "minor"].indexOf(b),
+      ),
+    );
+    const leak = litellm.defects.find((d) => d.title === "leaked `credentials.header.x-api-key`");
+    expect(leak).toMatchObject({ severity: "critical", severityRule: "credential-leaked" });
+  });
+
+  it("keeps each severity's first row in a column's headline, the rest by rank", () => {
+    const portkey = headOf(PORTKEY).defects;
+    // Five major defects and one minor: three rows keep the minor one.
+    expect(headlineRows(portkey, 3).map((d) => [d.title, d.severity])).toEqual([
+      ["invented `text`", "major"],
+      ["dropped `tools.strict`", "major"],
+      ["invented `tools` (empty-added)", "minor"],
+    ]);
+    expect(headlineRows(portkey, 10)).toEqual(portkey);
+    expect(columnHeading(headOf(PORTKEY))).toMatch(
+      /^portkey@1\.15\.2\+locked: 5 distinct silent defects \(4 major, 1 minor\)/,
+    );
   });
 
   it("leads from a defect's example to the attempt that shows it, in the headline and the appendix", () => {
@@ -200,7 +260,3 @@ describe("the headline's defects", () => {
     expect(at("### Axis: request")).toBeGreaterThan(appendix);
   });
 });
-
-function rankOf(severity: string): number {
-  return ["critical", "high", "medium", "low", "unrated"].indexOf(severity);
-}

@@ -15,13 +15,19 @@
  *    judged it, every defect of that direction there is that one defect, except leaks.
  * 3. Otherwise one defect per (subject, verdict, cause), across routes and modes.
  *
- * Severity is the highest severity of the run's probes that name one of the defect's
- * subjects; a subject no probe of the run names is `unrated` and ranks after `low` (its
- * cells' probes are about something else: their severity says nothing about it). Defects
- * are ranked by severity, then by the cells they explain.
+ * Severity is the severity table's (probes/lens/severity.ts) for (subject, verdict, cause) on
+ * the route's target: a subject defect is one severity (a `tools: []` invented where the
+ * target refuses it and where it does not are two defects), a not-carried one takes its
+ * worst finding's, a failed delivery FAILED_DELIVERY_SEVERITY. Defects are ranked by
+ * severity, then by the cells they explain.
  */
 import type { Mode } from "../dialects/dialect.ts";
-import { SEVERITIES } from "../probes/corpus/probe.ts";
+import {
+  FAILED_DELIVERY_SEVERITY,
+  FINDING_SEVERITIES,
+  type FindingSeverity,
+  severityRank,
+} from "../probes/lens/severity.ts";
 import { isReplySubject } from "../probes/subject.ts";
 import type { FindingRecord } from "./findings.ts";
 import { mdCode, mdText } from "./markdown-text.ts";
@@ -36,7 +42,9 @@ export interface Defect {
   rule: DefectRule;
   /** One line of Markdown, its data escaped: `dropped \`tools.strict\``, `failed delivery: ...`. */
   title: string;
-  severity: string;
+  severity: FindingSeverity;
+  /** The severity table's row that decided it (its worst finding's). */
+  severityRule: string;
   /** Distinct cells it explains, in cell order. */
   cells: CellKey[];
   routes: string[];
@@ -44,12 +52,33 @@ export interface Defect {
   subjects: string[];
   /** Cells where the probe asked about one of its subjects; the rest are side findings. */
   ownCells: number;
+  /** The cells (cellKeyString) counted in `ownCells`, so a part of the defect can count its own. */
+  ownKeys: string[];
   example: string;
   /** The attempt behind `example` and its cell, where the example came from a finding:
    * `gatecheck export --attempt-id` writes its bytes. */
   exampleAttempt?: ExampleAttempt;
+  /** Attempts whose bytes the rig audit reads (rig-suspects.ts): one per route (the
+   * example's for its route), at most EVIDENCE_ROUTES, each with its finding's reason. */
+  evidence: EvidenceAttempt[];
   knownIssues: string[];
   probes: string[];
+  /** Signs that the rig, not the gateway, made it (rig-suspects.ts); set by the audit. A
+   * defect with any is withheld from the headline and listed as a rig suspect. */
+  signs?: RigSignFound[];
+}
+
+/** A sign of the rig's hand found on a defect: which sign, and what shows it. */
+export interface RigSignFound {
+  sign: string;
+  evidence: string;
+}
+
+/** How many routes of a defect the rig audit reads an attempt of. */
+export const EVIDENCE_ROUTES = 24;
+
+export interface EvidenceAttempt extends ExampleAttempt {
+  reason?: string;
 }
 
 export interface ExampleAttempt extends CellKey {
@@ -78,12 +107,6 @@ export interface ColumnHeadline {
   defects: Defect[];
 }
 
-/** The severity of a defect whose subjects no probe of the run names. */
-export const UNRATED = "unrated";
-
-const SEVERITY_RANK: Record<string, number> = Object.fromEntries(SEVERITIES.map((s, i) => [s, i]));
-const rank = (severity: string) => SEVERITY_RANK[severity] ?? SEVERITIES.length;
-
 const FAILED_DELIVERY = "failed-delivery";
 
 function directionOf(f: FindingRecord): Direction {
@@ -100,21 +123,19 @@ interface Group {
   cells: Map<string, CellKey>;
   own: Set<string>;
   subjects: Set<string>;
+  /** The worst severity of what it holds (a rank of FINDING_SEVERITIES) and its table row. */
   severity: number;
+  severityRule: string;
   example?: string;
   exampleAttempt?: ExampleAttempt;
   exampleIsOwn: boolean;
+  /** Attempts on distinct routes, in the order met. */
+  evidence: EvidenceAttempt[];
 }
 
 export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
   const { view } = facts;
   const cellOf = new Map(view.cells.map((c) => [cellKeyString(c), c]));
-  const severityOfSubject = new Map<string, number>();
-  for (const p of view.probes.values()) {
-    const held = severityOfSubject.get(p.subject);
-    if (held === undefined || rank(p.severity) < held)
-      severityOfSubject.set(p.subject, rank(p.severity));
-  }
   const failed = new Map(facts.deliveries.map((d) => [cellKeyString(d), d]));
   const notCarried = notCarriedDirections(facts);
   const groups = new Map<string, Group>();
@@ -136,8 +157,10 @@ export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
         cells: new Map(),
         own: new Set(),
         subjects: new Set(),
-        severity: SEVERITIES.length,
+        severity: FINDING_SEVERITIES.length,
+        severityRule: "",
         exampleIsOwn: false,
+        evidence: [],
       };
       groups.set(id, g);
     }
@@ -148,6 +171,7 @@ export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
     cell: CellKey,
     subject: string,
     own: boolean,
+    severity: { severity: FindingSeverity; rule: string },
     reason?: string,
     attempt?: FindingRecord["attempt"],
   ) => {
@@ -155,19 +179,23 @@ export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
     g.cells.set(key, cell);
     if (own) g.own.add(key);
     g.subjects.add(subject);
-    const severity = severityOfSubject.get(subject) ?? SEVERITIES.length;
-    g.severity = Math.min(g.severity, severity);
+    const rank = severityRank(severity.severity);
+    if (rank < g.severity) {
+      g.severity = rank;
+      g.severityRule = severity.rule;
+    }
+    if (
+      attempt &&
+      g.evidence.length < EVIDENCE_ROUTES &&
+      !g.evidence.some((e) => e.routeId === cell.routeId)
+    ) {
+      g.evidence.push({ ...exampleOf(cell, attempt.id), ...(reason ? { reason } : {}) });
+    }
     // The example is the first reason given, or the first of a probe that asked, if any did.
     if (reason && (g.example === undefined || (own && !g.exampleIsOwn))) {
       g.example = reason;
       g.exampleIsOwn = own;
-      g.exampleAttempt = attempt && {
-        column: cell.column,
-        routeId: cell.routeId,
-        probeId: cell.probeId,
-        mode: cell.mode,
-        attemptId: attempt.id,
-      };
+      g.exampleAttempt = attempt && exampleOf(cell, attempt.id);
     }
   };
 
@@ -181,17 +209,19 @@ export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
       delivery,
       cell?.subject ?? "",
       true,
+      FAILED_DELIVERY_SEVERITY,
       cell?.verdict === "rejected" ? cell.reason : undefined,
     );
   }
   for (const f of view.findings) {
     const direction = directionOf(f);
     const key = cellKeyString(f);
+    const severity = { severity: f.severity, rule: f.severityRule };
     if (direction === "reply" && failed.has(key)) {
       const g = group(f.column, FAILED_DELIVERY, "failed-delivery", () =>
         deliveryTitle(facts, f.column),
       );
-      add(g, f, f.subject, f.own, f.reason, f.attempt);
+      add(g, f, f.subject, f.own, FAILED_DELIVERY_SEVERITY, f.reason, f.attempt);
       continue;
     }
     const carried = notCarried.get(
@@ -206,18 +236,30 @@ export function headlineOf(facts: ReportFacts): ColumnHeadline[] {
         direction,
       );
       const carrier = f.subject === CARRIERS[direction];
-      add(g, f, f.subject, f.own, carrier ? f.reason : undefined, f.attempt);
+      add(g, f, f.subject, f.own, severity, carrier ? f.reason : undefined, f.attempt);
       continue;
     }
+    // One severity per subject defect: where the target decides it (an empty value one
+    // target refuses), the routes to each kind of target are a defect each.
     const g = group(
       f.column,
-      `subject\u0000${f.subject}\u0000${f.verdict}\u0000${f.cause ?? ""}`,
+      `subject\u0000${f.subject}\u0000${f.verdict}\u0000${f.cause ?? ""}\u0000${f.severity}`,
       "subject",
       () => `${f.verdict} ${mdCode(f.subject)}${f.cause ? ` (${mdText(f.cause)})` : ""}`,
     );
-    add(g, f, f.subject, f.own, f.reason, f.attempt);
+    add(g, f, f.subject, f.own, severity, f.reason, f.attempt);
   }
   return columnsOf(facts, [...groups.values()], cellOf, notCarried);
+}
+
+function exampleOf(cell: CellKey, attemptId: number): ExampleAttempt {
+  return {
+    column: cell.column,
+    routeId: cell.routeId,
+    probeId: cell.probeId,
+    mode: cell.mode,
+    attemptId,
+  };
 }
 
 /** `column|route|mode|direction` → judged/lost where the carrier was lost on most attempts. */
@@ -272,7 +314,7 @@ function columnsOf(
       .map((g) => toDefect(g, cellOf, notCarried))
       .sort(
         (a, b) =>
-          rank(a.severity) - rank(b.severity) ||
+          severityRank(a.severity) - severityRank(b.severity) ||
           b.cells.length - a.cells.length ||
           a.title.localeCompare(b.title),
       );
@@ -303,17 +345,29 @@ function toDefect(
     column: g.column,
     rule: g.rule,
     title,
-    severity: SEVERITIES[g.severity] ?? UNRATED,
+    severity: FINDING_SEVERITIES[g.severity] ?? "minor",
+    severityRule: g.severityRule,
     cells,
     routes: [...new Set(cells.map((c) => c.routeId))].sort(),
     modes: [...new Set(cells.map((c) => c.mode))].sort() as Mode[],
     subjects: [...g.subjects].filter(Boolean).sort(),
     ownCells: g.own.size,
+    ownKeys: [...g.own],
     example: g.example ?? "",
     ...(g.exampleAttempt ? { exampleAttempt: g.exampleAttempt } : {}),
+    evidence: evidenceOf(g),
     knownIssues: [...new Set(records.flatMap((c) => (c.knownIssue ? [c.knownIssue] : [])))],
     probes: [...new Set(cells.map((c) => c.probeId))].sort(),
   };
+}
+
+/** One attempt per route, the example's for its route. */
+function evidenceOf(g: Group): EvidenceAttempt[] {
+  const example = g.exampleAttempt;
+  if (!example) return g.evidence;
+  return g.evidence.map((e) =>
+    e.routeId === example.routeId ? { ...example, ...(g.example ? { reason: g.example } : {}) } : e,
+  );
 }
 
 /** ` (lost on 85 of 85 attempts judged)`, summed over the modes the rule took. */

@@ -121,6 +121,20 @@ describe("findings", () => {
     expect(bySql).toEqual([{ gateway: "gw", version: "1", phase: "repeat", attempt_no: 1 }]);
   });
 
+  it("gives each finding its severity from the table, on the cell's target", () => {
+    const severities = findingsOf(store, RUN).map(
+      (f) => `${f.subject} ${f.backend} ${f.severity} ${f.severityRule}`,
+    );
+    expect(severities).toEqual([
+      "sampling.temperature anthropic-messages major sampling-lost",
+      "text anthropic-messages major content-invented",
+      "sampling.stop anthropic-messages major sampling-lost",
+      "credentials.header.x-api-key anthropic-messages critical credential-leaked",
+      "sampling.seed anthropic-messages major sampling-lost",
+      "stream.framing anthropic-messages major stream-lifecycle",
+    ]);
+  });
+
   it("answers a question by subject in SQL, whoever's probe it was", () => {
     const rows = store.db
       .prepare(

@@ -4,8 +4,9 @@
  * the lens found silently lost, invented or leaked on the cell's attempts (a side finding).
  * The rules of the view are in results/schema.ts and docs/results.md.
  */
-import type { Mode } from "../dialects/dialect.ts";
+import { DIALECTS, type Dialect, type Mode } from "../dialects/dialect.ts";
 import { type Cause, isCause } from "../probes/causes.ts";
+import { type FindingSeverity, severityOf } from "../probes/lens/severity.ts";
 import type { Subject } from "../probes/subject.ts";
 import type { VerdictKind } from "../probes/verdict.ts";
 import type { CellKey } from "./records.ts";
@@ -33,6 +34,12 @@ export interface FindingRecord extends CellKey {
   /** The attempt whose bytes show it (schema version 8): the main attempt when it gave this
    * verdict, else the first repeat that did; `gatecheck export --attempt-id` writes it. */
   attempt?: { id: number; phase: string; attemptNo: number };
+  /** The dialect the cell's route speaks past the gateway (cells.backend_dialect). */
+  backend?: Dialect;
+  /** What the defect costs, from the severity table (probes/lens/severity.ts), and the row
+   * that decided it. */
+  severity: FindingSeverity;
+  severityRule: string;
 }
 
 interface FindingRow {
@@ -55,9 +62,15 @@ interface FindingRow {
   attempt_id: number | null;
   phase: string | null;
   attempt_no: number | null;
+  backend_dialect: string | null;
 }
 
 function toFinding(row: FindingRow): FindingRecord {
+  const cause = isCause(row.cause) ? row.cause : undefined;
+  const backend = (DIALECTS as readonly string[]).includes(row.backend_dialect ?? "")
+    ? (row.backend_dialect as Dialect)
+    : undefined;
+  const severity = severityOf({ subject: row.subject, verdict: row.verdict, cause, backend });
   return {
     runId: row.run_id,
     column: row.column,
@@ -82,15 +95,21 @@ function toFinding(row: FindingRow): FindingRecord {
       : {
           attempt: { id: row.attempt_id, phase: row.phase ?? "", attemptNo: row.attempt_no ?? 0 },
         }),
+    ...(backend ? { backend } : {}),
+    severity: severity.severity,
+    severityRule: severity.rule,
   };
 }
 
-/** Every finding of the run, in cell order, the cell's own first. */
+/** Every finding of the run, in cell order, the cell's own first, each with its severity. */
 export function findingsOf(store: ResultsStore, runId: string): FindingRecord[] {
   const rows = store.db
     .prepare(
-      `SELECT * FROM findings WHERE run_id = ?
-       ORDER BY "column", route_id, probe_id, mode, own DESC, subject, verdict`,
+      `SELECT f.*, c.backend_dialect FROM findings f
+       LEFT JOIN cells c ON c.run_id = f.run_id AND c."column" = f."column"
+         AND c.route_id = f.route_id AND c.probe_id = f.probe_id AND c.mode = f.mode
+       WHERE f.run_id = ?
+       ORDER BY f."column", f.route_id, f.probe_id, f.mode, f.own DESC, f.subject, f.verdict`,
     )
     .all(runId) as FindingRow[];
   return rows.map(toFinding);

@@ -51,6 +51,27 @@ describe("renderJunit", () => {
     );
   });
 
+  it("carries a failing cell's severity from the severity table, on the route's target", () => {
+    const xml = renderJunit(view).xml;
+    const lines = xml.split("\n");
+    const at = lines.indexOf(
+      '    <testcase classname="gatecheck.portkey@1.15.2+locked.anthropic-messages-&gt;openai-chat" name="tool_choice.disable_parallel_tool_use [am-disable-parallel-tool-use] non-stream">',
+    );
+    expect(at).toBeGreaterThan(0);
+    const end = lines.indexOf("    </testcase>", at);
+    expect(lines.slice(end - 4, end)).toEqual([
+      "      <properties>",
+      '        <property name="severity" value="major"/>',
+      '        <property name="severity-rule" value="default-lost"/>',
+      "      </properties>",
+    ]);
+    expect(xml).toContain(
+      "severity: major (default-lost): a value the client set did not arrive as set",
+    );
+    // A clean cell carries none.
+    expect(xml).not.toMatch(/<skipped [^>]*\/>\s*<properties>/);
+  });
+
   it("passes accepted losses, reports stale entries, and fails on the rest", () => {
     const accepts = parseAcceptFile(
       JSON.stringify([
@@ -153,6 +174,7 @@ describe("renderJunit: side findings", () => {
       `<failure type="invented" message="invented text on 2 cells of other probes, e.g. #${example}: text: absent → &quot;Sure!&quot;">`,
     );
     expect(junit.xml).toContain(`bytes: npx gatecheck export --attempt-id ${example}`);
+    expect(junit.xml).toContain("severity: major (content-invented)");
   });
 
   it("passes a side finding an entry accepts by its subject, and counts the entry as used", () => {

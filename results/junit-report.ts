@@ -5,6 +5,7 @@
  * skipped (not measured is not a pass), and a gateway that did not run at all gets one
  * skipped case saying why, so it never looks like a green suite.
  */
+import { severityOf } from "../probes/lens/severity.ts";
 import { VERDICT_CLASS } from "../probes/verdict.ts";
 import { type AcceptedLoss, findAcceptance } from "./accept-file.ts";
 import { sideFindingCases } from "./junit-side-cases.ts";
@@ -29,6 +30,8 @@ interface Case {
   failure?: { type: string; message: string; body: string };
   skipped?: string;
   systemOut?: string;
+  /** `<properties>` of the case: a silent defect's severity and the table row deciding it. */
+  properties?: Record<string, string>;
 }
 
 export function renderJunit(view: RunView, accepts: readonly AcceptedLoss[] = []): JunitResult {
@@ -57,6 +60,7 @@ export function renderJunit(view: RunView, accepts: readonly AcceptedLoss[] = []
       classname: side.classname,
       name: side.name,
       failure: { type: side.verdict, message: side.message, body: side.body },
+      properties: { severity: side.severity, "severity-rule": side.severityRule },
     };
     if (side.acceptance) {
       used.add(side.acceptance);
@@ -118,14 +122,26 @@ function cellCase(cell: CellRecord, field: string): Case {
   const message = `${cell.verdict}${kN}: ${cell.reason}`;
   const cls = VERDICT_CLASS[cell.verdict];
   if (cls === "silent") {
+    const severity = severityOf({
+      subject: cell.subject,
+      verdict: cell.verdict,
+      cause: cell.cause,
+      backend: cell.backendDialect,
+    });
     const details = [
       `verdict: ${cell.verdict}${kN}${cell.stable ? "" : " (not stable)"}`,
+      `severity: ${severity.severity} (${severity.rule}): ${severity.reason}`,
       `reason: ${cell.reason}`,
       ...(cell.cause ? [`cause: ${cell.cause}`] : []),
       ...(cell.controlVerdict ? [`control leg: ${cell.controlVerdict}`] : []),
       ...(cell.knownIssue ? [`known issue: ${cell.knownIssue}`] : []),
     ];
-    return { classname, name, failure: { type: cell.verdict, message, body: details.join("\n") } };
+    return {
+      classname,
+      name,
+      failure: { type: cell.verdict, message, body: details.join("\n") },
+      properties: { severity: severity.severity, "severity-rule": severity.rule },
+    };
   }
   if (cls === "not-a-finding") return { classname, name, skipped: message };
   return { classname, name, systemOut: message };
@@ -161,6 +177,14 @@ function caseXml(c: Case): string[] {
     );
   }
   if (c.skipped !== undefined) inner.push(`      <skipped message="${attr(c.skipped)}"/>`);
+  // After the verdict's own element: readers that look for the failure first still find it.
+  if (c.properties) {
+    inner.push("      <properties>");
+    for (const [name, value] of Object.entries(c.properties)) {
+      inner.push(`        <property name="${attr(name)}" value="${attr(value)}"/>`);
+    }
+    inner.push("      </properties>");
+  }
   if (c.systemOut) inner.push(`      <system-out>${text(c.systemOut)}</system-out>`);
   if (inner.length === 0) return [`${open}/>`];
   return [`${open}>`, ...inner, "    </testcase>"];

@@ -6,6 +6,7 @@
  * run for a CI's history. An accept entry's `field` matches a side finding by its subject
  * (`stream.framing`) or by the field's spelling in the client dialect.
  */
+import { type FindingSeverity, severityRank } from "../probes/lens/severity.ts";
 import type { AcceptedLoss } from "./accept-file.ts";
 import type { FindingRecord } from "./findings.ts";
 import { gatewayOfColumn } from "./run-summary.ts";
@@ -18,6 +19,9 @@ export interface SideCase {
   classname: string;
   name: string;
   verdict: string;
+  /** The worst severity among its cells (a target can decide it) and the table row. */
+  severity: FindingSeverity;
+  severityRule: string;
   message: string;
   body: string;
   /** The first entry accepting it, if any. */
@@ -36,6 +40,9 @@ export function sideFindingCases(
   }
   return [...groups.values()].map((group) => {
     const first = group[0] as FindingRecord;
+    const worst = group.reduce((a, f) =>
+      severityRank(f.severity) < severityRank(a.severity) ? f : a,
+    );
     const what = `${first.verdict} ${first.subject}${first.cause ? ` (${first.cause})` : ""}`;
     const example = first.attempt ? ` #${first.attempt.id}` : "";
     const cells = group.map(
@@ -45,6 +52,7 @@ export function sideFindingCases(
     const more = cells.length - LISTED_CELLS;
     const body = [
       `side finding: ${what}, on cells whose probe asked about another field`,
+      `severity: ${worst.severity} (${worst.severityRule})`,
       `example${example}: ${first.reason}`,
       ...(first.attempt ? [`bytes: npx gatecheck export --attempt-id ${first.attempt.id}`] : []),
       `cells (${cells.length}):`,
@@ -64,6 +72,8 @@ export function sideFindingCases(
       classname: `gatecheck.${first.column}.side-findings`,
       name: `side finding: ${what}`,
       verdict: first.verdict,
+      severity: worst.severity,
+      severityRule: worst.severityRule,
       message: `${what} on ${group.length} cell${group.length === 1 ? "" : "s"} of other probes${example ? `, e.g.${example}` : ""}: ${first.reason}`,
       body: body.join("\n"),
       ...(acceptance ? { acceptance } : {}),

@@ -20,6 +20,8 @@ import { renderLoopBreaksAppendix, renderLoopsSection, summarizeLoops } from "./
 import { mdCode, mdText } from "./markdown-text.ts";
 import type { CellRecord } from "./records.ts";
 import { factsOfView, type ReportFacts } from "./report-facts.ts";
+import { auditHeadline } from "./rig-suspects.ts";
+import { renderRigSuspects } from "./rig-suspects-section.ts";
 import { formatRate, summarizeRun } from "./run-summary.ts";
 import { probeOfCell, type RunView, routeTarget } from "./run-view.ts";
 import { scopeOf } from "./scope.ts";
@@ -51,12 +53,14 @@ export function markdownSections(
 ): MarkdownSection[] {
   const { view } = facts;
   const scope = scopeOf(view);
-  const heads = headlineOf(facts);
+  // The audit runs on every rendering, so `report` and `rescore` see what the sweep saw.
+  const heads = auditHeadline(headlineOf(facts), view.cells, facts.exchanges ?? new Map());
   const loops = summarizeLoops(loopEvidenceRun(view.run), view.loops ?? []);
   const section = (id: string, lines: string[], appendix = false) => ({ id, lines, appendix });
   return [
     section("scope", renderScope(scope)),
     section("headline", renderHeadline(heads)),
+    section("rig-suspects", renderRigSuspects(heads)),
     section("preservation", preservationSection(view)),
     section("grid", renderGrid(gridOf(facts))),
     section("loops", renderLoopsSection(loops)),

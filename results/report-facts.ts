@@ -6,6 +6,7 @@
  * sections measured from attempts (failure figures, the SDK view). Pure renderers take this.
  */
 import type { Mode } from "../dialects/dialect.ts";
+import type { WireExchange } from "../dialects/wire/exchange.ts";
 import { type ClientSdkStats, clientSdkStatsOf } from "./client-sdk-section.ts";
 import { type FailureFigures, failureFiguresOf } from "./failure-section.ts";
 import type { CellKey } from "./records.ts";
@@ -47,6 +48,9 @@ export interface ReportFacts {
   carriers: CarrierCount[];
   failureFigures: FailureFigures[];
   clientSdk: ClientSdkStats[];
+  /** Stored exchanges by attempt id that the rig audit reads (rig-evidence.ts); absent or
+   * partial, the audit judges what it has and the signs that need bytes stay quiet. */
+  exchanges?: ReadonlyMap<number, WireExchange>;
 }
 
 /** A view alone, for renderers called without a database (the facts read from attempts empty). */

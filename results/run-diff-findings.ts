@@ -30,6 +30,7 @@ function findingSide(f: FindingRecord, column: string): CellSide {
     runs: f.runs,
     determinism: f.k,
     ...(f.attempt ? { attemptId: f.attempt.id } : {}),
+    severity: f.severity,
   };
 }
 

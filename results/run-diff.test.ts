@@ -75,9 +75,13 @@ describe("diffRuns", () => {
       { gateway: "portkey+locked", before: "1.15.2", after: "1.16.0" },
     ]);
     const text = formatRunDiff(diff);
-    expect(text).toContain("## Regressions: clean → silent defect (1)");
+    // Each line and each section carries the defect's severity (probes/lens/severity.ts).
+    expect(text).toContain("## Regressions: clean → silent defect (1) · 1 major");
+    expect(text).toContain("## Fixed: silent defect → clean (1) · 1 major");
+    expect(diff.regressions[0]?.after?.severity).toBe("major");
+    expect(diff.fixed[0]?.before?.severity).toBe("major");
     expect(text).toContain(
-      '- portkey@1.15.2+locked → portkey@1.16.0+locked anthropic-messages->openai-chat stream `stop_sequences` (am-stop-sequences): preserved → dropped 5/5: ["STOPPROBE"] → absent',
+      '- [major] portkey@1.15.2+locked → portkey@1.16.0+locked anthropic-messages->openai-chat stream `stop_sequences` (am-stop-sequences): preserved → dropped 5/5: ["STOPPROBE"] → absent',
     );
   });
 
@@ -244,5 +248,59 @@ describe("side findings", () => {
     expect(lines).toContain(
       `(oc-tools-strict) [side: stream.framing]: mangled → absent: stream.framing: well framed → 1 malformed #${attemptOf(E, TOOLS)}`,
     );
+  });
+});
+
+describe("the diff's text by severity", () => {
+  it("lists the most costly change of a section first, keeping the diff's order among equals", () => {
+    const change = (probeId: string, severity?: "critical" | "major" | "minor") => ({
+      gateway: "gw",
+      routeId: "openai-chat->openai-chat",
+      probeId,
+      field: probeId,
+      mode: "stream",
+      before: {
+        column: "gw@1",
+        verdict: "preserved" as const,
+        reason: "",
+        runs: 1,
+        determinism: 1,
+      },
+      after: {
+        column: "gw@1",
+        verdict: "dropped" as const,
+        reason: "x",
+        runs: 1,
+        determinism: 1,
+        ...(severity ? { severity } : {}),
+      },
+    });
+    const regressions = [
+      change("a-minor", "minor"),
+      change("b-major", "major"),
+      change("c-critical", "critical"),
+      change("d-major", "major"),
+    ];
+    const text = formatRunDiff({
+      runA: "A",
+      runB: "B",
+      regressions,
+      newSilent: [],
+      fixed: [],
+      otherChanges: [],
+      newFindings: [],
+      fixedFindings: [],
+      gatewayChanges: [],
+      changedProbes: [],
+      compared: 4,
+    });
+    expect(text).toContain(
+      "## Regressions: clean → silent defect (4) · 1 critical, 2 major, 1 minor",
+    );
+    const order = text
+      .split("\n")
+      .filter((l) => l.startsWith("- ["))
+      .map((l) => /\((\S+)\)/.exec(l)?.[1]);
+    expect(order).toEqual(["c-critical", "b-major", "d-major", "a-minor"]);
   });
 });

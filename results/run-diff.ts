@@ -6,6 +6,12 @@
  * `portkey@1.15.2` and `portkey@1.15.2+locked` never stand in for each other.
  * A regression is a cell that went from clean to a silent defect; `diff` exits 1 on any.
  */
+import {
+  FINDING_SEVERITIES,
+  type FindingSeverity,
+  severityOf,
+  severityRank,
+} from "../probes/lens/severity.ts";
 import { VERDICT_CLASS, type VerdictKind } from "../probes/verdict.ts";
 import { columnLineage, columnsOf, matchColumns } from "./column-match.ts";
 import { type CellRecord, cellKeyString } from "./records.ts";
@@ -21,6 +27,8 @@ export interface CellSide {
   determinism: number;
   /** On a side finding: the attempt whose bytes show it (`export --attempt-id`). */
   attemptId?: number;
+  /** A silent defect's severity (probes/lens/severity.ts) on the cell's target. */
+  severity?: FindingSeverity;
 }
 
 export interface CellChange {
@@ -156,7 +164,30 @@ function side(cell: CellRecord): CellSide {
     reason: cell.reason,
     runs: cell.runs,
     determinism: cell.determinism,
+    ...(isSilent(cell.verdict)
+      ? {
+          severity: severityOf({
+            subject: cell.subject,
+            verdict: cell.verdict,
+            cause: cell.cause,
+            backend: cell.backendDialect,
+          }).severity,
+        }
+      : {}),
   };
+}
+
+/** The severity a change is about: the defect it brings, or the one it ends. */
+export function changeSeverity(c: CellChange): FindingSeverity | undefined {
+  return c.after?.severity ?? c.before?.severity;
+}
+
+/** ` · 1 critical, 2 major` for the changes that carry a severity. */
+function severityCounts(changes: readonly CellChange[]): string {
+  const counts = FINDING_SEVERITIES.map(
+    (s) => [s, changes.filter((c) => changeSeverity(c) === s).length] as const,
+  ).filter(([, n]) => n > 0);
+  return counts.length === 0 ? "" : ` · ${counts.map(([s, n]) => `${n} ${s}`).join(", ")}`;
 }
 
 function toChange(
@@ -219,9 +250,13 @@ function changedProbes(
 /** The diff as Markdown-ish text for a terminal or a CI log. */
 export function formatRunDiff(diff: RunDiff): string {
   const out = [`gatecheck diff ${diff.runA} → ${diff.runB} (${diff.compared} cells compared)`, ""];
+  // Most costly first within a section; the order of equals is the diff's.
   const section = (title: string, changes: CellChange[]) => {
-    out.push(`## ${title} (${changes.length})`);
-    for (const c of changes) out.push(`- ${changeLine(c)}`);
+    out.push(`## ${title} (${changes.length})${severityCounts(changes)}`);
+    const ranked = changes
+      .map((c, i) => ({ c, i, rank: severityRank(changeSeverity(c) ?? "") }))
+      .sort((x, y) => x.rank - y.rank || x.i - y.i);
+    for (const { c } of ranked) out.push(`- ${changeLine(c)}`);
     out.push("");
   };
   section("Regressions: clean → silent defect", diff.regressions);
@@ -254,5 +289,6 @@ function changeLine(c: CellChange): string {
     c.after?.verdict !== undefined && c.after.attemptId !== undefined ? c.after : c.before;
   const reason = (c.after ?? c.before)?.reason;
   const attempt = shown?.attemptId === undefined ? "" : ` #${shown.attemptId}`;
-  return `${columns} ${c.routeId} ${c.mode} \`${c.field}\` (${c.probeId})${sideMark}: ${show(c.before)} → ${show(c.after)}${reason ? `: ${reason}` : ""}${attempt}`;
+  const severity = changeSeverity(c);
+  return `${severity ? `[${severity}] ` : ""}${columns} ${c.routeId} ${c.mode} \`${c.field}\` (${c.probeId})${sideMark}: ${show(c.before)} → ${show(c.after)}${reason ? `: ${reason}` : ""}${attempt}`;
 }

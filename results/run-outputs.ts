@@ -10,6 +10,7 @@ import { htmlReportOf } from "./html/build-html-report.ts";
 import { type LoopsSummary, summarizeLoops } from "./loops-section.ts";
 import { renderMarkdownReport } from "./markdown-report.ts";
 import { loadReportFacts } from "./report-facts.ts";
+import { withRigEvidence } from "./rig-evidence.ts";
 import { type ColumnSummary, type RunSummary, summarizeRun } from "./run-summary.ts";
 import { loadRunView, type RunView } from "./run-view.ts";
 import { type ColumnSideFindings, sideFindingsOf } from "./side-findings.ts";
@@ -26,7 +27,7 @@ export const RUN_OUTPUT_FILES = {
 
 /** The Markdown matrix with the sections measured from stored attempts. */
 export function markdownOf(store: ResultsStore, view: RunView): string {
-  return renderMarkdownReport(loadReportFacts(store, view));
+  return renderMarkdownReport(withRigEvidence(store, loadReportFacts(store, view)));
 }
 
 /** The JSON summary: the run's counts, each column's side findings beside its counts (they

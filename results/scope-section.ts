@@ -35,7 +35,7 @@ export function renderScope(scope: RunScope): string[] {
   lines.push(
     scope.preflightFailed.length === 0
       ? "- **Routes that failed their preflight**: none."
-      : `- **Routes that failed their preflight** (not swept: their cells \`not-run\`, never findings; docs/sweep.md): ${scope.preflightFailed.map((r) => `${r.column} ${r.route} (${r.modes.join(", ")}; ${count(r.cells)} cells): ${cellText(r.reason)}`).join("; ")}.`,
+      : `- **Routes that failed their preflight** (not swept: their cells \`not-run\`, never findings; docs/sweep.md): ${scope.preflightFailed.map((r) => `${mdText(r.column)} ${mdText(r.route)} (${r.modes.join(", ")}; ${count(r.cells)} cells): ${mdText(r.reason)}`).join("; ")}.`,
   );
   const absent = new Set(scope.absent.map((g) => g.column));
   const whole = scope.notMeasured

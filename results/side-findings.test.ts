@@ -34,6 +34,8 @@ function finding(over: Partial<FindingRecord>): FindingRecord {
     runs: 1,
     own: false,
     attempt: { id: 7, phase: "main", attemptNo: 1 },
+    severity: "major",
+    severityRule: "stream-lifecycle",
     ...over,
   };
 }

@@ -4,6 +4,7 @@
  * (mock-upstream/personas/). A column starts one listener per persona its routes name, and
  * a rejection by one is judged a finding of its own (`strict-provider`, judge-attempt.ts).
  */
+import { join } from "node:path";
 import type { ExchangeContext } from "../dialects/wire/exchange.ts";
 import type { GatewayRoute } from "../gateways/adapter.ts";
 import { type MockHandle, startMock } from "../mock-upstream/index.ts";

@@ -10,6 +10,7 @@ import {
   type FieldTable,
   NUMBER,
   RECORD,
+  rejectingEmpty,
   STOP_LIST,
   STRING,
   spelled,
@@ -21,6 +22,14 @@ import { DOCS } from "../references.ts";
 const CHAT = DOCS.chat;
 const MESSAGES = `${CHAT}#chat-create-messages`;
 const TOOLS = `${CHAT}#chat-create-tools`;
+/**
+ * OpenAI answers an empty list where its schema wants at least one item with 400
+ * `empty_array` ("Invalid 'tools': empty array. Expected an array with minimum length 1"):
+ * vLLM matched that answer for `tools: []`, and the OpenAI SDK stopped sending an empty
+ * `tool_calls` after the API refused it.
+ */
+const EMPTY_TOOLS_REJECTED = "https://github.com/vllm-project/vllm/pull/39780";
+const EMPTY_TOOL_CALLS_REJECTED = "https://github.com/openai/openai-node/pull/1341";
 const NOT_ANTHROPIC_HEADER = "an Anthropic-only header";
 
 const TIER = `${CHAT}#chat-create-service_tier`;
@@ -49,7 +58,10 @@ export const CHAT_FIELDS = {
     spelled("messages.image", "messages[].content[].image_url", MESSAGES),
     spelled("messages.document", "messages[].content[].file", MESSAGES),
     spelled("messages.audio", "messages[].content[].input_audio", MESSAGES),
-    spelled("messages.tool-call", "messages[].tool_calls", MESSAGES),
+    rejectingEmpty(
+      spelled("messages.tool-call", "messages[].tool_calls", MESSAGES),
+      EMPTY_TOOL_CALLS_REJECTED,
+    ),
     spelled("messages.tool-call.id", "messages[].tool_calls[].id", MESSAGES),
     spelled("messages.tool-call.name", "messages[].tool_calls[].function.name", MESSAGES),
     spelled("messages.tool-call.arguments", "messages[].tool_calls[].function.arguments", MESSAGES),
@@ -64,7 +76,7 @@ export const CHAT_FIELDS = {
     spelled("messages.tool-result.call-id", "messages[].tool_call_id", MESSAGES),
     spelled("messages.reasoning", "messages[].reasoning_content", DOCS.deepseekReasoning),
     spelled("messages.refusal", "messages[].refusal", MESSAGES),
-    spelled("tools", "tools", TOOLS),
+    rejectingEmpty(spelled("tools", "tools", TOOLS), EMPTY_TOOLS_REJECTED),
     spelled("tools.name", "tools[].function.name", TOOLS),
     spelled("tools.description", "tools[].function.description", TOOLS),
     spelled("tools.schema", "tools[].function.parameters", TOOLS),

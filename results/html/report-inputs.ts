@@ -13,6 +13,7 @@ import {
   type JudgementRef,
 } from "../records.ts";
 import { loadReportFacts } from "../report-facts.ts";
+import { withRigEvidence } from "../rig-evidence.ts";
 import { loadRunDiff } from "../run-diff-io.ts";
 import { loadRunView, type RunView } from "../run-view.ts";
 import type { ResultsStore } from "../store.ts";
@@ -25,7 +26,7 @@ export const HISTORY_RUNS = 12;
 
 export function loadReportInputs(store: ResultsStore, runId?: string): ReportInputs {
   const view = loadRunView(store, runId);
-  const facts = loadReportFacts(store, view);
+  const facts = withRigEvidence(store, loadReportFacts(store, view));
   const runs = store.listRuns();
   const earlier = runs.filter(
     (r) =>

@@ -52,7 +52,7 @@ ${verdictCss()}</style>
 <header><h1>gatecheck matrix <small>run ${esc(run.id)}</small></h1>
 <p class="meta">${esc(runMeta(model))}</p></header>
 <main>
-${sectionsHtml(model, (s) => s.id === "scope" || s.id === "headline")}
+${sectionsHtml(model, (s) => s.id === "scope" || s.id === "headline" || s.id === "rig-suspects")}
 ${ratesSection(model)}
 ${sectionsHtml(model, (s) => s.id === "grid", true)}
 ${legendSection()}

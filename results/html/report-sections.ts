@@ -12,6 +12,7 @@ import type { ReportSection } from "./report-model.ts";
 const TITLES: Record<string, string> = {
   scope: "Scope",
   headline: "Headline",
+  "rig-suspects": "Rig suspects",
   grid: "Grid",
   loops: "Agent loops",
   defects: "Every silent defect (leads and known issues)",
