@@ -40,6 +40,7 @@ const EDITS: [RegExp, string, string][] = [
   [/portkey@1\.15\.2\+locked/g, "lossy@1.0.0", "the docs' example cell"],
   [/openai-chat->anthropic-messages/g, "openai-chat->openai-chat", "the docs' example cell"],
   [/oc-tools-strict/g, "oc-stop-string", "the docs' example cell"],
+  [/my-gateway\.json/g, "lossy.json", "a user gateway file: the lossy gateway's"],
   [/--attempt-id \d+/g, "--attempt-id 1", "the docs' example attempt: the first of this database"],
   [/^(npx gatecheck sweep\b.*)$/, `$1 ${NARROW}`, "a sweep of this database's columns"],
 ];

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { GatewayError, gatewayLabel } from "../../gateways/adapter.ts";
 import { gatewayCacheDir, installedLabels } from "../../gateways/cache.ts";
 import { checkRoutes, type DoctorMock, type RouteCheck } from "../../gateways/doctor.ts";
+import type { DoctorReport } from "../../gateways/doctor-report.ts";
 import { BUILTIN_ADAPTERS, resolveGateway } from "../../gateways/registry.ts";
 import { startGateway } from "../../gateways/start.ts";
 import { type ColumnMocks, startColumnMocks } from "../../sweep/persona-mocks.ts";
@@ -120,14 +121,16 @@ export async function install(text: string | undefined, options: { all?: boolean
   }
 }
 
-function printCheck(c: RouteCheck): void {
+/** Where the doctor's text goes: stdout, or stderr when stdout is the `--json` report. */
+type Say = (text: string) => void;
+
+function printCheck(c: RouteCheck, say: Say): void {
   // A failure the route table documents is expected; only a surprise is upper case.
   const mark = c.worked ? "ok   " : c.asDocumented ? "known" : "FAIL ";
   const note = c.asDocumented ? "" : `  <-- documented as ${c.expected}`;
-  process.stdout.write(`  ${mark} ${c.route.padEnd(42)} ${c.mode.padEnd(10)} ${c.detail}${note}\n`);
+  say(`  ${mark} ${c.route.padEnd(42)} ${c.mode.padEnd(10)} ${c.detail}${note}\n`);
   // What the sweep's preflight makes of the same check (sweep/route-preflight.ts).
-  if (c.preflight)
-    process.stdout.write(`        a sweep would not sweep it: ${c.preflight.reason}\n`);
+  if (c.preflight) say(`        a sweep would not sweep it: ${c.preflight.reason}\n`);
 }
 
 type Running = Extract<Awaited<ReturnType<typeof startGateway>>, { status: "running" }>;
@@ -139,12 +142,16 @@ async function checkStarted(
   doctorMock: DoctorMock,
   mocks: ColumnMocks,
   sent: { apiKey: string; model: string },
+  report: DoctorReport,
+  say: Say,
 ): Promise<string | undefined> {
   let failed: string | undefined;
   const deps = Object.entries(started.install.dependencies ?? {})
     .map(([k, v]) => `${k}@${v}`)
     .join(", ");
-  process.stdout.write(
+  report.baseUrl = started.gateway.baseUrl;
+  if (started.gateway.pid) report.pid = started.gateway.pid;
+  say(
     `  up at ${started.gateway.baseUrl}${started.gateway.pid ? ` (pid ${started.gateway.pid})` : ""}${deps ? ` with ${deps}` : ""}\n`,
   );
   let checks: RouteCheck[] = [];
@@ -152,26 +159,29 @@ async function checkStarted(
     checks = await checkRoutes(started.gateway, started.routes, doctorMock, sent);
   } finally {
     const stop = await started.gateway.stop();
-    process.stdout.write(
+    report.stopped = { how: stop.how, gone: stop.gone };
+    say(
       `  stopped: ${stop.how}, ${stop.gone ? "process group gone" : "PROCESS GROUP STILL ALIVE"}\n`,
     );
     if (!stop.gone) failed = `${label}: process group ${started.gateway.pid} survived stop`;
   }
-  for (const c of checks) printCheck(c);
+  report.checks = checks;
+  for (const c of checks) printCheck(c, say);
   const background = mocks.listeners().flatMap((l) => l.records().filter((r) => !r.nonce));
   if (background.length) {
     const paths = [
       ...new Set(background.map((r) => `${r.request.method} ${r.request.path.split("?")[0]}`)),
-    ].join(", ");
-    process.stdout.write(
-      `  background traffic (not probes): ${background.length} request(s): ${paths}\n`,
+    ];
+    report.background = { requests: background.length, paths };
+    say(
+      `  background traffic (not probes): ${background.length} request(s): ${paths.join(", ")}\n`,
     );
   }
   const off = checks.filter((c) => !c.asDocumented);
   if (off.length)
     failed ??= `${label}: ${off.length} check(s) differ from the documented route table`;
   if (!failed)
-    process.stdout.write(
+    say(
       `${label}: doctor ok (${checks.filter((c) => c.worked).length}/${checks.length} checks worked, all as documented)\n`,
     );
   return failed;
@@ -182,6 +192,7 @@ interface DoctorOptions {
   workdir?: string;
   keep?: boolean;
   timeout?: string;
+  json?: boolean;
 }
 
 export async function doctor(text: string, options: DoctorOptions): Promise<void> {
@@ -200,8 +211,15 @@ export async function doctor(text: string, options: DoctorOptions): Promise<void
   const mocks = await startColumnMocks(spec.name, workdir, routes);
   const doctorMock = doctorMockOf(mocks);
   let failed: string | undefined;
+  const say: Say = (text) => (options.json ? process.stderr : process.stdout).write(text);
+  const report: DoctorReport = {
+    gateway: label,
+    status: "ok",
+    checks: [],
+    background: { requests: 0, paths: [] },
+  };
   try {
-    process.stdout.write(`${label}: starting against mock ${mocks.url()} (workdir ${workdir})\n`);
+    say(`${label}: starting against mock ${mocks.url()} (workdir ${workdir})\n`);
     const started = await startGateway(adapter, spec, {
       workdir,
       mockUrl: (_backend, persona) => mocks.url(persona),
@@ -216,16 +234,31 @@ export async function doctor(text: string, options: DoctorOptions): Promise<void
         : "";
       const log = started.logPath ? `\n  log: ${started.logPath}` : "";
       failed = `not-run: ${started.reason}${log}${tail}`;
+      report.status = "not-run";
+      report.reason = started.reason;
     } else {
-      failed = await checkStarted(label, started, doctorMock, mocks, {
-        apiKey: ROUTE_API_KEY,
-        model: BACKEND_MODEL,
-      });
+      failed = await checkStarted(
+        label,
+        started,
+        doctorMock,
+        mocks,
+        {
+          apiKey: ROUTE_API_KEY,
+          model: BACKEND_MODEL,
+        },
+        report,
+        say,
+      );
+      if (failed) {
+        report.status = "failed";
+        report.reason = failed;
+      }
     }
   } finally {
     process.off("SIGINT", onSigint);
     await mocks.close();
     if (!options.workdir && !options.keep) rmSync(workdir, { recursive: true, force: true });
   }
+  if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   if (failed) throw new CliError(failed, abort.signal.aborted ? EXIT.interrupted : EXIT.failed);
 }

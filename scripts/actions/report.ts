@@ -35,14 +35,23 @@ export function reportAction(run: string | undefined, options: ReportOptions): P
     try {
       const view = loadRunView(store, runId);
       const anyOutput = options.md || options.json || options.junit || options.html;
-      if (options.html) writeOutputFile(options.html, htmlReportOf(store, view.run.id));
-      if (options.md) writeOutputFile(options.md, markdownOf(store, view));
-      if (typeof options.json === "string") writeOutputFile(options.json, summaryJson(view));
+      // Each file written, one path a line on stdout; on stderr when stdout is the summary.
+      const wrote = (path: string) =>
+        options.json === true
+          ? process.stderr.write(`wrote ${path}\n`)
+          : process.stdout.write(`${path}\n`);
+      const write = (path: string, content: string) => {
+        writeOutputFile(path, content);
+        wrote(path);
+      };
+      if (options.html) write(options.html, htmlReportOf(store, view.run.id));
+      if (options.md) write(options.md, markdownOf(store, view));
+      if (typeof options.json === "string") write(options.json, summaryJson(view));
       else if (options.json) process.stdout.write(summaryJson(view));
       if (!anyOutput) process.stdout.write(markdownOf(store, view));
       if (options.junit) {
         const junit = renderJunit(view, accepts);
-        writeOutputFile(options.junit, junit.xml);
+        write(options.junit, junit.xml);
         for (const unused of junit.unusedAccepts) {
           process.stderr.write(
             `gatecheck: accepted loss matched no cell (fixed, or a stale entry): ${unused.gateway} ${unused.field} ${unused.verdict}\n`,

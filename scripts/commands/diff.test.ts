@@ -85,6 +85,8 @@ describe("report", () => {
     expect(JSON.parse(readFileSync(json, "utf8")).runId).toBe(A);
     expect(readFileSync(junit, "utf8")).toContain('failures="4"');
     expect(r.err).toContain("junit: 51 cases, 4 failed, 0 accepted, 3 skipped");
+    // The files it wrote, one path a line.
+    expect(r.out).toBe(`${md}\n${json}\n${junit}\n`);
   });
 
   it("accepted losses make a gateway's CI pass on known losses only", async () => {
@@ -130,6 +132,11 @@ describe("report", () => {
   it("prints the JSON summary of the latest run to stdout", async () => {
     const r = await cli("report", "--db", db, "--json");
     expect(JSON.parse(r.out).runId).toBe(C);
+    // With files too, stdout stays the summary alone; the files written are named on stderr.
+    const md = join(dir, "out", "latest.md");
+    const both = await cli("report", "--db", db, "--json", "--md", md);
+    expect(JSON.parse(both.out).runId).toBe(C);
+    expect(both.err).toBe(`wrote ${md}\n`);
   });
 });
 

@@ -36,5 +36,6 @@ export const registerGateways: RegisterCommand = (program: Command) => {
       "--timeout <ms>",
       "readiness deadline (default: the gateway's own, 30 s; 180 s for the Python gateways)",
     )
+    .option("--json", "the route checks as data on stdout (README: gateways doctor --json)")
     .action(lazyAction(async () => (await import("../actions/gateways.ts")).doctor));
 };
