@@ -9,7 +9,8 @@ import { join } from "node:path";
 import type { Mode } from "../dialects/dialect.ts";
 import type { GatewayAdapter, GatewaySpec } from "../gateways/adapter.ts";
 import { startGateway } from "../gateways/start.ts";
-import { loopPhase } from "../loops/loop-phase.ts";
+import { loopPhase, loopRoutes } from "../loops/loop-phase.ts";
+import { LOOP_VARIANTS } from "../loops/loop-script.ts";
 import { startMock } from "../mock-upstream/index.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
 import type { CellWriter } from "../results/cell-writer.ts";
@@ -111,7 +112,10 @@ export async function runColumn(
     runId,
     unfinished.map((c) => c.key),
   );
-  deps.progress.column(label, planned.length);
+  deps.progress.column(label, planned.length, {
+    repeats: settings.repeats,
+    loops: loopRoutes(routes).length * (LOOP_VARIANTS.length + 1),
+  });
   const issueOf = (cell: PlannedCell) =>
     knownIssueFor(cell.probe, {
       gateway: spec.name,
@@ -171,7 +175,7 @@ export async function runColumn(
           ),
           attempts: [],
         });
-        deps.progress.cell(label, "not-run");
+        deps.progress.cell(label, "not-run", signal.aborted);
       }
       return { label, status: "not-run", reason: started.reason, cells: planned.length };
     }
@@ -218,6 +222,10 @@ export async function runColumn(
           ...(settings.shard ? { shard: settings.shard } : {}),
           deadline: settings.deadline,
           signal,
+          progress: {
+            planned: (n) => deps.progress.phase?.(label, "loops", n),
+            done: () => deps.progress.step?.(label),
+          },
         },
         deps.store.db,
       );
@@ -244,6 +252,7 @@ export async function runColumn(
     }
     return { label, status: "ok", cells: planned.length };
   } finally {
+    deps.progress.end?.(label);
     await mocks.close();
     await fallbackTarget?.mock.close();
     redactGatewayLogs(workdir, [settings.apiKey]);
