@@ -18,7 +18,13 @@ import { cellKeyString, type DoneCell } from "../results/records.ts";
 import type { ResultsStore } from "../results/store.ts";
 import { unattemptedCell } from "./cell-record.ts";
 import { type PlannedCell, planCells, slowestFirst } from "./cells.ts";
-import { controlPhase, controlPlanOf, mainPhase, repeatPhase } from "./column-phases.ts";
+import {
+  controlPhase,
+  controlPlanOf,
+  INTERRUPTED_REASON,
+  mainPhase,
+  repeatPhase,
+} from "./column-phases.ts";
 import { preflightColumn, withoutPreflightFailures } from "./column-preflight.ts";
 import type { Deadline } from "./deadline.ts";
 import {
@@ -170,7 +176,7 @@ export async function runColumn(
             runId,
             cell,
             "not-run",
-            `gateway not run: ${started.reason}`,
+            signal.aborted ? INTERRUPTED_REASON : `gateway not run: ${started.reason}`,
             issueOf(cell),
           ),
           attempts: [],

@@ -125,6 +125,14 @@ describe("an interrupted column", () => {
     expect(interruptedText(col)).toBe(
       "2 of 6 cells judged, 3 never run, 1 not measured, repeats not started, control legs not started, loops not started",
     );
+    expect(columnText(col)).toBe(
+      "first pass 3/6 cells, 1 finding, 1 not measured, 3 never run (interrupted)",
+    );
+    // The work the interrupt skipped is not work done.
+    expect(overallOf({ startedAt: 0, columns: [col] }, 1000)).toMatchObject({
+      cellsDone: 3,
+      cells: 6,
+    });
     col = withStep(withPhase(col, "repeats", 2));
     expect(interruptedText(col)).toContain("repeats 1 of 2, control legs not started");
   });

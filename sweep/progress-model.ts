@@ -144,7 +144,7 @@ export function attemptsDone(col: ColumnProgress): number {
     (sum, p) => sum + col.later[p].done * unitAttempts(col, p),
     0,
   );
-  return col.done + later;
+  return col.done - col.neverRun + later;
 }
 
 export function attemptsAhead(col: ColumnProgress): number {
@@ -176,7 +176,7 @@ export function overallOf(state: SweepProgressState, now: number): Overall {
     done += attemptsDone(col);
     ahead += attemptsAhead(col);
     cells += col.cells;
-    cellsDone += col.done;
+    cellsDone += col.done - col.neverRun;
   }
   const fraction = done + ahead === 0 ? 0 : done / (done + ahead);
   const overall: Overall = { elapsedMs, fraction, cells, cellsDone };
@@ -209,8 +209,9 @@ export function overallText(state: SweepProgressState, now: number): string {
 
 /** What the column is doing, for its line: `first pass 120/400 cells, 3 findings, 0 not measured`. */
 export function columnText(col: ColumnProgress): string {
-  const tally = `${plural(col.findings, "finding")}, ${col.notMeasured} not measured`;
-  const first = `${col.done}/${col.cells} cells, ${tally}`;
+  const tally = `${plural(col.findings, "finding")}, ${col.notMeasured - col.neverRun} not measured`;
+  const stopped = col.neverRun > 0 ? `, ${col.neverRun} never run (interrupted)` : "";
+  const first = `${col.done - col.neverRun}/${col.cells} cells, ${tally}${stopped}`;
   switch (col.phase) {
     case "starting":
     case "first pass":

@@ -138,7 +138,9 @@ export function createProgress(options: {
       const col = update(label, (c) => withCell(c, verdict, interrupted));
       if (!col) return;
       const tenth = Math.floor((col.done * 10) / Math.max(1, col.cells));
-      const logged = tenth > (lastTenth.get(label) ?? 0) || col.done === col.cells;
+      // Cells written as Ctrl-C left them are not progress: the summary counts them.
+      const logged =
+        !interrupted && (tenth > (lastTenth.get(label) ?? 0) || col.done === col.cells);
       if (logged) lastTenth.set(label, tenth);
       show(col, logged);
     },
