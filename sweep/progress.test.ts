@@ -84,8 +84,11 @@ it("on a terminal, a note printed above the bars leaves each bar on the screen o
   progress.note("a@1", "restarted after a crash");
   progress.cell("a@1", "preserved");
   await new Promise((r) => setTimeout(r, 150));
+  // A note just before the end still shows (notes wait for the next redraw).
+  progress.note("b@1", "agent loops: 2 of 2 completed");
   progress.close();
   const screen = playScreen(terminal.written()).filter(Boolean);
+  expect(screen[1]).toBe("b@1: agent loops: 2 of 2 completed");
   expect(screen.filter((l) => l.startsWith(" a@1 "))).toHaveLength(1);
   expect(screen.filter((l) => l.startsWith(" b@1 "))).toHaveLength(1);
   expect(screen.filter((l) => l.startsWith(" all "))).toHaveLength(1);

@@ -167,6 +167,8 @@ export function createProgress(options: {
       if (timer) clearInterval(timer);
       if (multi) {
         redrawOverall();
+        // Notes wait for the next redraw; stop() alone would drop the last ones.
+        multi.update();
         multi.stop();
       } else if (columns.size > 0) plainOverall(true);
     },
