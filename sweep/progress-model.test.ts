@@ -128,11 +128,16 @@ describe("an interrupted column", () => {
     expect(columnText(col)).toBe(
       "first pass 3/6 cells, 1 finding, 1 not measured, 3 never run (interrupted)",
     );
-    // The work the interrupt skipped is not work done.
-    expect(overallOf({ startedAt: 0, columns: [col] }, 1000)).toMatchObject({
+    // The work the interrupt skipped is not work done: the bar stays at half, not 100%.
+    expect(overallOf({ startedAt: 0, columns: [withEnd(col)] }, 1000)).toMatchObject({
       cellsDone: 3,
       cells: 6,
+      fraction: 0.5,
+      etaMs: 0,
     });
+    expect(columnText(withEnd(col))).toBe(
+      "stopped: 3/6 cells, 1 finding, 1 not measured, 3 never run (interrupted)",
+    );
     col = withStep(withPhase(col, "repeats", 2));
     expect(interruptedText(col)).toContain("repeats 1 of 2, control legs not started");
   });

@@ -147,13 +147,14 @@ export function attemptsDone(col: ColumnProgress): number {
   return col.done - col.neverRun + later;
 }
 
+/** Attempts still ahead; the cells an interrupt left unrun stay ahead (the bar never says 100%). */
 export function attemptsAhead(col: ColumnProgress): number {
-  if (col.phase === "done") return 0;
+  if (col.phase === "done") return col.neverRun;
   const later = (["repeats", "control legs", "loops"] as const).reduce(
     (sum, p) => sum + Math.max(0, phaseSize(col, p) - col.later[p].done) * unitAttempts(col, p),
     0,
   );
-  return col.cells - col.done + later;
+  return col.cells - col.done + col.neverRun + later;
 }
 
 export interface Overall {
@@ -180,7 +181,9 @@ export function overallOf(state: SweepProgressState, now: number): Overall {
   }
   const fraction = done + ahead === 0 ? 0 : done / (done + ahead);
   const overall: Overall = { elapsedMs, fraction, cells, cellsDone };
-  if (ahead === 0 && state.columns.length > 0) return { ...overall, etaMs: 0 };
+  if (state.columns.length > 0 && state.columns.every((c) => c.phase === "done")) {
+    return { ...overall, etaMs: 0 };
+  }
   if (done === 0 || elapsedMs === 0) return overall;
   let etaMs = (ahead * elapsedMs) / done;
   if (state.budgetMs !== undefined)
@@ -229,7 +232,7 @@ export function columnText(col: ColumnProgress): string {
       return `agent loops ${c.done}/${c.total ?? 0} (first pass ${first})`;
     }
     case "done":
-      return `done: ${first}`;
+      return `${col.neverRun > 0 ? "stopped" : "done"}: ${first}`;
   }
 }
 
