@@ -46,6 +46,8 @@ export interface LoopPhaseSettings {
   variants?: readonly LoopVariant[];
   /** Why a route's loops are not run (its preflight failed, sweep/route-preflight.ts), if so. */
   routeNotRun?: (route: GatewayRoute) => string | undefined;
+  /** Told how many loops the phase runs, then each one finished (the progress display). */
+  progress?: { planned(n: number): void; done(): void };
 }
 
 export interface LoopPhaseResult {
@@ -135,7 +137,8 @@ export async function loopPhase(
   const planned = plannedLoops(settings, doneLoopKeys(db, runId));
   const result: LoopPhaseResult = { run: 0, completed: 0, notRun: 0 };
   const wanted = () => !settings.signal.aborted && !settings.deadline.workExpired();
-  await forEachLimited(planned, settings.concurrency, async (loop) => {
+  if (wanted()) settings.progress?.planned(planned.length);
+  const one = async (loop: PlannedLoop): Promise<void> => {
     const { route } = loop;
     const base = {
       runId,
@@ -201,6 +204,10 @@ export async function loopPhase(
       totalMs: run.totalMs,
       evidence,
     });
+  };
+  await forEachLimited(planned, settings.concurrency, async (loop) => {
+    await one(loop);
+    settings.progress?.done();
   });
   return result;
 }

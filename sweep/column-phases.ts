@@ -25,6 +25,9 @@ import { forEachLimitedApart } from "./pool.ts";
  */
 export const CELLS_PER_SLOT = 4;
 
+/** The reason of a cell the sweep was stopped before (Ctrl-C): not measured, run on resume. */
+export const INTERRUPTED_REASON = "interrupted: the sweep was stopped before this cell ran";
+
 /** Whether another attempt may start: not after Ctrl-C, nor once the work budget is spent. */
 function wantedWhileTimeLeft(settings: ColumnSettings): () => boolean {
   return () => !settings.signal.aborted && !settings.deadline.workExpired();
@@ -82,18 +85,19 @@ export async function mainPhase(
           )
         : NOT_WANTED;
       if (outcome === NOT_WANTED) {
-        if (settings.signal.aborted) return; // left unwritten: --resume runs it
+        // Written so the matrix counts it not measured; --resume runs `not-run` cells again.
+        const interrupted = settings.signal.aborted;
         deps.writer.add({
           cell: unattemptedCell(
             runId,
             cell,
             "not-run",
-            "budget: the sweep's time ran out",
+            interrupted ? INTERRUPTED_REASON : "budget: the sweep's time ran out",
             knownIssue,
           ),
           attempts: [],
         });
-        deps.progress.cell(label, "not-run");
+        deps.progress.cell(label, "not-run", interrupted);
         return;
       }
       if (!outcome) {
@@ -127,9 +131,11 @@ export async function repeatPhase(
   deps: ColumnDeps,
   label: string,
 ): Promise<void> {
-  if (settings.repeats <= 1) return;
-  const nonClean = states.filter((s) => !isClean(s.verdicts[0]?.verdict ?? "error"));
+  const nonClean =
+    settings.repeats <= 1 ? [] : states.filter((s) => !isClean(s.verdicts[0]?.verdict ?? "error"));
   const stillWanted = wantedWhileTimeLeft(settings);
+  if (stillWanted()) deps.progress.phase?.(label, "repeats", nonClean.length);
+  if (settings.repeats <= 1) return;
   if (nonClean.length > 0 && stillWanted()) {
     deps.progress.note(
       label,
@@ -157,6 +163,7 @@ export async function repeatPhase(
       if (attempts.length > 0) {
         deps.writer.add({ cell: cellRecord({ runId: settings.runId, ...state }), attempts });
       }
+      if (attempts.length === settings.repeats - 1) deps.progress.step?.(label);
     },
   );
 }
@@ -186,6 +193,7 @@ export async function controlPhase(
     return control ? [{ state, ...control }] : [];
   });
   const stillWanted = wantedWhileTimeLeft(settings);
+  if (stillWanted()) deps.progress.phase?.(label, "control legs", candidates.length);
   if (candidates.length > 0 && stillWanted()) {
     deps.progress.note(label, `control legs for ${candidates.length} silent defects`);
   }
@@ -207,6 +215,7 @@ export async function controlPhase(
         }),
         attempts: [attemptRecord(settings.runId, state.cell.key, "control", 1, outcome)],
       });
+      deps.progress.step?.(label);
     },
   );
 }

@@ -10,7 +10,8 @@ import type { Mode } from "../dialects/dialect.ts";
 import type { GatewayAdapter, GatewaySpec } from "../gateways/adapter.ts";
 import { startGateway } from "../gateways/start.ts";
 import { columnFolder } from "../loops/evidence-file.ts";
-import { loopPhase } from "../loops/loop-phase.ts";
+import { loopPhase, loopRoutes } from "../loops/loop-phase.ts";
+import { LOOP_VARIANTS } from "../loops/loop-script.ts";
 import { startMock } from "../mock-upstream/index.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
 import type { CellWriter } from "../results/cell-writer.ts";
@@ -19,7 +20,13 @@ import { cellKeyString, type DoneCell } from "../results/records.ts";
 import type { ResultsStore } from "../results/store.ts";
 import { unattemptedCell } from "./cell-record.ts";
 import { type PlannedCell, planCells, slowestFirst } from "./cells.ts";
-import { controlPhase, controlPlanOf, mainPhase, repeatPhase } from "./column-phases.ts";
+import {
+  controlPhase,
+  controlPlanOf,
+  INTERRUPTED_REASON,
+  mainPhase,
+  repeatPhase,
+} from "./column-phases.ts";
 import { preflightColumn, withoutPreflightFailures } from "./column-preflight.ts";
 import type { Deadline } from "./deadline.ts";
 import {
@@ -118,7 +125,10 @@ export async function runColumn(
     runId,
     unfinished.map((c) => c.key),
   );
-  deps.progress.column(label, planned.length);
+  deps.progress.column(label, planned.length, {
+    repeats: settings.repeats,
+    loops: loopRoutes(routes).length * (LOOP_VARIANTS.length + 1),
+  });
   const issueOf = (cell: PlannedCell) =>
     knownIssueFor(cell.probe, {
       gateway: spec.name,
@@ -173,12 +183,12 @@ export async function runColumn(
             runId,
             cell,
             "not-run",
-            `gateway not run: ${started.reason}`,
+            signal.aborted ? INTERRUPTED_REASON : `gateway not run: ${started.reason}`,
             issueOf(cell),
           ),
           attempts: [],
         });
-        deps.progress.cell(label, "not-run");
+        deps.progress.cell(label, "not-run", signal.aborted);
       }
       return { label, status: "not-run", reason: started.reason, cells: planned.length };
     }
@@ -225,6 +235,10 @@ export async function runColumn(
           ...(settings.shard ? { shard: settings.shard } : {}),
           deadline: settings.deadline,
           signal,
+          progress: {
+            planned: (n) => deps.progress.phase?.(label, "loops", n),
+            done: () => deps.progress.step?.(label),
+          },
         },
         deps.store.db,
       );
@@ -251,6 +265,7 @@ export async function runColumn(
     }
     return { label, status: "ok", cells: planned.length };
   } finally {
+    deps.progress.end?.(label);
     await mocks.close();
     await fallbackTarget?.mock.close();
     redactGatewayLogs(workdir, [settings.apiKey]);

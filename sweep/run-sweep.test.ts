@@ -15,6 +15,7 @@ import { CORPUS } from "../probes/corpus/index.ts";
 import type { Probe } from "../probes/corpus/probe.ts";
 import { cellKeyString } from "../results/records.ts";
 import { openStore } from "../results/store.ts";
+import { INTERRUPTED_REASON } from "./column-phases.ts";
 import { HUNG_AFTER_UNANSWERED } from "./hang-watch.ts";
 import { rescoreRun } from "./rescore.ts";
 import { ROUTE_API_KEY, runSweep, type SweepOptions } from "./run-sweep.ts";
@@ -268,10 +269,15 @@ describe("runSweep", () => {
     );
     expect(first.status).toBe("interrupted");
     const store = openStore(first.dbPath);
-    const partial = store.cells(first.runId).length;
+    const stored = store.cells(first.runId);
     store.close();
+    const partial = stored.filter((c) => c.verdict !== "not-run").length;
     expect(partial).toBeGreaterThanOrEqual(3);
     expect(partial).toBeLessThan(8);
+    // The cells never run are kept as not measured, with why, so the matrix counts them.
+    const neverRun = stored.filter((c) => c.verdict === "not-run");
+    expect(neverRun.length).toBe(8 - partial);
+    expect(neverRun.every((c) => c.reason === INTERRUPTED_REASON)).toBe(true);
 
     const resumed = await runSweep(
       options(dir, {

@@ -20,6 +20,7 @@ import { CliError, EXIT } from "../exit-codes.ts";
 import { runIdArg } from "../run-id-arg.ts";
 import { loadProbes, userProbesOf } from "./probes.ts";
 import { checkRunIds, checkSweepPaths, checkUserProbes } from "./sweep-preflight.ts";
+import { sweepSummary } from "./sweep-progress.ts";
 import { resumeCommand } from "./sweep-resume-hint.ts";
 
 interface SweepFlags {
@@ -117,26 +118,29 @@ export async function sweepAction(flags: SweepFlags, command: Command): Promise<
       throw new CliError(error.message);
     throw error;
   }
-  const controller = new AbortController();
-  const stop = () => {
-    if (controller.signal.aborted) {
-      process.stderr.write(
-        "\ngatecheck: still stopping: cells in flight end within --timeout-ms\n",
-      );
-      return;
-    }
-    process.stderr.write(
-      "\ngatecheck: stopping: finishing cells in flight, stopping gateways, writing results\n",
-    );
-    controller.abort();
-  };
-  for (const signal of STOP_SIGNALS) process.on(signal, stop);
+  const startedAt = Date.now();
   const progress = flags.json
     ? silentProgress
     : createProgress({
         tty: Boolean(process.stderr.isTTY),
         write: (line) => process.stderr.write(`${line}\n`),
+        budgetMs: options.minutes * 60_000,
       });
+  // Through the progress display: a line written past it would break its bars on a TTY.
+  const say = (message: string) =>
+    flags.json
+      ? process.stderr.write(`\ngatecheck: ${message}\n`)
+      : progress.note("gatecheck", message);
+  const controller = new AbortController();
+  const stop = () => {
+    if (controller.signal.aborted) {
+      say("still stopping: cells in flight end within --timeout-ms");
+      return;
+    }
+    say("stopping: finishing cells in flight, stopping gateways, writing results");
+    controller.abort();
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
   try {
     // A run the preflight could not look for (an older schema, migrated on open) is
     // still refused before anything is written.
@@ -151,18 +155,13 @@ export async function sweepAction(flags: SweepFlags, command: Command): Promise<
     if (flags.json) {
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     } else {
-      for (const column of result.columns) {
-        const why = column.reason ? ` (${column.reason})` : "";
-        process.stdout.write(`${column.label}: ${column.status}, ${column.cells} cells${why}\n`);
-      }
+      const resume =
+        result.status === "interrupted"
+          ? resumeCommand(command, result.runId, flags.db, outDir)
+          : undefined;
       process.stdout.write(
-        `run ${result.runId} ${result.status}\nmatrix: ${result.matrixPath}\nhtml: ${result.htmlPath}\nsummary: ${result.summaryPath}\ndatabase: ${result.dbPath}\n`,
+        sweepSummary(result, progress.snapshot?.(), Date.now() - startedAt, resume),
       );
-      if (result.status === "interrupted") {
-        process.stdout.write(
-          `resume with: ${resumeCommand(command, result.runId, flags.db, outDir)}\n`,
-        );
-      }
     }
     if (result.status === "interrupted") process.exitCode = EXIT.interrupted;
   } finally {

@@ -149,7 +149,7 @@ beforeAll(async () => {
 
 describe("an interrupted sweep, resumed", { timeout: 300_000 }, () => {
   const points: [string, RegExp, NodeJS.Signals][] = [
-    ["Ctrl-C in the first cells", /lossy@1\.0\.0: \d+\/\d+ cells/, "SIGINT"],
+    ["Ctrl-C in the first cells", /lossy@1\.0\.0: first pass \d+\/\d+ cells/, "SIGINT"],
     ["Ctrl-C when the repeats start", /lossy@1\.0\.0: repeating/, "SIGINT"],
     ["SIGTERM when the control legs start", /lossy@1\.0\.0: control legs/, "SIGTERM"],
     ["SIGHUP when the repeats start", /lossy@1\.0\.0: repeating/, "SIGHUP"],
