@@ -8,7 +8,8 @@ export type ResultsErrorCode =
   | "sql"
   | "merge-conflict"
   | "bad-accept-file"
-  | "writer-closed";
+  | "writer-closed"
+  | "storage";
 
 export class ResultsError extends Error {
   constructor(

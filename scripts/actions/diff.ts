@@ -38,5 +38,5 @@ export function diffAction(
     } finally {
       store.close();
     }
-  });
+  }, options.db);
 }

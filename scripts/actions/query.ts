@@ -26,11 +26,6 @@ const WRITE_CHARS = 64 * 1024;
 
 export async function queryAction(sql: string, flags: QueryFlags): Promise<void> {
   if (flags.timeout !== undefined) return supervised(sql, flags, seconds(flags.timeout));
-  // `gatecheck query ... | head`: the reader leaving is the end of the output, not an error.
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(EXIT.ok);
-    throw error;
-  });
   await withResultsErrors(async () => {
     const store = openStoreReadonly(flags.db);
     try {
@@ -39,7 +34,7 @@ export async function queryAction(sql: string, flags: QueryFlags): Promise<void>
     } finally {
       store.close();
     }
-  });
+  }, flags.db);
 }
 
 function seconds(text: string): number {

@@ -54,5 +54,5 @@ export function reportAction(runId: string | undefined, options: ReportOptions):
     } finally {
       store.close();
     }
-  });
+  }, options.db);
 }
