@@ -17,6 +17,7 @@ import { BUILTIN_ADAPTERS, resolveGateway } from "../../gateways/registry.ts";
 import { startGateway } from "../../gateways/start.ts";
 import { startMock } from "../../mock-upstream/index.ts";
 import { backendMountOf, startPersonaMocks } from "../../sweep/persona-mocks.ts";
+import { durationFlag, MS } from "../duration-flag.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 
 function asCliError(error: unknown): never {
@@ -186,6 +187,8 @@ interface DoctorOptions {
 }
 
 export async function doctor(text: string, options: DoctorOptions): Promise<void> {
+  const readyTimeoutMs =
+    options.timeout === undefined ? undefined : durationFlag(options.timeout, "--timeout", MS);
   const { adapter, spec } = await resolveGateway(text).catch(asCliError);
   const label = gatewayLabel(spec);
   const workdir = options.workdir ?? mkdtempSync(join(tmpdir(), `gatecheck-doctor-${spec.name}-`));
@@ -221,7 +224,7 @@ export async function doctor(text: string, options: DoctorOptions): Promise<void
       workdir,
       mockUrl: (_backend, persona) => mocks.url(persona),
       models: [DOCTOR_MODEL],
-      ...(options.timeout !== undefined && { readyTimeoutMs: Number(options.timeout) }),
+      ...(readyTimeoutMs !== undefined && { readyTimeoutMs }),
       signal: abort.signal,
       ...(options.attach && { attachUrl: options.attach }),
     });

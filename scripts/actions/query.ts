@@ -11,6 +11,7 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { queryJsonChunks, queryTableChunks, readOnlyQuery } from "../../results/read-only-query.ts";
 import { openStoreReadonly } from "../../results/store.ts";
+import { durationFlag, SECONDS } from "../duration-flag.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 import { withResultsErrors } from "../results-errors.ts";
 
@@ -25,7 +26,9 @@ const BIN = fileURLToPath(new URL("../gatecheck.mjs", import.meta.url));
 const WRITE_CHARS = 64 * 1024;
 
 export async function queryAction(sql: string, flags: QueryFlags): Promise<void> {
-  if (flags.timeout !== undefined) return supervised(sql, flags, seconds(flags.timeout));
+  if (flags.timeout !== undefined) {
+    return supervised(sql, flags, durationFlag(flags.timeout, "--timeout", SECONDS));
+  }
   await withResultsErrors(async () => {
     const store = openStoreReadonly(flags.db);
     try {
@@ -35,14 +38,6 @@ export async function queryAction(sql: string, flags: QueryFlags): Promise<void>
       store.close();
     }
   }, flags.db);
-}
-
-function seconds(text: string): number {
-  const n = Number(text);
-  if (text.trim() === "" || !Number.isFinite(n) || n <= 0) {
-    throw new CliError(`--timeout takes a number of seconds > 0, got "${text}"`);
-  }
-  return n;
 }
 
 async function writeChunks(chunks: Iterable<string>): Promise<void> {

@@ -16,6 +16,7 @@ import {
   withAttached,
 } from "../../sweep/select.ts";
 import { parseShard } from "../../sweep/shard.ts";
+import { durationFlag, MINUTES, MS } from "../duration-flag.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 import { loadProbes, userProbesOf } from "./probes.ts";
 import { checkRunIds, checkSweepPaths, checkUserProbes } from "./sweep-preflight.ts";
@@ -49,13 +50,6 @@ function positiveInt(text: string, flag: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1)
     throw new CliError(`${flag} takes a whole number >= 1, got "${text}"`);
-  return n;
-}
-
-function positiveNumber(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0)
-    throw new CliError(`${flag} takes a number > 0, got "${text}"`);
   return n;
 }
 
@@ -103,9 +97,9 @@ export async function sweepAction(flags: SweepFlags, command: Command): Promise<
       probes,
       modes: parseList(flags.modes, MODES, "--modes"),
       repeats: positiveInt(flags.repeats, "--repeats"),
-      minutes: positiveNumber(flags.minutes, "--minutes"),
+      minutes: durationFlag(flags.minutes, "--minutes", MINUTES),
       concurrency: positiveInt(flags.concurrency, "--concurrency"),
-      attemptTimeoutMs: positiveInt(flags.timeoutMs, "--timeout-ms"),
+      attemptTimeoutMs: durationFlag(flags.timeoutMs, "--timeout-ms", MS),
       ...(flags.shard ? { shard: parseShard(flags.shard) } : {}),
       ...(flags.resume ? { resume: flags.resume } : {}),
       ...(flags.runId ? { runId: runIdFlag(flags.runId) } : {}),
