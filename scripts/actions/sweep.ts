@@ -21,6 +21,7 @@ import { CliError, EXIT } from "../exit-codes.ts";
 import { loadProbes, userProbesOf } from "./probes.ts";
 import { checkRunIds, checkSweepPaths, checkUserProbes } from "./sweep-preflight.ts";
 import { resumeCommand } from "./sweep-resume-hint.ts";
+import { withStoredSelection } from "./sweep-resume-selection.ts";
 
 interface SweepFlags {
   gateways?: string;
@@ -73,7 +74,8 @@ async function columnsFrom(flag: string | undefined): Promise<SweepColumn[]> {
   return refuseDuplicateColumns(columns);
 }
 
-export async function sweepAction(flags: SweepFlags, command: Command): Promise<void> {
+export async function sweepAction(given: SweepFlags, command: Command): Promise<void> {
+  const flags = withStoredSelection(given, command);
   const outDir = flags.out ?? dirname(flags.db);
   let options: Parameters<typeof runSweep>[0];
   try {
