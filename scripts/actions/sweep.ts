@@ -16,6 +16,7 @@ import {
   withAttached,
 } from "../../sweep/select.ts";
 import { parseShard } from "../../sweep/shard.ts";
+import { SweepStorageError } from "../../sweep/storage-stop.ts";
 import { durationFlag, MINUTES, MS } from "../duration-flag.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 import { loadProbes, userProbesOf } from "./probes.ts";
@@ -146,6 +147,14 @@ export async function sweepAction(given: SweepFlags, command: Command): Promise<
       (error: unknown) => {
         if (error instanceof ResultsError && error.code === "not-found") {
           throw new CliError(error.message);
+        }
+        if (error instanceof SweepStorageError) {
+          const state = error.marked
+            ? "is marked interrupted"
+            : "could not be marked (it shows running)";
+          throw new CliError(
+            `the sweep stopped: ${error.message}\nrun ${error.runId} ${state}; the cells stored are kept. Once the disk has room, resume with: ${resumeCommand(command, error.runId, flags.db, outDir)}`,
+          );
         }
         throw error;
       },
