@@ -18,8 +18,8 @@ import { type ColumnResult, runColumn } from "./column-run.ts";
 import { Deadline } from "./deadline.ts";
 import { JudgeThread } from "./judge-thread.ts";
 import { type ProgressSink, silentProgress } from "./progress.ts";
-import { StorageStop } from "./storage-stop.ts";
 import type { Shard } from "./shard.ts";
+import { StorageStop } from "./storage-stop.ts";
 
 export interface SweepColumn {
   adapter: GatewayAdapter;

@@ -6,8 +6,8 @@
  * command. Any other error is rethrown as it was.
  */
 import { ResultsError } from "../results/results-error.ts";
-import type { ResultsStore } from "../results/store.ts";
 import { storageError, storageFaultOf } from "../results/storage-failure.ts";
+import type { ResultsStore } from "../results/store.ts";
 
 export class SweepStorageError extends Error {
   constructor(
