@@ -89,9 +89,11 @@ function migrateInPlace(path: string, version: number): void {
   try {
     openDb(path).close();
   } catch (error) {
+    // SQLite's own words ("database is locked"): what to do is said here.
+    const why = error instanceof ResultsError && error.cause instanceof Error ? error.cause : error;
     throw new ResultsError(
       "schema-version",
-      `${path}: schema version ${version}, expected ${SCHEMA_VERSION}, and it cannot be migrated here (${(error as Error).message}): copy it somewhere writable and pass that path with --db`,
+      `${path}: schema version ${version}, expected ${SCHEMA_VERSION}, and it cannot be migrated here (${(why as Error).message}): copy it somewhere writable and pass that path with --db`,
       { cause: error },
     );
   }
