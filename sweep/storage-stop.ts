@@ -34,7 +34,9 @@ export class StorageStop {
 
   /** Whether the error is a storage failure, kept (the first) and stopping the sweep. */
   caught(error: unknown): boolean {
-    if (!storageFaultOf(error)) return false;
+    const fault = storageFaultOf(error);
+    // A file one gateway may not open (EACCES launching it) is that column's failure, not the disk's.
+    if (!fault || fault === "permission") return false;
     this.#failure ??= error;
     this.#stop.abort();
     return true;
