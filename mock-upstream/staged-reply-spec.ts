@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { stagedReplySchema } from "../dialects/canonical-reply-schema.ts";
+import { MAX_DURATION_MS, MAX_DURATION_TEXT } from "./max-duration.ts";
 
 const Bytes = z.strictObject({
   data: z.string(),
@@ -23,8 +24,14 @@ export const SseEventSpec = z.union([
 ]);
 export type SseEventSpec = z.infer<typeof SseEventSpec>;
 
+/** A wait in ms, at most what a timer holds (a longer one would fire at once: max-duration.ts). */
+const DurationMs = z
+  .number()
+  .nonnegative()
+  .max(MAX_DURATION_MS, `a delay is at most ${MAX_DURATION_TEXT}: a longer timer fires at once`);
+
 /** A frame written as given, after `delayMs`: the entry point for replaying a recording. */
-export const FrameSpec = Bytes.extend({ delayMs: z.number().nonnegative().optional() });
+export const FrameSpec = Bytes.extend({ delayMs: DurationMs.optional() });
 export type FrameSpec = z.infer<typeof FrameSpec>;
 
 export const BodySpec = z.union([
@@ -77,10 +84,10 @@ export type ChunkPlanSpec = z.infer<typeof ChunkPlanSpec>;
 export const WirePlanSpec = z.strictObject({
   /** Cut the body into writes: per event (streams' default), whole, every N bytes, at cuts. */
   chunks: ChunkPlanSpec.optional(),
-  firstByteDelayMs: z.number().nonnegative().optional(),
+  firstByteDelayMs: DurationMs.optional(),
   /** Delay before the headers go out (a slow first byte of the response itself). */
-  headersDelayMs: z.number().nonnegative().optional(),
-  writeDelayMs: z.number().nonnegative().optional(),
+  headersDelayMs: DurationMs.optional(),
+  writeDelayMs: DurationMs.optional(),
   /** Insert `text` (default `: keep-alive\n\n`) after every `every` events. */
   keepAlive: z
     .strictObject({ every: z.number().int().positive().default(1), text: z.string().optional() })

@@ -21,6 +21,7 @@ import {
   quoted,
 } from "./row-mapping.ts";
 import type { Db } from "./schema.ts";
+import { storageError } from "./storage-failure.ts";
 import { verdictListInterner } from "./verdict-lists.ts";
 
 export interface CellWriterOptions {
@@ -75,6 +76,7 @@ export function createCellWriter(db: Db, options: CellWriterOptions = {}): CellW
         throw new ResultsError(
           "bad-record",
           `cell ${cellKeyString(unit.cell)} in run ${unit.cell.runId}: ${(error as Error).message}`,
+          { cause: error },
         );
       }
       for (const attempt of unit.attempts) {
@@ -84,6 +86,7 @@ export function createCellWriter(db: Db, options: CellWriterOptions = {}): CellW
           throw new ResultsError(
             "bad-record",
             `attempt ${attempt.phase} #${attempt.attemptNo} of cell ${cellKeyString(attempt)} in run ${attempt.runId}: ${(error as Error).message}`,
+            { cause: error },
           );
         }
       }
@@ -125,8 +128,11 @@ export function createCellWriter(db: Db, options: CellWriterOptions = {}): CellW
     try {
       writeUnits(units);
       written += units.length;
-    } catch {
+    } catch (error) {
       verdictLists.forget(); // the lists it stored rolled back with it
+      // A full or failing disk refuses every unit alike: said once, for the sweep to stop on.
+      const storage = storageError(error, db.name);
+      if (storage) throw storage;
       // The batch rolled back as a whole. Write unit by unit so one bad unit costs only
       // itself, and name every unit that could not be written.
       const failures: string[] = [];

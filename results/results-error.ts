@@ -10,7 +10,8 @@ export type ResultsErrorCode =
   | "bad-accept-file"
   | "writer-closed"
   | "bad-run-id"
-  | "outside-root";
+  | "outside-root"
+  | "storage";
 
 export class ResultsError extends Error {
   constructor(

@@ -3,7 +3,7 @@
  * `results/summary.json` (the JSON summary). Both are views of the database; `report`
  * writes the same content on demand.
  */
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loopEvidenceRun } from "../loops/evidence-file.ts";
 import { htmlReportOf } from "./html/build-html-report.ts";
@@ -61,7 +61,12 @@ export function summaryJson(view: RunView): string {
 export function writeOutputFile(path: string, content: string): void {
   mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.tmp-${process.pid}`;
-  writeFileSync(temp, content);
+  try {
+    writeFileSync(temp, content);
+  } catch (error) {
+    rmSync(temp, { force: true }); // a full disk must not leave half a file behind
+    throw error;
+  }
   renameSync(temp, path);
 }
 

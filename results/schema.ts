@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import { registerStoredExchange } from "./legacy-exchange.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { ResultsError } from "./results-error.ts";
+import { storageError } from "./storage-failure.ts";
 import { registerSubjectOf } from "./subject-function.ts";
 import { registerVerdictsDigest } from "./verdict-lists.ts";
 
@@ -30,40 +31,54 @@ export interface OpenOptions {
  */
 export function openDb(path: string, options: OpenOptions = {}): Db {
   const readonly = options.readonly ?? false;
-  let db: Db;
+  let db: Db | undefined;
   try {
     db = new Database(path, { readonly, fileMustExist: readonly || !options.create });
+    return readonly ? readyReader(db, path, options) : readyWriter(db, path);
   } catch (error) {
-    throw new ResultsError(
-      "db-open",
-      `cannot open results database ${path}: ${(error as Error).message}`,
-      { cause: error },
+    if (db?.open) db.close();
+    // Read-only, locked, not a database, a missing folder, a full disk: said with what to do.
+    if (error instanceof ResultsError) throw error;
+    throw (
+      storageError(error, path, "db-open") ??
+      new ResultsError(
+        "db-open",
+        `cannot open results database ${path}: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      )
     );
   }
-  if (!readonly) {
-    db.pragma("journal_mode = WAL");
-    // WAL + NORMAL: a crash loses at most the last transactions, never consistency.
-    db.pragma("synchronous = NORMAL");
-    db.pragma("foreign_keys = ON");
-    registerVerdictsDigest(db);
-    registerSubjectOf(db);
-    registerStoredExchange(db);
-    migrate(db, path);
-  } else {
-    const version = db.pragma("user_version", { simple: true }) as number;
-    if (version >= 1 && version < SCHEMA_VERSION) {
-      db.close();
-      migrateInPlace(path, version);
-      return openDb(path, options);
-    }
-    if (version !== SCHEMA_VERSION) {
-      db.close();
-      const why =
-        version > SCHEMA_VERSION
-          ? `is newer than this gatecheck knows (${SCHEMA_VERSION}): upgrade gatecheck`
-          : "is not a gatecheck results database's (0: no schema)";
-      throw new ResultsError("schema-version", `${path}: schema version ${version} ${why}`);
-    }
+}
+
+function readyWriter(db: Db, path: string): Db {
+  db.pragma("journal_mode = WAL");
+  // WAL + NORMAL: a crash loses at most the last transactions, never consistency.
+  db.pragma("synchronous = NORMAL");
+  db.pragma("foreign_keys = ON");
+  registerVerdictsDigest(db);
+  registerSubjectOf(db);
+  registerStoredExchange(db);
+  migrate(db, path);
+  db.pragma("busy_timeout = 5000");
+  return db;
+}
+
+function readyReader(db: Db, path: string, options: OpenOptions): Db {
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version >= 1 && version < SCHEMA_VERSION) {
+    db.close();
+    migrateInPlace(path, version);
+    return openDb(path, options);
+  }
+  if (version !== SCHEMA_VERSION) {
+    db.close();
+    const why =
+      version > SCHEMA_VERSION
+        ? `is newer than this gatecheck knows (${SCHEMA_VERSION}): upgrade gatecheck`
+        : "is not a gatecheck results database's (0: no schema)";
+    throw new ResultsError("schema-version", `${path}: schema version ${version} ${why}`);
   }
   db.pragma("busy_timeout = 5000");
   return db;
@@ -74,9 +89,11 @@ function migrateInPlace(path: string, version: number): void {
   try {
     openDb(path).close();
   } catch (error) {
+    // SQLite's own words ("database is locked"): what to do is said here.
+    const why = error instanceof ResultsError && error.cause instanceof Error ? error.cause : error;
     throw new ResultsError(
       "schema-version",
-      `${path}: schema version ${version}, expected ${SCHEMA_VERSION}, and it cannot be migrated here (${(error as Error).message}): copy it somewhere writable and pass that path with --db`,
+      `${path}: schema version ${version}, expected ${SCHEMA_VERSION}, and it cannot be migrated here (${(why as Error).message}): copy it somewhere writable and pass that path with --db`,
       { cause: error },
     );
   }

@@ -89,7 +89,9 @@ export class ResultsStore {
         .prepare(`INSERT INTO runs (${quoted(RUN_COLUMNS)}) VALUES (${placeholders(RUN_COLUMNS)})`)
         .run(runToRow(record));
     } catch (error) {
-      throw new ResultsError("bad-record", `run ${run.id}: ${(error as Error).message}`);
+      throw new ResultsError("bad-record", `run ${run.id}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     return record;
   }

@@ -21,6 +21,7 @@ import { Deadline } from "./deadline.ts";
 import { JudgeThread } from "./judge-thread.ts";
 import { type ProgressSink, silentProgress } from "./progress.ts";
 import type { Shard } from "./shard.ts";
+import { StorageStop } from "./storage-stop.ts";
 
 export interface SweepColumn {
   adapter: GatewayAdapter;
@@ -92,7 +93,9 @@ function wantsJudgeWorker(options: SweepOptions): boolean {
 
 export async function runSweep(options: SweepOptions): Promise<SweepResult> {
   const progress = options.progress ?? silentProgress;
-  const signal = options.signal ?? new AbortController().signal;
+  // A full or failing disk stops the sweep as Ctrl-C does (storage-stop.ts).
+  const stop = new StorageStop(options.signal ?? new AbortController().signal);
+  const signal = stop.signal;
   // `git rev-parse` is a process start: let it run while the database opens.
   const sha = options.resume ? undefined : gitSha();
   const runId = requireRunId(options.resume ?? options.runId ?? newRunId(), "the run id");
@@ -153,6 +156,8 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
             { store, writer, progress, stored, ...(judging ? { judge: judging.judge } : {}) },
           ).catch((error: Error): ColumnResult => {
             progress.note(label, `failed: ${error.message}`);
+            if (stop.caught(error))
+              return { label, status: "error", reason: error.message, cells: 0 };
             store.putGatewayRun({
               runId,
               gateway: column.spec.name,
@@ -166,14 +171,16 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
         }),
       );
     } finally {
-      writer.close();
+      stop.attempt(() => writer.close());
       // The worker stops while the outputs are written: nothing below judges.
       closingJudge = judging?.close();
     }
     const status = signal.aborted ? "interrupted" : "done";
-    store.finishRun(runId, status);
-    const paths = writeRunOutputs(store, runId, options.outDir);
+    stop.attempt(() => store.finishRun(runId, status));
+    const paths = stop.attempt(() => writeRunOutputs(store, runId, options.outDir));
     await closingJudge;
+    stop.end(store, runId, options.dbPath);
+    if (!paths) throw new Error("unreachable: the outputs failed without a storage failure");
     return {
       runId,
       status,

@@ -41,5 +41,5 @@ export function diffAction(
     } finally {
       store.close();
     }
-  });
+  }, options.db);
 }

@@ -96,5 +96,5 @@ export function exportAction(options: ExportOptions): Promise<void> {
     const text = `${JSON.stringify(exportExchange(options.db, selectionOf(options)), null, 2)}\n`;
     if (options.out) writeOutputFile(options.out, text);
     else process.stdout.write(text);
-  });
+  }, options.db);
 }

@@ -13,6 +13,7 @@ import { BUILTIN_ADAPTERS, resolveGateway } from "../../gateways/registry.ts";
 import { startGateway } from "../../gateways/start.ts";
 import { type ColumnMocks, startColumnMocks } from "../../sweep/persona-mocks.ts";
 import { doctorMockOf } from "../../sweep/route-preflight.ts";
+import { durationFlag, MS } from "../duration-flag.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 
 function asCliError(error: unknown): never {
@@ -196,6 +197,8 @@ interface DoctorOptions {
 }
 
 export async function doctor(text: string, options: DoctorOptions): Promise<void> {
+  const readyTimeoutMs =
+    options.timeout === undefined ? undefined : durationFlag(options.timeout, "--timeout", MS);
   const { adapter, spec } = await resolveGateway(text).catch(asCliError);
   const label = gatewayLabel(spec);
   const workdir = options.workdir ?? mkdtempSync(join(tmpdir(), `gatecheck-doctor-${spec.name}-`));
@@ -224,7 +227,7 @@ export async function doctor(text: string, options: DoctorOptions): Promise<void
       workdir,
       mockUrl: (_backend, persona) => mocks.url(persona),
       models: [BACKEND_MODEL],
-      ...(options.timeout !== undefined && { readyTimeoutMs: Number(options.timeout) }),
+      ...(readyTimeoutMs !== undefined && { readyTimeoutMs }),
       signal: abort.signal,
       ...(options.attach && { attachUrl: options.attach }),
     });

@@ -9,5 +9,5 @@ export function mergeAction(out: string, inputs: string[]): Promise<void> {
     process.stdout.write(
       `merged ${report.inputs} database(s) into ${out}: runs ${report.runs.join(", ") || "(none)"}; ${report.cellsAdded} cells added, ${report.cellsAlreadyPresent} already present, ${report.attemptsAdded} attempts added, ${report.loopsAdded} agent loops added\n`,
     );
-  });
+  }, out);
 }

@@ -11,7 +11,9 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { queryJsonChunks, queryTableChunks, readOnlyQuery } from "../../results/read-only-query.ts";
 import { openStoreReadonly } from "../../results/store.ts";
+import { durationFlag, SECONDS } from "../duration-flag.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
+import { dieWithParent } from "../parent-watch.ts";
 import { withResultsErrors } from "../results-errors.ts";
 
 export interface QueryFlags {
@@ -24,13 +26,17 @@ const BIN = fileURLToPath(new URL("../gatecheck.mjs", import.meta.url));
 /** Output is handed to stdout in pieces of about this many characters. */
 const WRITE_CHARS = 64 * 1024;
 
+/** Set in the supervised child's environment: the pid of the `query --timeout` that started it. */
+const PARENT_ENV = "GATECHECK_QUERY_PARENT";
+/** Stopping the supervisor stops the query: these are forwarded to the child. */
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
 export async function queryAction(sql: string, flags: QueryFlags): Promise<void> {
-  if (flags.timeout !== undefined) return supervised(sql, flags, seconds(flags.timeout));
-  // `gatecheck query ... | head`: the reader leaving is the end of the output, not an error.
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(EXIT.ok);
-    throw error;
-  });
+  const parent = Number(process.env[PARENT_ENV]);
+  if (Number.isInteger(parent) && parent > 1) dieWithParent(parent);
+  if (flags.timeout !== undefined) {
+    return supervised(sql, flags, durationFlag(flags.timeout, "--timeout", SECONDS));
+  }
   await withResultsErrors(async () => {
     const store = openStoreReadonly(flags.db);
     try {
@@ -39,15 +45,7 @@ export async function queryAction(sql: string, flags: QueryFlags): Promise<void>
     } finally {
       store.close();
     }
-  });
-}
-
-function seconds(text: string): number {
-  const n = Number(text);
-  if (text.trim() === "" || !Number.isFinite(n) || n <= 0) {
-    throw new CliError(`--timeout takes a number of seconds > 0, got "${text}"`);
-  }
-  return n;
+  }, flags.db);
 }
 
 async function writeChunks(chunks: Iterable<string>): Promise<void> {
@@ -65,10 +63,23 @@ async function writeChunks(chunks: Iterable<string>): Promise<void> {
 /** The same query in a child process, which is killed (and the command exits 2) at the deadline. */
 async function supervised(sql: string, flags: QueryFlags, limit: number): Promise<void> {
   const args = [BIN, "query", sql, "--db", flags.db, ...(flags.json ? ["--json"] : [])];
-  const child = spawn(process.execPath, args, { stdio: "inherit" });
+  const child = spawn(process.execPath, args, {
+    stdio: "inherit",
+    env: { ...process.env, [PARENT_ENV]: String(process.pid) },
+  });
   const timer = setTimeout(() => child.kill("SIGKILL"), limit * 1000);
+  // A signal to this process alone (a supervisor stopping what it started) stops the query
+  // too; were this process killed outright, the child's own watch ends it (parent-watch.ts).
+  let stoppedBy: NodeJS.Signals | undefined;
+  const forward = (signal: NodeJS.Signals) => {
+    stoppedBy = signal;
+    child.kill(signal);
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, forward);
   const [code, signal] = (await once(child, "exit")) as [number | null, NodeJS.Signals | null];
   clearTimeout(timer);
+  for (const s of STOP_SIGNALS) process.off(s, forward);
+  if (stoppedBy) throw new CliError(`query stopped by ${stoppedBy}`, EXIT.interrupted);
   if (signal === "SIGKILL") {
     throw new CliError(
       `query stopped after ${limit} s (--timeout): narrow it (WHERE, LIMIT) or give it longer`,

@@ -65,5 +65,5 @@ export function reportAction(run: string | undefined, options: ReportOptions): P
     } finally {
       store.close();
     }
-  });
+  }, options.db);
 }

@@ -7,7 +7,9 @@ import { existsSync } from "node:fs";
 import { serve } from "@hono/node-server";
 import { exposedWarning, hostProblem } from "../../mock-upstream/host-guard.ts";
 import { createReportApp } from "../../results/html/report-app.ts";
+import { openStoreReadonly } from "../../results/store.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
+import { withResultsErrors } from "../results-errors.ts";
 import { untilStopSignal } from "../stop-signal.ts";
 
 export interface ServeFlags {
@@ -26,6 +28,9 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   if (!existsSync(flags.db)) {
     throw new CliError(`no results database at ${flags.db} (run a sweep first, or pass --db)`);
   }
+  // A database no page could read (a read-only folder, not a database) is said now, not as
+  // a 503 on every page.
+  await withResultsErrors(() => openStoreReadonly(flags.db).close(), flags.db);
   const app = createReportApp({ dbPath: flags.db });
   // Pages read the whole database: a web page reaching us through a rebound name must not.
   const fetch = (request: Request) => {

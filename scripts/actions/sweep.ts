@@ -16,12 +16,15 @@ import {
   withAttached,
 } from "../../sweep/select.ts";
 import { parseShard } from "../../sweep/shard.ts";
+import { SweepStorageError } from "../../sweep/storage-stop.ts";
+import { durationFlag, MINUTES, MS } from "../duration-flag.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 import { runIdArg } from "../run-id-arg.ts";
 import { loadProbes, userProbesOf } from "./probes.ts";
 import { checkRunIds, checkSweepPaths, checkUserProbes } from "./sweep-preflight.ts";
 import { sweepSummary } from "./sweep-progress.ts";
 import { resumeCommand } from "./sweep-resume-hint.ts";
+import { withStoredSelection } from "./sweep-resume-selection.ts";
 
 interface SweepFlags {
   gateways?: string;
@@ -54,13 +57,6 @@ function positiveInt(text: string, flag: string): number {
   return n;
 }
 
-function positiveNumber(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0)
-    throw new CliError(`${flag} takes a number > 0, got "${text}"`);
-  return n;
-}
-
 async function columnsFrom(flag: string | undefined): Promise<SweepColumn[]> {
   if (!flag) return defaultColumns(BUILTIN_ADAPTERS);
   const columns: SweepColumn[] = [];
@@ -73,7 +69,8 @@ async function columnsFrom(flag: string | undefined): Promise<SweepColumn[]> {
   return refuseDuplicateColumns(columns);
 }
 
-export async function sweepAction(flags: SweepFlags, command: Command): Promise<void> {
+export async function sweepAction(given: SweepFlags, command: Command): Promise<void> {
+  const flags = withStoredSelection(given, command);
   const outDir = flags.out ?? dirname(flags.db);
   let options: Parameters<typeof runSweep>[0];
   try {
@@ -97,9 +94,9 @@ export async function sweepAction(flags: SweepFlags, command: Command): Promise<
       probes,
       modes: parseList(flags.modes, MODES, "--modes"),
       repeats: positiveInt(flags.repeats, "--repeats"),
-      minutes: positiveNumber(flags.minutes, "--minutes"),
+      minutes: durationFlag(flags.minutes, "--minutes", MINUTES),
       concurrency: positiveInt(flags.concurrency, "--concurrency"),
-      attemptTimeoutMs: positiveInt(flags.timeoutMs, "--timeout-ms"),
+      attemptTimeoutMs: durationFlag(flags.timeoutMs, "--timeout-ms", MS),
       ...(flags.shard ? { shard: parseShard(flags.shard) } : {}),
       ...(flags.resume !== undefined ? { resume: runIdArg(flags.resume, "--resume") } : {}),
       // Shards of one sweep share a run id so `merge` makes one run of them.
@@ -148,6 +145,14 @@ export async function sweepAction(flags: SweepFlags, command: Command): Promise<
       (error: unknown) => {
         if (error instanceof ResultsError && error.code === "not-found") {
           throw new CliError(error.message);
+        }
+        if (error instanceof SweepStorageError) {
+          const state = error.marked
+            ? "is marked interrupted"
+            : "could not be marked (it shows running)";
+          throw new CliError(
+            `the sweep stopped: ${error.message}\nrun ${error.runId} ${state}; the cells stored are kept. Once the disk has room, resume with: ${resumeCommand(command, error.runId, flags.db, outDir)}`,
+          );
         }
         throw error;
       },

@@ -1,8 +1,7 @@
 /**
  * What `gatecheck sweep` refuses before it starts: each case exits 2 with a message naming
  * the flag, and leaves the folder exactly as it was. The real bin in a child process, as a
- * user runs it; a read-only path is tried as the unprivileged `nobody` when the tests run as
- * root (root may write anywhere).
+ * user runs it; a read-only path is a folder made read-only for root too (read-only-folder.ts).
  */
 import { type SpawnSyncOptions, spawnSync } from "node:child_process";
 import {
@@ -22,16 +21,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resumeCommand } from "../actions/sweep-resume-hint.ts";
 import { cliBundle } from "../cli-bundle.mjs";
 import { registerSweep } from "./sweep.ts";
+import { makeReadOnly } from "./testing/read-only-folder.ts";
 
 const BIN = join(import.meta.dirname, "..", "gatecheck.mjs");
 const SMALL = ["--gateways", "direct", "--probes", "am-temperature", "--repeats", "1"];
-const NOBODY = 65_534;
-const asRoot = process.getuid?.() === 0;
 const dir = mkdtempSync(join(tmpdir(), "gatecheck-sweep-cli-"));
 chmodSync(dir, 0o755);
+let writableAgain = () => {};
 beforeAll(() => cliBundle(), 60_000);
 afterAll(() => {
-  chmodSync(join(dir, "ro"), 0o755);
+  writableAgain();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -79,7 +78,7 @@ describe("gatecheck sweep refuses before it starts", { timeout: 300_000 }, () =>
     chmodSync(join(dir, "writable"), 0o777);
     writeFileSync(join(dir, "ro", "old.db"), "");
     chmodSync(join(dir, "ro", "old.db"), 0o444);
-    chmodSync(join(dir, "ro"), 0o555);
+    writableAgain = makeReadOnly(join(dir, "ro"));
     mkdirSync(join(dir, "probes"));
     writeFileSync(
       join(dir, "probes", "mine.json"),
@@ -113,10 +112,9 @@ describe("gatecheck sweep refuses before it starts", { timeout: 300_000 }, () =>
   });
 
   it("a read-only --db or --out", () => {
-    const user = asRoot ? { uid: NOBODY, gid: NOBODY } : {};
-    expectRefused(["--db", "ro/old.db", "--out", "out"], /--db ro\/old.db is read-only/, user);
-    expectRefused(["--db", "ro/new.db", "--out", "out"], /ro is read-only/, user);
-    expectRefused(["--db", "writable/x.db", "--out", "ro"], /--out ro is read-only/, user);
+    expectRefused(["--db", "ro/old.db", "--out", "out"], /--db ro\/old.db is read-only/);
+    expectRefused(["--db", "ro/new.db", "--out", "out"], /ro is read-only/);
+    expectRefused(["--db", "writable/x.db", "--out", "ro"], /--out ro is read-only/);
   });
 
   it("an unknown run to resume, and a --run-id already taken", () => {
