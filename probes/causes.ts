@@ -49,6 +49,8 @@ export const CAUSES = {
   "empty-added": "an empty value (`system: []`, `tools: []`) under a key the client never sent",
   "required-fill": "a value the target requires and the request does not determine, filled in",
   "rewritten-linked": "a tool-call id rewritten, every result still linking to it",
+  "name-linked":
+    "a tool result linked to its call by the function's name, where the backend defines no call id",
   unlinked: "a tool result no longer links to its call",
   wrapped: "a tool result wrapped in the object the backend requires",
   "schema-changed": "a tool schema arrived with another meaning",

@@ -164,7 +164,8 @@ const RULES = {
     const args = toolCallArguments(r);
     return nonEmpty(toolCallParts(r).map((c, i) => ({ name: c.name, arguments: args[i] })));
   }),
-  "messages.tool-call.id": custom((r) => toolCallParts(r).length > 0),
+  // An id sent empty carries nothing (an absent id is absent, docs/lens.md).
+  "messages.tool-call.id": custom((r) => toolCallParts(r).some((p) => p.id !== "")),
   "messages.tool-call.name": value((r) => nonEmpty(toolCallParts(r).map((c) => c.name))),
   "messages.tool-call.arguments": value((r) => nonEmpty([...toolCallArguments(r)])),
   "messages.tool-call.signature": value(callSignatures),
