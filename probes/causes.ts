@@ -11,6 +11,8 @@ export const CAUSES = {
   "foreign-key": "found only under a key the backend does not define (another dialect's key)",
   "as-budget": "an effort level carried as a thinking budget (the nearest unit)",
   "as-effort": "a thinking budget carried as an effort level (the nearest unit)",
+  "as-off":
+    "an effort of none (or minimal) carried by the target's off switch (thinking disabled, think false, a budget of 0)",
   "include-thoughts": "thinking asked for through Gemini's includeThoughts",
   "not-forwarded": "no request reached the backend",
   "no-message": "the gateway refused with no error message",

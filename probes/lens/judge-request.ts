@@ -158,11 +158,8 @@ function valueJudgement(
         detail: `${show(sent)} → absent (${pair.backend} always does this)`,
       };
     }
-    const carried = rule.carrier?.read(pair.forwarded);
-    if (rule.carrier && carried !== undefined && (rule.carrier.carries?.(sent, carried) ?? true)) {
-      const how = `${show(sent)} → absent, carried as ${rule.carrier.label} ${show(carried)}`;
-      return { kind: "preserved", detail: how, cause: rule.carrier.cause };
-    }
+    const byCarrier = carried(rule, pair.forwarded, sent);
+    if (byCarrier) return byCarrier;
     // A gateway may pass a field the backend reader does not map as an unknown key: carried
     // only where the backend defines a key of that name (one it does not define is judged
     // `foreign-key` in finish). The field as spelled: the plan's own, or one of its aliases.
@@ -209,6 +206,28 @@ function valueJudgement(
   const byPart = rule.byPart?.(sent, got);
   if (byPart) return byPart;
   return { kind: "mangled", detail: showChange(sent, got), sent, got };
+}
+
+/**
+ * What the first carrier that holds a value says: the sent value carried (`preserved`, the
+ * carrier's cause), or its opposite (`mangled`) where the carrier says so; undefined when no
+ * carrier holds a value, or the one that does neither stands for nor contradicts it.
+ */
+function carried(
+  rule: ValueRule,
+  forwarded: CanonicalRequest,
+  sent: unknown,
+): Judgement | undefined {
+  for (const carrier of [rule.carrier ?? []].flat()) {
+    const value = carrier.read(forwarded);
+    if (value === undefined) continue;
+    const how = `${show(sent)} → absent, carried as ${carrier.label} ${show(value)}`;
+    if (carrier.carries?.(sent, value) ?? true) {
+      return { kind: "preserved", detail: how, cause: carrier.cause };
+    }
+    return carrier.contradicts ? { kind: "mangled", detail: how, sent, got: value } : undefined;
+  }
+  return undefined;
 }
 
 /** Whether the client request carries the attribute. */
