@@ -8,6 +8,7 @@
 import { VALUE_ACCESSORS, type ValueAttribute } from "../../dialects/attributes.ts";
 import type { CanonicalRequest } from "../../dialects/canonical.ts";
 import type { DialectModule } from "../../dialects/dialect-module.ts";
+import { isRecord } from "../../dialects/json.ts";
 import type { Cause } from "../causes.ts";
 import { sameValue } from "./describe.ts";
 import type { RequestAttribute } from "./field-names.ts";
@@ -229,7 +230,17 @@ const RULES = {
         ? { type: f.type, schema: f.schema }
         : { type: f.type, schema: f.schema, strict: f.strict };
     },
-    { alignKeys: true },
+    {
+      alignKeys: true,
+      // Plain text is every dialect's output when no format is asked for: Chat's `text` is the
+      // "Default response format" (https://platform.openai.com/docs/api-reference/chat/create#chat-create-response_format),
+      // Responses' "default format is { "type": "text" }" (https://platform.openai.com/docs/api-reference/responses/create#responses-create-text),
+      // Gemini's `responseMimeType` "text/plain: (default)" (https://ai.google.dev/api/generate-content#generationconfig),
+      // and Anthropic (https://docs.anthropic.com/en/api/messages) and Ollama `format`
+      // (https://github.com/ollama/ollama/blob/main/docs/api.md#parameters-1) answer in free
+      // text unless asked for JSON. So `{"type": "text"}` left out downstream means the same.
+      isDefault: (v) => isRecord(v) && v.type === "text" && v.schema === undefined,
+    },
   ),
   // Decision: Gemini thinking models think by default (a dynamic budget); a request with
   // `includeThoughts: true` and no budget asks for that thinking and its thoughts, so it
