@@ -8,6 +8,7 @@ import type { CanonicalRequest } from "../../dialects/canonical.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
 import { dialectModule } from "../../dialects/registry.ts";
+import { anyCase } from "../../dialects/value-tables.ts";
 import { extrasSubject } from "../subject.ts";
 import type { Verdict } from "../verdict.ts";
 import { foreignCanary, foreignValue, isForeignKey, malformedValue } from "./backend-keys.ts";
@@ -203,6 +204,11 @@ function valueJudgement(
   if (field === "model") {
     return { kind: "preserved", detail: showChange(sent, got), cause: "routed", sent, got };
   }
+  const caseFree = anyCase(pair.backend, attribute);
+  if (caseFree && sameIgnoringCase(sent, got)) {
+    const detail = `${showChange(sent, got)} (one value in any case in ${pair.backend}: ${caseFree})`;
+    return { kind: "preserved", detail, sent, got };
+  }
   const byPart = rule.byPart?.(sent, got);
   if (byPart) return byPart;
   return { kind: "mangled", detail: showChange(sent, got), sent, got };
@@ -228,6 +234,11 @@ function carried(
     return carrier.contradicts ? { kind: "mangled", detail: how, sent, got: value } : undefined;
   }
   return undefined;
+}
+
+/** Two strings that differ in case only. */
+function sameIgnoringCase(a: unknown, b: unknown): boolean {
+  return typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
 }
 
 /** Whether the client request carries the attribute. */
