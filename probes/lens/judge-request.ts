@@ -22,6 +22,7 @@ import {
 } from "./content-judges.ts";
 import { sameRendering, sameValue, show, showChange, verdict } from "./describe.ts";
 import type { RequestAttribute } from "./field-names.ts";
+import { foreignInMessages } from "./foreign-parts.ts";
 import { isAbsent, type Judgement } from "./judgement.ts";
 import {
   expressibleValue,
@@ -291,6 +292,7 @@ function finish(
   // dialect's spelling), where the backend never reads it (issue 20, docs/lens.md).
   const foreign =
     foreignValue(attribute, pair.forwarded) ??
+    foreignInMessages(attribute, pair.forwarded) ??
     foreignCanary(sent, pair.forwarded, pair.client.extras);
   if (foreign) {
     const detail = `${j.detail}, found under ${foreign.path} ${show(foreign.raw)} (a key ${pair.backend} does not define)`;
