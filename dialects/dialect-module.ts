@@ -56,8 +56,10 @@ export interface DialectTraits {
    * needed (Chat, whose assistant `content` is optional beside `tool_calls`; Responses), or the
    * dialect's own spelling of "no text" (Ollama writes `content` on every message). */
   emptyText: "rejected" | "optional" | "spelling";
-  /** How a tool result names its call: by the call's id, or by the function's name (Gemini). */
-  toolResultLink: "id" | "name";
+  /** How a tool result names its call: by the call's id, or by the function's name (Gemini's
+   * `functionResponse.name`, Ollama's `tool_name`), with the page that says so. The one table
+   * of links: the lens's result judge and the loop judges read it. */
+  toolResultLink: { by: "id" | "name"; see: string };
   /** The form a tool call's id must have, where the reference gives one (Anthropic's
    * `tool_use.id`); undefined where an id is any string. */
   toolCallId: RegExp | undefined;

@@ -71,6 +71,12 @@ export interface FieldRow {
    */
   values?: Readonly<Record<string, ValueMeaning>>;
   /**
+   * The reference spells the field's values in both cases (Gemini's `thinkingLevel`: `LOW` in
+   * its API reference's enum, `low` in its guide's requests), so one value in another case
+   * means the same there. Read with `dialects/value-tables.ts` `anyCase`.
+   */
+  anyCase?: { see: string };
+  /**
    * The dialect's reference requires the field in every request (Anthropic `max_tokens`): a
    * gateway must write one even when its client set none (a required fill, not an invention).
    */

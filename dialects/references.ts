@@ -32,6 +32,9 @@ export const DOCS = {
   ollama: "https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion",
   /** The current reference of /api/chat (it lists `logprobs` and `top_logprobs`; docs/api.md predates them). */
   ollamaChat: "https://docs.ollama.com/api/chat",
+  /** Tool calling on /api/chat: a call is `function` {name, arguments} with no id, and a result
+   * is a `tool` message naming its function in `tool_name`. */
+  ollamaTools: "https://docs.ollama.com/capabilities/tool-calling",
   anthropicMcp: "https://docs.anthropic.com/en/docs/agents-and-tools/mcp-connector",
   openaiRemoteMcp: "https://platform.openai.com/docs/guides/tools-remote-mcp",
   anthropicContextEditing: "https://docs.anthropic.com/en/docs/build-with-claude/context-editing",

@@ -62,3 +62,16 @@ export function valuesMeaning(
   const table = valueTable(dialect, attribute) ?? {};
   return Object.keys(table).filter((value) => table[value]?.meaning === meaning);
 }
+
+/**
+ * Where the dialect's reference gives its own row's values for `attribute` in both cases, the
+ * page that says so (FieldRow.anyCase); undefined where case is part of the value.
+ */
+export function anyCase(dialect: Dialect, attribute: RequestAttribute): string | undefined {
+  for (const row of FIELD_TABLES[dialect].rows) {
+    if (row.attribute === attribute && row.anyCase && !row.extension && !row.via) {
+      return row.anyCase.see;
+    }
+  }
+  return undefined;
+}

@@ -6,37 +6,20 @@
  * through this, so a link means the same in a sweep's loop and in a pasted trace.
  */
 import type { CanonicalReply, CanonicalRequest, Message, Part } from "../dialects/canonical.ts";
-import type { Dialect, Mode } from "../dialects/dialect.ts";
+import { DIALECTS, type Dialect, type Mode } from "../dialects/dialect.ts";
+import { DIALECT_MODULES } from "../dialects/registry.ts";
 import { readReply } from "../dialects/reply.ts";
 import { readRequest } from "../dialects/request.ts";
 
 /**
- * How a backend links a result to its call: by the call's id, or (Gemini, Ollama, whose ids
- * are optional) by the function's name in call order, or by the id where a result carries
- * no name (Ollama's `tool_call_id`, dialects/ollama/fields.ts).
+ * How a backend links a result to its call, as its dialect module says
+ * (`traits.toolResultLink`): by the call's id, or (Gemini, Ollama) by the function's name in
+ * call order, falling back to an id where a result carries no name.
  */
-export const LINK_BY: Readonly<Record<Dialect, { by: "id" | "name"; see: string }>> = {
-  "openai-chat": {
-    by: "id",
-    see: "https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages",
-  },
-  "openai-responses": {
-    by: "id",
-    see: "https://platform.openai.com/docs/api-reference/responses/create#responses-create-input",
-  },
-  "anthropic-messages": {
-    by: "id",
-    see: "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
-  },
-  gemini: {
-    by: "name",
-    see: "https://ai.google.dev/gemini-api/docs/function-calling",
-  },
-  ollama: {
-    by: "name",
-    see: "https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-with-tools",
-  },
-};
+export const LINK_BY: Readonly<Record<Dialect, { by: "id" | "name"; see: string }>> =
+  Object.fromEntries(
+    DIALECTS.map((d) => [d, DIALECT_MODULES[d].traits.toolResultLink] as const),
+  ) as Record<Dialect, { by: "id" | "name"; see: string }>;
 
 /**
  * Backends whose provider refuses a tool loop whose echoed assistant turn lacks the signed

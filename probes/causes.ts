@@ -11,6 +11,8 @@ export const CAUSES = {
   "foreign-key": "found only under a key the backend does not define (another dialect's key)",
   "as-budget": "an effort level carried as a thinking budget (the nearest unit)",
   "as-effort": "a thinking budget carried as an effort level (the nearest unit)",
+  "as-off":
+    "an effort of none (or minimal) carried by the target's off switch (thinking disabled, think false, a budget of 0)",
   "include-thoughts": "thinking asked for through Gemini's includeThoughts",
   "not-forwarded": "no request reached the backend",
   "no-message": "the gateway refused with no error message",
@@ -49,6 +51,8 @@ export const CAUSES = {
   "empty-added": "an empty value (`system: []`, `tools: []`) under a key the client never sent",
   "required-fill": "a value the target requires and the request does not determine, filled in",
   "rewritten-linked": "a tool-call id rewritten, every result still linking to it",
+  "name-linked":
+    "a tool result linked to its call by the function's name, where the backend defines no call id",
   unlinked: "a tool result no longer links to its call",
   wrapped: "a tool result wrapped in the object the backend requires",
   "schema-changed": "a tool schema arrived with another meaning",

@@ -67,7 +67,10 @@ export const ANTHROPIC_MESSAGES: DialectModule = {
     systemPrompt: "top-level",
     // "text content blocks must be non-empty" (the API's 400).
     emptyText: "rejected",
-    toolResultLink: "id",
+    toolResultLink: {
+      by: "id",
+      see: "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+    },
     // tool_use.id: "pattern: ^[a-zA-Z0-9_-]+$"
     // (https://docs.anthropic.com/en/api/messages#body-messages-content-tool-use-id).
     toolCallId: /^[a-zA-Z0-9_-]+$/,

@@ -69,11 +69,16 @@ export const GEMINI_FIELDS = {
       "generationConfig.responseJsonSchema",
     ]),
     spelled("reasoning.mode", "generationConfig.thinkingConfig", DOCS.geminiThinkingConfig),
-    spelled(
-      "reasoning.effort",
-      "generationConfig.thinkingConfig.thinkingLevel",
-      DOCS.geminiThinkingConfig,
-    ),
+    // The API reference lists the levels as enum names (`LOW`, `HIGH`); the thinking guide's
+    // requests send them in lower case (`"thinkingLevel": "low"`): one level either way.
+    {
+      ...spelled(
+        "reasoning.effort",
+        "generationConfig.thinkingConfig.thinkingLevel",
+        DOCS.geminiThinkingConfig,
+      ),
+      anyCase: { see: "https://ai.google.dev/gemini-api/docs/thinking#thinking-levels" },
+    },
     spelled("stream", "(path) :streamGenerateContent?alt=sse", DOCS.gemini),
     value("sampling.temperature", "generationConfig.temperature", NUMBER, GENERATION_CONFIG),
     value("sampling.top-p", "generationConfig.topP", NUMBER, GENERATION_CONFIG),

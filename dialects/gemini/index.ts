@@ -66,7 +66,10 @@ export const GEMINI: DialectModule = {
     emptyText: "rejected",
     // functionResponse names the function it answers (its id is optional).
     // https://ai.google.dev/api/caching#FunctionResponse
-    toolResultLink: "name",
+    toolResultLink: {
+      by: "name",
+      see: "https://ai.google.dev/gemini-api/docs/function-calling",
+    },
     // functionCall.id is optional, a string of no documented form.
     toolCallId: undefined,
     // functionResponse.response is a JSON object.

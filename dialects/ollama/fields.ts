@@ -26,7 +26,6 @@ export const OLLAMA_FIELDS = {
     spelled("messages.text", "messages[].content", OLLAMA),
     spelled("messages.image", "messages[].images", OLLAMA),
     spelled("messages.tool-call", "messages[].tool_calls", TOOLS_DOC),
-    spelled("messages.tool-call.id", "messages[].tool_calls[].id", TOOLS_DOC),
     spelled("messages.tool-call.name", "messages[].tool_calls[].function.name", TOOLS_DOC),
     spelled(
       "messages.tool-call.arguments",
@@ -34,9 +33,8 @@ export const OLLAMA_FIELDS = {
       TOOLS_DOC,
     ),
     spelled("messages.tool-result", "messages[role=tool]", TOOLS_DOC),
-    spelled("messages.tool-result.call-id", "messages[].tool_call_id", TOOLS_DOC, [
-      "messages[].tool_name",
-    ]),
+    // The result's link to its call: the function's name, in call order (traits.toolResultLink).
+    spelled("messages.tool-result.call-id", "messages[].tool_name", DOCS.ollamaTools),
     spelled("messages.thinking", "messages[].thinking", OLLAMA),
     spelled("messages.reasoning", "messages[].thinking", OLLAMA),
     // A prior refusal is assistant text: Ollama has no refusal field.
@@ -68,6 +66,11 @@ export const OLLAMA_FIELDS = {
       `${DOCS.responses}#responses-create-reasoning`,
     ),
     ...absent(["user"], "/api/chat has no end-user id", OLLAMA),
+    ...absent(
+      ["messages.tool-call.id"],
+      "a tool call has no id: a tool message names its function in tool_name",
+      DOCS.ollamaTools,
+    ),
     ...absent(
       ["stream-options.include-usage"],
       "the final done:true object carries the counts: there is nothing to ask for",

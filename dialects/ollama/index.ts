@@ -67,8 +67,10 @@ export const OLLAMA: DialectModule = {
     // with no text is `content: ""`.
     // https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-with-history
     emptyText: "spelling",
-    toolResultLink: "id",
-    // tool_calls[].id is optional, a string of no documented form.
+    // A tool message names the function it answers in `tool_name`; the reference gives a tool
+    // call no id, so the name (in call order) is the only link.
+    toolResultLink: { by: "name", see: DOCS.ollamaTools },
+    // Any id a gateway sends (`tool_calls[].id`) is a string of no documented form.
     toolCallId: undefined,
     toolOutput: "content",
     toolSchema: "json-schema",

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { CanonicalRequest } from "../canonical.ts";
 import { readRequest, writeRequest, writeRequestBody } from "../request.ts";
 
-/** Every field the Ollama dialect can carry, once. */
+/** Every field the Ollama dialect can carry, once: no tool-call id (Ollama defines none; a
+ * result names its call's function in `tool_name`). */
 const rich: CanonicalRequest = {
   dialect: "ollama",
   model: "qwen3",
@@ -22,7 +23,7 @@ const rich: CanonicalRequest = {
       parts: [
         { type: "reasoning", text: "need the weather" },
         { type: "text", text: "" },
-        { type: "tool-call", id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}' },
+        { type: "tool-call", id: "", name: "get_weather", arguments: '{"city":"Paris"}' },
         { type: "tool-call", id: "", name: "get_time", arguments: "{}" },
       ],
     },
@@ -31,7 +32,7 @@ const rich: CanonicalRequest = {
       parts: [
         {
           type: "tool-result",
-          callId: "call_1",
+          callId: "",
           name: "get_weather",
           content: [{ type: "text", text: "14C" }],
         },
@@ -100,9 +101,9 @@ describe("ollama writer", () => {
         { role: "system", content: "sys" },
         {
           role: "assistant",
-          tool_calls: [{ id: "toolu_1", function: { name: "f", arguments: { a: 1 } } }],
+          tool_calls: [{ function: { name: "f", arguments: { a: 1 } } }],
         },
-        { role: "tool", content: "r", tool_name: "f", tool_call_id: "toolu_1" },
+        { role: "tool", content: "r", tool_name: "f" },
         { role: "user", content: "go" },
       ],
       options: { num_predict: 100, stop: ["S"] },

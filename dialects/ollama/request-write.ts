@@ -50,8 +50,9 @@ function writeMessages(message: Message, same: boolean, names: Map<string, strin
         role: "tool",
         content: texts(part.content),
         images: images(part.content),
+        // The link Ollama documents: the function's name. It defines no call id to echo.
+        // https://docs.ollama.com/capabilities/tool-calling
         tool_name: part.name ?? names.get(part.callId),
-        tool_call_id: part.callId === "" ? undefined : part.callId,
       }),
     );
   }
@@ -68,7 +69,6 @@ function writeMessages(message: Message, same: boolean, names: Map<string, strin
           calls.length > 0
             ? calls.map((c) =>
                 compact({
-                  id: c.id === "" ? undefined : c.id,
                   function: {
                     name: c.name,
                     arguments: argumentsObject(c.arguments) ?? c.arguments,

@@ -51,7 +51,10 @@ export const OPENAI_CHAT: DialectModule = {
     // beside tool calls it may be absent or null, so `""` there is written, not needed.
     // https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
     emptyText: "optional",
-    toolResultLink: "id",
+    toolResultLink: {
+      by: "id",
+      see: "https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages",
+    },
     // tool_calls[].id is a string the provider issues, of no documented form.
     toolCallId: undefined,
     toolOutput: "content",

@@ -261,8 +261,11 @@ function readTool(raw: JsonRecord): Tool {
       return tool;
     }
   }
-  // Custom and future tool types keep everything but their type in extras.
-  const tool: Tool = { kind: kind ?? "", name: typeof raw.name === "string" ? raw.name : "" };
+  // Custom and future tool types keep everything but their type in extras; a custom tool's
+  // name is under `custom` (`{type: "custom", custom: {name, ...}}`), read so a tool choice
+  // can name it.
+  const named = kind === "custom" ? asRecord(raw.custom)?.name : raw.name;
+  const tool: Tool = { kind: kind ?? "", name: typeof named === "string" ? named : "" };
   const extras = otherKeys(raw, TYPE_KEY);
   if (extras !== undefined) tool.extras = extras;
   return tool;
@@ -306,6 +309,17 @@ function readToolChoice(value: unknown): ToolChoice | undefined {
     onlyKeys(fn, ["name"])
   ) {
     return { mode: "tool", name: fn.name };
+  }
+  // A named custom tool: `{type: "custom", custom: {name}}`, forced like a function.
+  const custom = asRecord(choice?.custom);
+  if (
+    choice?.type === "custom" &&
+    custom &&
+    typeof custom.name === "string" &&
+    onlyKeys(choice, ["type", "custom"]) &&
+    onlyKeys(custom, ["name"])
+  ) {
+    return { mode: "tool", name: custom.name };
   }
   return undefined;
 }

@@ -217,4 +217,17 @@ describe("openai-chat writer", () => {
       "Chat Completions has no top_k",
     );
   });
+
+  it("reads a named custom tool's tool_choice and writes it back in its own form", () => {
+    const body = {
+      model: "m",
+      messages: [{ role: "user", content: "Hi" }],
+      tools: [{ type: "custom", custom: { name: "code_exec", description: "Runs code" } }],
+      tool_choice: { type: "custom", custom: { name: "code_exec" } },
+    };
+    const read = readRequest("openai-chat", body);
+    expect(read.toolChoice).toEqual({ mode: "tool", name: "code_exec" });
+    expect(read.extras).toEqual({});
+    expect(writeRequestBody("openai-chat", read)).toEqual(body);
+  });
 });

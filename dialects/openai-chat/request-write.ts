@@ -237,8 +237,14 @@ export function writeChatTool(tool: Tool, same: boolean): JsonRecord | undefined
   return same ? mergeExtras(body, tool.extras) : body;
 }
 
-function writeToolChoice(choice: ToolChoice): unknown {
-  if (choice.mode === "tool") return { type: "function", function: { name: choice.name } };
+function writeToolChoice(choice: ToolChoice, tools: readonly Tool[]): unknown {
+  if (choice.mode === "tool") {
+    // A custom tool is forced in its own form.
+    // https://platform.openai.com/docs/api-reference/chat/create#chat-create-tool_choice
+    return tools.some((t) => t.kind === "custom" && t.name === choice.name)
+      ? { type: "custom", custom: { name: choice.name } }
+      : { type: "function", function: { name: choice.name } };
+  }
   if (choice.mode === "allowed") {
     return {
       type: "allowed_tools",
@@ -268,7 +274,7 @@ export function writeChatRequest(request: CanonicalRequest, same: boolean): Json
   const body: JsonRecord = compact({
     messages: [...system, ...request.messages.flatMap((m) => writeChatMessages(m, same))],
     tools: tools.length > 0 ? tools : undefined,
-    tool_choice: request.toolChoice && writeToolChoice(request.toolChoice),
+    tool_choice: request.toolChoice && writeToolChoice(request.toolChoice, request.tools),
     response_format:
       request.responseFormat &&
       writtenWithExtras(writeResponseFormat(request.responseFormat), request.responseFormat, same),

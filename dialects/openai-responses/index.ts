@@ -61,7 +61,10 @@ export const OPENAI_RESPONSES: DialectModule = {
     systemPrompt: "in-conversation",
     // A message item's text is content; an empty one says nothing and nothing requires it.
     emptyText: "optional",
-    toolResultLink: "id",
+    toolResultLink: {
+      by: "id",
+      see: "https://platform.openai.com/docs/api-reference/responses/create#responses-create-input",
+    },
     // function_call.call_id is a string the provider issues, of no documented form.
     toolCallId: undefined,
     toolOutput: "content",

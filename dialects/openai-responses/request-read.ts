@@ -288,8 +288,9 @@ function readToolChoice(value: unknown): ToolChoice | undefined {
   if (value === "auto" || value === "none" || value === "required") return { mode: value };
   const choice = asRecord(value);
   if (choice?.type === "allowed_tools") return readAllowedTools(choice);
+  // A named function, or a named custom tool (`{type: "custom", name}`), forced alike.
   if (
-    choice?.type === "function" &&
+    (choice?.type === "function" || choice?.type === "custom") &&
     typeof choice.name === "string" &&
     onlyKeys(choice, ["type", "name"])
   ) {

@@ -155,4 +155,16 @@ describe("openai-responses writer", () => {
       "Responses has no stop",
     );
   });
+
+  it("reads a named custom tool's tool_choice and writes it back in its own form", () => {
+    const body = {
+      model: "m",
+      input: "Hi",
+      tools: [{ type: "custom", name: "code_exec", description: "Runs code" }],
+      tool_choice: { type: "custom", name: "code_exec" },
+    };
+    const read = readRequest("openai-responses", body);
+    expect(read.toolChoice).toEqual({ mode: "tool", name: "code_exec" });
+    expect(writeRequestBody("openai-responses", read)).toEqual(body);
+  });
 });

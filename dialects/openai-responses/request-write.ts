@@ -182,8 +182,13 @@ function writeTool(tool: Tool, same: boolean): JsonRecord | undefined {
   return same ? mergeExtras(body, tool.extras) : body;
 }
 
-function writeToolChoice(choice: ToolChoice): unknown {
-  if (choice.mode === "tool") return { type: "function", name: choice.name };
+function writeToolChoice(choice: ToolChoice, tools: readonly Tool[]): unknown {
+  if (choice.mode === "tool") {
+    // A custom tool is forced in its own form.
+    // https://platform.openai.com/docs/api-reference/responses/create#responses-create-tool_choice
+    const kind = tools.some((t) => t.kind === "custom" && t.name === choice.name);
+    return { type: kind ? "custom" : "function", name: choice.name };
+  }
   if (choice.mode === "allowed") {
     return {
       type: "allowed_tools",
@@ -225,7 +230,7 @@ export function writeResponsesRequest(request: CanonicalRequest, same: boolean):
         : (inputString(request.messages, same) ??
           request.messages.flatMap((m) => writeItems(m, same))),
     tools: tools.length > 0 ? tools : undefined,
-    tool_choice: request.toolChoice && writeToolChoice(request.toolChoice),
+    tool_choice: request.toolChoice && writeToolChoice(request.toolChoice, request.tools),
     text: nonEmpty({
       format:
         format &&

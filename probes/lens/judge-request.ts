@@ -8,6 +8,7 @@ import type { CanonicalRequest } from "../../dialects/canonical.ts";
 import type { Dialect } from "../../dialects/dialect.ts";
 import { isRecord } from "../../dialects/json.ts";
 import { dialectModule } from "../../dialects/registry.ts";
+import { anyCase } from "../../dialects/value-tables.ts";
 import { extrasSubject } from "../subject.ts";
 import type { Verdict } from "../verdict.ts";
 import { foreignCanary, foreignValue, isForeignKey, malformedValue } from "./backend-keys.ts";
@@ -21,6 +22,7 @@ import {
 } from "./content-judges.ts";
 import { sameRendering, sameValue, show, showChange, verdict } from "./describe.ts";
 import type { RequestAttribute } from "./field-names.ts";
+import { foreignInMessages } from "./foreign-parts.ts";
 import { isAbsent, type Judgement } from "./judgement.ts";
 import {
   expressibleValue,
@@ -158,11 +160,8 @@ function valueJudgement(
         detail: `${show(sent)} → absent (${pair.backend} always does this)`,
       };
     }
-    const carried = rule.carrier?.read(pair.forwarded);
-    if (rule.carrier && carried !== undefined && (rule.carrier.carries?.(sent, carried) ?? true)) {
-      const how = `${show(sent)} → absent, carried as ${rule.carrier.label} ${show(carried)}`;
-      return { kind: "preserved", detail: how, cause: rule.carrier.cause };
-    }
+    const byCarrier = carried(rule, pair.forwarded, sent);
+    if (byCarrier) return byCarrier;
     // A gateway may pass a field the backend reader does not map as an unknown key: carried
     // only where the backend defines a key of that name (one it does not define is judged
     // `foreign-key` in finish). The field as spelled: the plan's own, or one of its aliases.
@@ -206,9 +205,41 @@ function valueJudgement(
   if (field === "model") {
     return { kind: "preserved", detail: showChange(sent, got), cause: "routed", sent, got };
   }
+  const caseFree = anyCase(pair.backend, attribute);
+  if (caseFree && sameIgnoringCase(sent, got)) {
+    const detail = `${showChange(sent, got)} (one value in any case in ${pair.backend}: ${caseFree})`;
+    return { kind: "preserved", detail, sent, got };
+  }
   const byPart = rule.byPart?.(sent, got);
   if (byPart) return byPart;
   return { kind: "mangled", detail: showChange(sent, got), sent, got };
+}
+
+/**
+ * What the first carrier that holds a value says: the sent value carried (`preserved`, the
+ * carrier's cause), or its opposite (`mangled`) where the carrier says so; undefined when no
+ * carrier holds a value, or the one that does neither stands for nor contradicts it.
+ */
+function carried(
+  rule: ValueRule,
+  forwarded: CanonicalRequest,
+  sent: unknown,
+): Judgement | undefined {
+  for (const carrier of [rule.carrier ?? []].flat()) {
+    const value = carrier.read(forwarded);
+    if (value === undefined) continue;
+    const how = `${show(sent)} → absent, carried as ${carrier.label} ${show(value)}`;
+    if (carrier.carries?.(sent, value) ?? true) {
+      return { kind: "preserved", detail: how, cause: carrier.cause };
+    }
+    return carrier.contradicts ? { kind: "mangled", detail: how, sent, got: value } : undefined;
+  }
+  return undefined;
+}
+
+/** Two strings that differ in case only. */
+function sameIgnoringCase(a: unknown, b: unknown): boolean {
+  return typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
 }
 
 /** Whether the client request carries the attribute. */
@@ -261,6 +292,7 @@ function finish(
   // dialect's spelling), where the backend never reads it (issue 20, docs/lens.md).
   const foreign =
     foreignValue(attribute, pair.forwarded) ??
+    foreignInMessages(attribute, pair.forwarded) ??
     foreignCanary(sent, pair.forwarded, pair.client.extras);
   if (foreign) {
     const detail = `${j.detail}, found under ${foreign.path} ${show(foreign.raw)} (a key ${pair.backend} does not define)`;

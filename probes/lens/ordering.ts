@@ -10,7 +10,7 @@ import { dialectModule } from "../../dialects/registry.ts";
 import type { Cause } from "../causes.ts";
 import type { Judgement } from "./judgement.ts";
 import { partNoEquivalent, requestNoEquivalent } from "./no-equivalent.ts";
-import { allTexts, conversation, normalizeText } from "./request-view.ts";
+import { allTexts, conversation, normalizeText, systemParts } from "./request-view.ts";
 import { emptiedTurns, isEmptyMessage } from "./turns.ts";
 
 /** One token per meaningful part; ids are left out (judged on their own). */
@@ -112,6 +112,51 @@ function lostItems(sentAll: string[], gotAll: string[], forwarded: CanonicalRequ
   });
 }
 
+/**
+ * Texts that left the conversation for somewhere else downstream (lostItems counts them as
+ * carried): the same answer as the text judge's (content-judges.ts judgeText), so the order
+ * and the position of one system note never disagree. A system note lifted into the system
+ * prompt of a backend whose system prompt is one top-level field (`traits.systemPrompt`) is
+ * the best that backend can do: `no-equivalent` (cause `moved`); any other text moved out of
+ * the conversation is `mangled` (cause `moved`).
+ */
+function movedOut(
+  sentAll: string[],
+  gotAll: string[],
+  forwarded: CanonicalRequest,
+): Judgement | undefined {
+  const inConversation = normalizeText(
+    conversation(forwarded)
+      .flatMap((m) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])))
+      .join("\n"),
+  );
+  const moved = without(sentAll, gotAll).filter((t) => {
+    const text = TEXT_TOKEN.exec(t)?.[2];
+    if (text === undefined || text === "" || /:(image|document|audio)$/.test(t)) return false;
+    return !inConversation.includes(text);
+  });
+  if (moved.length === 0) return undefined;
+  const shown = `[${moved.map(brief).join(", ")}]`;
+  const system = normalizeText(
+    systemParts(forwarded)
+      .flatMap((p) => (p.type === "text" ? [p.text] : []))
+      .join("\n"),
+  );
+  const lifted = moved.every((t) => {
+    const m = TEXT_TOKEN.exec(t);
+    return m?.[1] === "system" && system.includes(m[2] ?? "");
+  });
+  if (lifted && dialectModule(forwarded.dialect).traits.systemPrompt === "top-level") {
+    const why = `${forwarded.dialect} has no system turn inside a conversation`;
+    return {
+      kind: "no-equivalent",
+      detail: `${shown} → carried in the system prompt (${why})`,
+      cause: "moved",
+    };
+  }
+  return { kind: "mangled", detail: `${shown} → moved out of the conversation`, cause: "moved" };
+}
+
 /** The items of `list` that `other` lacks (as a multiset), in order. */
 function without(list: string[], other: string[]): string[] {
   const counts = new Map<string, number>();
@@ -189,7 +234,11 @@ export function judgeOrder(client: CanonicalRequest, forwarded: CanonicalRequest
   const sent = common(sentAll, gotAll);
   const got = common(gotAll, sentAll);
   const at = sent.findIndex((t, i) => t !== got[i]);
-  if (at < 0) return { kind: "preserved", detail: `${sent.length} item(s) → same order` };
+  if (at < 0) {
+    const out = movedOut(sentAll, gotAll, forwarded);
+    if (out) return out;
+    return { kind: "preserved", detail: `${sent.length} item(s) → same order` };
+  }
   return {
     kind: "mangled",
     detail: `${window(sent, at)} → ${window(got, at)}`,

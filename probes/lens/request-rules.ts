@@ -8,6 +8,7 @@
 import { VALUE_ACCESSORS, type ValueAttribute } from "../../dialects/attributes.ts";
 import type { CanonicalRequest } from "../../dialects/canonical.ts";
 import type { DialectModule } from "../../dialects/dialect-module.ts";
+import { isRecord } from "../../dialects/json.ts";
 import type { Cause } from "../causes.ts";
 import { sameValue } from "./describe.ts";
 import type { RequestAttribute } from "./field-names.ts";
@@ -32,19 +33,25 @@ export interface ValueRule {
   /** Compare only the keys the client's value has (a gateway may add required keys). */
   alignKeys?: boolean;
   /** Another attribute that carries the same intent where the backend has no exact field
-   * (an effort level sent as a thinking budget): carried, with `cause` saying how. */
-  carrier?: {
-    read: (req: CanonicalRequest) => unknown;
-    label: string;
-    cause: Cause;
-    /** Whether the carried value stands for the sent one (any value does when left out). */
-    carries?: (sent: unknown, carried: unknown) => boolean;
-  };
+   * (an effort level sent as a thinking budget): carried, with `cause` saying how. Several
+   * are tried in order; the first that reads a value decides. */
+  carrier?: Carrier | readonly Carrier[];
   /** Whether the backend always behaves as this value asks, so absence there is preserved. */
   impliedBy?: (backend: DialectModule) => boolean;
   /** Where the values differ: an outcome by part, when a part decides it (an MCP server that
    * arrived without its token is that token dropped); undefined leaves it `mangled`. */
   byPart?: (sent: unknown, got: unknown) => Outcome | undefined;
+}
+
+export interface Carrier {
+  read: (req: CanonicalRequest) => unknown;
+  label: string;
+  cause: Cause;
+  /** Whether the carried value stands for the sent one (any value does when left out). */
+  carries?: (sent: unknown, carried: unknown) => boolean;
+  /** Whether a carried value that does not stand for the sent one says the opposite
+   * (thinking switched off for an effort of "high"): `mangled`, not absent. */
+  contradicts?: boolean;
 }
 
 export interface CustomRule {
@@ -86,6 +93,20 @@ function reasoningSwitch(req: CanonicalRequest): "on" | "off" | undefined {
   if (r.mode === "enabled" || r.mode === "adaptive") return "on";
   if (r.budgetTokens !== undefined || r.effort !== undefined) return "on";
   return undefined;
+}
+
+/**
+ * Effort levels an off switch stands for: `none` turns reasoning off
+ * (https://platform.openai.com/docs/api-reference/chat/create#chat-create-reasoning_effort),
+ * and `minimal`, the least reasoning, has no level of its own where the only step below "on"
+ * is off.
+ */
+const OFF_LEVELS: ReadonlySet<unknown> = new Set(["none", "minimal"]);
+
+/** "off" where the request turns thinking off by a switch or a budget of 0, else undefined. */
+function thinkingOff(req: CanonicalRequest): "off" | undefined {
+  const r = req.reasoning;
+  return r?.mode === "disabled" || r?.budgetTokens === 0 ? "off" : undefined;
 }
 
 /** Gemini's `thinkingConfig.includeThoughts`: thinking asked for with its thoughts. */
@@ -164,7 +185,8 @@ const RULES = {
     const args = toolCallArguments(r);
     return nonEmpty(toolCallParts(r).map((c, i) => ({ name: c.name, arguments: args[i] })));
   }),
-  "messages.tool-call.id": custom((r) => toolCallParts(r).length > 0),
+  // An id sent empty carries nothing (an absent id is absent, docs/lens.md).
+  "messages.tool-call.id": custom((r) => toolCallParts(r).some((p) => p.id !== "")),
   "messages.tool-call.name": value((r) => nonEmpty(toolCallParts(r).map((c) => c.name))),
   "messages.tool-call.arguments": value((r) => nonEmpty([...toolCallArguments(r)])),
   "messages.tool-call.signature": value(callSignatures),
@@ -208,7 +230,17 @@ const RULES = {
         ? { type: f.type, schema: f.schema }
         : { type: f.type, schema: f.schema, strict: f.strict };
     },
-    { alignKeys: true },
+    {
+      alignKeys: true,
+      // Plain text is every dialect's output when no format is asked for: Chat's `text` is the
+      // "Default response format" (https://platform.openai.com/docs/api-reference/chat/create#chat-create-response_format),
+      // Responses' "default format is { "type": "text" }" (https://platform.openai.com/docs/api-reference/responses/create#responses-create-text),
+      // Gemini's `responseMimeType` "text/plain: (default)" (https://ai.google.dev/api/generate-content#generationconfig),
+      // and Anthropic (https://docs.anthropic.com/en/api/messages) and Ollama `format`
+      // (https://github.com/ollama/ollama/blob/main/docs/api.md#parameters-1) answer in free
+      // text unless asked for JSON. So `{"type": "text"}` left out downstream means the same.
+      isDefault: (v) => isRecord(v) && v.type === "text" && v.schema === undefined,
+    },
   ),
   // Decision: Gemini thinking models think by default (a dynamic budget); a request with
   // `includeThoughts: true` and no budget asks for that thinking and its thoughts, so it
@@ -235,13 +267,28 @@ const RULES = {
     },
   }),
   // Decision: an effort level carried as a thinking budget is the closest a budget-only
-  // backend can do; it is preserved with cause `as-budget` and the budget shown.
+  // backend can do; it is preserved with cause `as-budget` and the budget shown. Where the
+  // target turns thinking off with another field (Anthropic `thinking: {type: "disabled"}`,
+  // Ollama `think: false`, Gemini `thinkingBudget: 0`), that switch is what `none` means,
+  // and the nearest a target without a `minimal` level has to it: preserved (`as-off`).
+  // Thinking switched off for any other level, or on for `none`, says the opposite: mangled.
   "reasoning.effort": value((r) => r.reasoning?.effort, {
-    carrier: {
-      read: (r) => r.reasoning?.budgetTokens,
-      label: "a thinking budget",
-      cause: "as-budget",
-    },
+    carrier: [
+      {
+        read: thinkingOff,
+        label: "thinking",
+        cause: "as-off",
+        carries: (sent) => OFF_LEVELS.has(sent),
+        contradicts: true,
+      },
+      {
+        read: (r) => r.reasoning?.budgetTokens,
+        label: "a thinking budget",
+        cause: "as-budget",
+        carries: (sent) => sent !== "none",
+        contradicts: true,
+      },
+    ],
   }),
   metadata: value(metadataWithoutUser),
   user: value(userId),

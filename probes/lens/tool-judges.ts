@@ -9,6 +9,7 @@ import { dialectModule } from "../../dialects/registry.ts";
 import { mediaKey } from "./content-judges.ts";
 import { sameValue, show, showChange } from "./describe.ts";
 import type { Judgement } from "./judgement.ts";
+import { requestNoEquivalent } from "./no-equivalent.ts";
 import { conversation, normalizeText, toolResultParts } from "./request-view.ts";
 
 interface ToolTurns {
@@ -109,6 +110,11 @@ export function judgeResultIds(client: CanonicalRequest, forwarded: CanonicalReq
     got.resultIds.length === 0 ||
     idsLost(sent.resultIds, got.resultIds) === got.resultIds.length
   ) {
+    const byName = linkedByName(client, forwarded);
+    if (byName) {
+      const detail = `${show(sent.resultIds)} → absent, linked by name ${show(byName)}`;
+      return { kind: "preserved", detail, cause: "name-linked" };
+    }
     return { absent: true, detail: `${show(sent.resultIds)} → absent` };
   }
   const rename = renaming(sent, got) ?? new Map<string, string>();
@@ -129,14 +135,7 @@ function misnamedResults(
   client: CanonicalRequest,
   forwarded: CanonicalRequest,
 ): string | undefined {
-  const names = new Map<string, string>();
-  const expected: (string | undefined)[] = [];
-  for (const m of conversation(client)) {
-    for (const p of m.parts) {
-      if (p.type === "tool-call") names.set(p.id, p.name);
-      else if (p.type === "tool-result") expected.push(names.get(p.callId) ?? p.name);
-    }
-  }
+  const expected = callNames(client);
   const got = toolResultParts(forwarded);
   const wrong: string[] = [];
   for (let i = 0; i < got.length && i < expected.length; i++) {
@@ -147,6 +146,36 @@ function misnamedResults(
     }
   }
   return wrong.length > 0 ? wrong.join("; ") : undefined;
+}
+
+/** The name of the call each client result answers, in order (found by the result's id). */
+function callNames(client: CanonicalRequest): (string | undefined)[] {
+  const names = new Map<string, string>();
+  const expected: (string | undefined)[] = [];
+  for (const m of conversation(client)) {
+    for (const p of m.parts) {
+      if (p.type === "tool-call") names.set(p.id, p.name);
+      else if (p.type === "tool-result") expected.push(names.get(p.callId) ?? p.name);
+    }
+  }
+  return expected;
+}
+
+/**
+ * Where the backend defines no tool-call id and links a result to its call by name (Ollama:
+ * a call is `function` {name, arguments}, a result a `tool` message naming it in `tool_name`,
+ * https://docs.ollama.com/capabilities/tool-calling), a result that names its call carries the
+ * link the client's id made: the forwarded names, when every result names its own call.
+ */
+function linkedByName(client: CanonicalRequest, forwarded: CanonicalRequest): string[] | undefined {
+  const backend = forwarded.dialect;
+  if (dialectModule(backend).traits.toolResultLink.by !== "name") return undefined;
+  if (!requestNoEquivalent("messages.tool-call.id", backend)) return undefined;
+  const expected = callNames(client);
+  const got = toolResultParts(forwarded).map((p) => p.name);
+  if (got.length === 0 || got.length !== expected.length) return undefined;
+  const linked = got.every((name, i) => name !== undefined && name === expected[i]);
+  return linked ? (got as string[]) : undefined;
 }
 
 /** A result's content by meaning: its texts (whitespace-collapsed) and media payloads. */

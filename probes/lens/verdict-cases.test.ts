@@ -9,7 +9,8 @@ import { judgeField } from "./judge-exchange.ts";
  * Wrong verdicts a user once saw, each a pair of wire bodies read through the dialect readers:
  * conversation.json (issue 4: a turn forwarded 1 of 3, a dropped system note, dropped redacted
  * thinking or a Responses reasoning item, a developer message, a Gemini thought signature on a
- * call) and rules.json (issue 20: one case per verdict rule, with its clean counterpart).
+ * call), rules.json (issue 20: one case per verdict rule, with its clean counterpart) and
+ * readers.json (docs/lens.md "Reading by meaning": one case per reader and judge rule).
  */
 interface Case {
   /** The rule of docs/lens.md the case stands for (rules.json). */
