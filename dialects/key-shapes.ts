@@ -132,7 +132,7 @@ export const KEY_SHAPE_TABLE: readonly KeyShape[] = [
     provider: "Slack token (bot, user, app-level, workspace, refresh, configuration)",
     example: "xoxb-1234567890123-1234567890123-SlackBotEXAMPLEtoken0016",
     shape: /xox[abeprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}/g,
-    prefix: "xox[abeprs]-|xapp-",
+    prefix: "x(?:ox[abeprs]|app)-",
     see: "https://api.slack.com/authentication/token-types",
   },
   {
@@ -140,7 +140,7 @@ export const KEY_SHAPE_TABLE: readonly KeyShape[] = [
     example: "hooks.slack.com/services/T0SLACKEX/B0HOOKEX/SlackHookEXAMPLEsecret0017",
     context: "https://{}",
     shape: /hooks\.slack\.com\/services\/T[A-Z0-9]+\/B[A-Z0-9]+\/[A-Za-z0-9]{20,}/g,
-    prefix: "hooks\\.slack\\.com",
+    prefix: "hooks\\.",
     see: "https://api.slack.com/messaging/webhooks",
   },
   {
@@ -195,7 +195,7 @@ export const KEY_SHAPE_TABLE: readonly KeyShape[] = [
     example:
       "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJnYXRlY2hlY2stZXhhbXBsZSJ9.JwtSignatureEXAMPLE0000000000000000000024",
     shape: /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
-    prefix: "eyJ[A-Za-z0-9_-]{8,}\\.",
+    prefix: "eyJ",
     see: "https://datatracker.ietf.org/doc/html/rfc7519#section-3.1",
   },
   {
@@ -240,13 +240,21 @@ export interface KeyShape {
 
 export const KEY_SHAPES: readonly RegExp[] = KEY_SHAPE_TABLE.map((row) => row.shape);
 
+/** A prefix that ends in a separator (`sk-`, `hf_`, `ya29.`) is looked for behind one. */
+const ENDS_IN_SEPARATOR = /(?:-|_|\\\.)$/;
+
 /**
  * Every shape starts with (or follows) one of its row's prefixes: one scan rules out most text
- * before the shapes run.
+ * before the shapes run. Most prefixes end in a separator, and are looked for behind each
+ * `-`, `_` or `.` of the text rather than tried at every character: the scan of a common
+ * body cost half as much as the same prefixes as alternatives (docs/perf-log.md).
  */
-export const KEY_PREFIXES = new RegExp(
-  [...new Set(KEY_SHAPE_TABLE.map((row) => row.prefix))].join("|"),
-);
+export const KEY_PREFIXES = (() => {
+  const prefixes = [...new Set(KEY_SHAPE_TABLE.map((row) => row.prefix))];
+  const behind = prefixes.filter((p) => ENDS_IN_SEPARATOR.test(p));
+  const others = prefixes.filter((p) => !ENDS_IN_SEPARATOR.test(p));
+  return new RegExp([`[-_.](?<=${behind.join("|")})`, ...others].join("|"));
+})();
 
 /**
  * Every shape in one pass, in the table's order where two start at one place: text that
