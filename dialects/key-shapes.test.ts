@@ -65,6 +65,19 @@ describe("the key-shape catalogue", () => {
     }
   });
 
+  it("reads hostile text in one pass: long runs of spaces, of `eyJ`, of BEGIN lines", () => {
+    // Each of these took seconds at 40 KB before its shape was bounded (quadratic).
+    for (const text of [
+      `sk-x aws_secret_access_key${" ".repeat(200_000)}x Bearer${" ".repeat(200_000)}x`,
+      `sk-x ${"eyJ".repeat(70_000)}`,
+      `sk-x ${"-----BEGIN PRIVATE KEY-----".repeat(8_000)}`,
+    ]) {
+      const started = performance.now();
+      redactText(text);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+  });
+
   it("rules out text with none of the prefixes in one scan", () => {
     expect(KEY_PREFIXES.test('{"model":"m","messages":[{"role":"user","content":"hi"}]}')).toBe(
       false,

@@ -172,12 +172,14 @@ export const KEY_SHAPE_TABLE: readonly KeyShape[] = [
     see: "https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_identifiers.html#identifiers-unique-ids",
   },
   {
-    // A secret key has no prefix: it is found where a name says what it is.
+    // A secret key has no prefix: it is found where a name says what it is. The spaces around
+    // `=` are bounded: unbounded, each character of a long run of spaces was read again
+    // for every one after it.
     provider: "AWS secret access key, after its name",
     example: "AwsSecretEXAMPLEkey000000000000000/00+22",
     context: "aws_secret_access_key = {}",
     shape:
-      /(?<=(?:[Ss]ecret_?[Aa]ccess_?[Kk]ey|SECRET_ACCESS_KEY)(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
+      /(?<=(?:[Ss]ecret_?[Aa]ccess_?[Kk]ey|SECRET_ACCESS_KEY)(?:\\?["'])?\s{0,8}[:=]\s{0,8}(?:\\?["'])?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
     prefix: "[Ss]ecret_?[Aa]ccess_?[Kk]ey|SECRET_ACCESS_KEY",
     see: "https://docs.aws.amazon.com/cli/latest/userguide/cli-configure-files.html",
   },
@@ -194,7 +196,9 @@ export const KEY_SHAPE_TABLE: readonly KeyShape[] = [
     provider: "JSON Web Token",
     example:
       "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJnYXRlY2hlY2stZXhhbXBsZSJ9.JwtSignatureEXAMPLE0000000000000000000024",
-    shape: /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
+    // A token starts where no token character stands before it: a run of `eyJ` with no dot
+    // is then read once, not once per `eyJ`.
+    shape: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
     prefix: "eyJ",
     see: "https://datatracker.ietf.org/doc/html/rfc7519#section-3.1",
   },
@@ -202,7 +206,10 @@ export const KEY_SHAPE_TABLE: readonly KeyShape[] = [
     provider: "PEM private key (PKCS #8, RSA, EC, OpenSSH)",
     example:
       "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCPemEXAMPLEkey0025\n-----END PRIVATE KEY-----",
-    shape: /-----BEGIN[A-Z ]{0,20}PRIVATE KEY-----[\s\S]*?-----END[A-Z ]{0,20}PRIVATE KEY-----/g,
+    // Bounded (an RSA-4096 key is about 3.2 KB) and never past the next BEGIN line: a BEGIN
+    // with no END costs what lies before the next one, not the rest of the text.
+    shape:
+      /-----BEGIN[A-Z ]{0,20}PRIVATE KEY-----(?:(?!-----BEGIN)[\s\S]){0,16384}?-----END[A-Z ]{0,20}PRIVATE KEY-----/g,
     prefix: "-----BEGIN",
     see: "https://datatracker.ietf.org/doc/html/rfc7468#section-10",
   },
@@ -222,7 +229,7 @@ export const KEY_SHAPE_TABLE: readonly KeyShape[] = [
     provider: "Bearer token in text",
     example: "BearerTokenEXAMPLE.value-0027~x",
     context: "curl -H 'Authorization: Bearer {}'",
-    shape: /(?<=(?:[Bb]earer|BEARER)[ \t]+)[A-Za-z0-9._~+/-]{16,}=*/g,
+    shape: /(?<=(?:[Bb]earer|BEARER)[ \t]{1,4})[A-Za-z0-9._~+/-]{16,}=*/g,
     prefix: "(?:[Bb]earer|BEARER)[ \\t]",
     see: "https://datatracker.ietf.org/doc/html/rfc6750#section-2.1",
   },
