@@ -73,11 +73,16 @@ export function redactQuery(query: string, extraSecrets: readonly string[] = [])
     .join("&");
 }
 
-/** A URL path with key-shaped and known secrets redacted segment by segment, decoded. */
+/**
+ * A URL path with key-shaped and known secrets redacted segment by segment, decoded. The
+ * whole path is scanned first: an absolute-form target (`http://user:pw@host/...`) holds a
+ * password that only the text around it, across the slashes, shows.
+ */
 export function redactPath(path: string, extraSecrets: readonly string[] = []): string {
+  const whole = redactText(path, extraSecrets);
   // Without escapes the path is its own decoded text: one scan, no split.
-  if (!path.includes("%")) return redactText(path, extraSecrets);
-  return path
+  if (!whole.includes("%")) return whole;
+  return whole
     .split("/")
     .map((segment) => redactUrlPart(segment, extraSecrets, safeDecode))
     .join("/");

@@ -17,6 +17,7 @@ import {
   redactText,
   refreshEnvironmentSecrets,
 } from "./credentials.ts";
+import { plantedExample } from "./key-shapes.ts";
 
 const OPENAI = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx";
 const ANTHROPIC = "sk-ant-api03-AbCdEfGhIjKlMnOp";
@@ -43,9 +44,7 @@ describe("redactText", () => {
 
   it("redacts every provider's example, so each shape passes the quick prefix scan too", () => {
     for (const row of KEY_SHAPE_TABLE) {
-      const text = row.provider.startsWith("AWS secret")
-        ? `aws_secret_access_key = ${row.example}`
-        : `x ${row.example} y`;
+      const text = `x ${plantedExample(row)} y`;
       expect(redactText(text), row.provider).toBe(
         text.replace(row.example, redactionTag(row.example)),
       );

@@ -9,7 +9,7 @@ import { environmentSecrets, isCredentialName } from "./credential-names.ts";
 import { stringifyDeep, walkJson } from "./deep-json.ts";
 import { embeddedJson, opensLikeJson } from "./embedded-json.ts";
 import { decodedText, replaceInView, type ViewSpan } from "./escaped-view.ts";
-import { KEY_PREFIXES, KEY_SHAPES } from "./key-shapes.ts";
+import { ANY_KEY_SHAPE, KEY_PREFIXES, KEY_SHAPES } from "./key-shapes.ts";
 
 export { environmentSecrets, isCredentialName } from "./credential-names.ts";
 export { KEY_SHAPE_TABLE, KEY_SHAPES } from "./key-shapes.ts";
@@ -132,8 +132,7 @@ export function redactText(text: string, extraSecrets: readonly string[] = []): 
   let out = replaceSecrets(text, extraSecrets);
   if (env.length > 0) out = replaceSecrets(out, env);
   if (!KEY_PREFIXES.test(out)) return out;
-  for (const shape of KEY_SHAPES) out = out.replace(shape, (m) => redactionTag(m));
-  return out;
+  return out.replace(ANY_KEY_SHAPE, (m) => redactionTag(m));
 }
 
 /** The secrets searched for in text: those long enough not to hit ordinary words. */

@@ -6,13 +6,13 @@
  * inside any file (stored bodies), and every cell of the database.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { databaseText, filesUnder, readable } from "./disk-text.ts";
 
 const CLI = fileURLToPath(new URL("../scripts/gatecheck.mjs", import.meta.url));
 
@@ -88,54 +88,6 @@ function gatecheck(args: string[]) {
     throw new Error(`gatecheck ${args.join(" ")} exited ${run.status}: ${run.stderr}`);
   }
   return run;
-}
-
-function filesUnder(root: string): string[] {
-  return readdirSync(root, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
-}
-
-/** Text and what hides inside it: base64 runs decoded, gzip within them unpacked. */
-function readable(text: string): string {
-  const found = [text];
-  for (const run of text.match(/[A-Za-z0-9+/]{24,}={0,2}/g) ?? []) {
-    const bytes = Buffer.from(run, "base64");
-    found.push(bytes.toString("latin1"));
-    if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-      try {
-        found.push(gunzipSync(bytes).toString("utf8"));
-      } catch {
-        // A run that only starts like gzip.
-      }
-    }
-  }
-  return found.join("\n");
-}
-
-function databaseText(path: string): string {
-  const db = new Database(path, { readonly: true });
-  try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
-      name: string;
-    }[];
-    return tables
-      .map(({ name }) =>
-        db
-          .prepare(`SELECT * FROM "${name.replaceAll('"', '""')}"`)
-          .raw()
-          .all()
-          .map((row) =>
-            (row as unknown[])
-              .map((cell) => (Buffer.isBuffer(cell) ? cell.toString("latin1") : String(cell)))
-              .join("\t"),
-          )
-          .join("\n"),
-      )
-      .join("\n");
-  } finally {
-    db.close();
-  }
 }
 
 describe("a sweep with secrets planted in headers, query, body and environment", () => {
