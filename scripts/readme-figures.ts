@@ -9,26 +9,18 @@
  * sweep's `--out`, default the database's folder) holds the run's folder `runs/RUN`, measured
  * when present. Opens the database read-only. Exit 2 on bad input, nothing written.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import type { VerdictKind } from "../probes/verdict.ts";
+import { folderBytes } from "./folder-bytes.ts";
 import {
   columnFigures,
   type RunFigures,
   renderFiguresBlock,
   replaceFiguresBlock,
 } from "./readme-figures-block.ts";
-
-function folderBytes(dir: string): number {
-  let total = 0;
-  for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
-    const stats = statSync(join(dir, name), { throwIfNoEntry: false });
-    if (stats?.isFile()) total += stats.size;
-  }
-  return total;
-}
 
 /** A run's figures, read from a database opened read-only. */
 export function readRunFigures(dbPath: string, runId?: string, out?: string): RunFigures {

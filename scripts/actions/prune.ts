@@ -1,15 +1,16 @@
 /**
- * `gatecheck prune --keep N`: a nightly job adds a run a night (a default sweep ~60 MB of
- * database and ~32 MB of run folders); this keeps the newest N runs and deletes the rest,
+ * `gatecheck prune --keep N`: a nightly job adds a run a night (a default sweep's size is in the
+ * README's figures block, `scripts/readme-figures.ts`); this keeps the newest N runs and deletes the rest,
  * their cells, attempts and gateway rows, the bytes no kept run refers to (a rescore shares
  * its source's), and their folders under `<out>/runs/`. The database is vacuumed after, so
  * the file shrinks.
  */
-import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { insideRoot } from "../../results/inside-root.ts";
 import { openStore } from "../../results/store.ts";
 import { CliError } from "../exit-codes.ts";
+import { folderBytes } from "../folder-bytes.ts";
 import { requireWritableFile } from "../paths.ts";
 import { withResultsErrors } from "../results-errors.ts";
 
@@ -19,16 +20,6 @@ export interface PruneFlags {
   out?: string;
   dryRun?: boolean;
   json?: boolean;
-}
-
-/** Bytes of the files under a folder. */
-function folderBytes(dir: string): number {
-  let total = 0;
-  for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
-    const stats = statSync(join(dir, name), { throwIfNoEntry: false });
-    if (stats?.isFile()) total += stats.size;
-  }
-  return total;
 }
 
 export async function pruneAction(flags: PruneFlags): Promise<void> {
