@@ -11,6 +11,7 @@ import { dialectModule } from "../dialects/registry.ts";
 import {
   type ErrorSpec,
   encodeEvents,
+  type StreamEvent,
   writeError,
   writeReply,
   writeReplyEvents,
@@ -85,6 +86,26 @@ export function canonicalBody(
   canonical: CanonicalReply | { parts: unknown[]; [key: string]: unknown },
   options: CanonicalOptions,
 ): RenderedBody {
+  const run = canonicalBodySlices(dialect, canonical, options);
+  let next = run.next();
+  while (!next.done) next = run.next();
+  return next.value;
+}
+
+/** Stream events encoded between two pauses of `canonicalBodySlices`. */
+const EVENTS_PER_SLICE = 1024;
+
+/**
+ * `canonicalBody` as a generator that pauses after writing the events and after every
+ * `EVENTS_PER_SLICE` of them encoded, so a caller can give the event loop back between
+ * slices of a heavy stream (heavy-render.ts); `canonicalBody` runs it through at once, so
+ * both give the same bytes.
+ */
+export function* canonicalBodySlices(
+  dialect: Dialect,
+  canonical: CanonicalReply | { parts: unknown[]; [key: string]: unknown },
+  options: CanonicalOptions,
+): Generator<void, RenderedBody> {
   const given = canonical as Partial<CanonicalReply>;
   const reply = {
     ...given,
@@ -103,11 +124,13 @@ export function canonicalBody(
     const units = encodeJsonArrayUnits(events).map((u) => Buffer.from(u));
     return { contentType: contentTypes.json, units, stream: true };
   }
-  return {
-    contentType: contentTypes.stream,
-    units: events.map((e) => Buffer.from(encodeEvents(dialect, [e]))),
-    stream: true,
-  };
+  if (events.length > EVENTS_PER_SLICE) yield;
+  const units: Buffer[] = new Array(events.length);
+  for (let i = 0; i < events.length; i++) {
+    units[i] = Buffer.from(encodeEvents(dialect, [events[i] as StreamEvent]));
+    if ((i + 1) % EVENTS_PER_SLICE === 0 && i + 1 < events.length) yield;
+  }
+  return { contentType: contentTypes.stream, units, stream: true };
 }
 
 export interface DefaultReplyContext {
