@@ -11,6 +11,7 @@ import { dialectModule } from "../dialects/registry.ts";
 import {
   type ErrorSpec,
   encodeEvents,
+  type StreamEvent,
   writeError,
   writeReply,
   writeReplyEvents,
@@ -79,12 +80,54 @@ export interface CanonicalOptions {
  */
 const NO_USAGE = Object.freeze({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
 
+type CanonicalInput = CanonicalReply | { parts: unknown[]; [key: string]: unknown };
+
 /** A canonical reply in the dialect's framing: a JSON body, or one unit per stream event. */
 export function canonicalBody(
   dialect: Dialect,
-  canonical: CanonicalReply | { parts: unknown[]; [key: string]: unknown },
+  canonical: CanonicalInput,
   options: CanonicalOptions,
 ): RenderedBody {
+  const written = writeCanonical(dialect, canonical, options);
+  if ("units" in written) return written;
+  return {
+    contentType: written.contentType,
+    units: written.events.map((e) => Buffer.from(encodeEvents(dialect, [e]))),
+    stream: true,
+  };
+}
+
+/** Stream events encoded between two pauses of `canonicalBodySlices`. */
+const EVENTS_PER_SLICE = 1024;
+
+/**
+ * `canonicalBody` as a generator that pauses after writing the events and after every
+ * `EVENTS_PER_SLICE` of them encoded, so a caller can give the event loop back between
+ * slices of a heavy stream (heavy-render.ts). The same bytes (heavy-take.test.ts).
+ */
+export function* canonicalBodySlices(
+  dialect: Dialect,
+  canonical: CanonicalInput,
+  options: CanonicalOptions,
+): Generator<void, RenderedBody> {
+  const written = writeCanonical(dialect, canonical, options);
+  if ("units" in written) return written;
+  const { events } = written;
+  if (events.length > EVENTS_PER_SLICE) yield;
+  const units: Buffer[] = [];
+  for (let i = 0; i < events.length; i++) {
+    units.push(Buffer.from(encodeEvents(dialect, [events[i] as StreamEvent])));
+    if ((i + 1) % EVENTS_PER_SLICE === 0 && i + 1 < events.length) yield;
+  }
+  return { contentType: written.contentType, units, stream: true };
+}
+
+/** The reply written whole (a JSON body, a JSON array), or a stream's events to encode. */
+function writeCanonical(
+  dialect: Dialect,
+  canonical: CanonicalInput,
+  options: CanonicalOptions,
+): RenderedBody | { contentType: string; events: StreamEvent[] } {
   const given = canonical as Partial<CanonicalReply>;
   const reply = {
     ...given,
@@ -103,11 +146,7 @@ export function canonicalBody(
     const units = encodeJsonArrayUnits(events).map((u) => Buffer.from(u));
     return { contentType: contentTypes.json, units, stream: true };
   }
-  return {
-    contentType: contentTypes.stream,
-    units: events.map((e) => Buffer.from(encodeEvents(dialect, [e]))),
-    stream: true,
-  };
+  return { contentType: contentTypes.stream, events };
 }
 
 export interface DefaultReplyContext {

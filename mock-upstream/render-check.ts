@@ -4,7 +4,9 @@
  * is refused then (400), not when a request comes. A heavy body (200 KB of text in 1-byte
  * chunks: 200,000 events) takes seconds per render, so the control API runs the check a
  * render at a time, giving the event loop back between renders that take long: traffic is
- * answered meanwhile, not after all ten. `stage()` in process checks at once.
+ * answered meanwhile, not after all ten. `stage()` in process checks at once. A body whose
+ * render took `SLICE_MS` or more is marked heavy (`isHeavyBody`): the request that takes it
+ * renders it off the request path (heavy-render.ts).
  */
 import { DIALECTS } from "../dialects/dialect.ts";
 import { canonicalBody } from "./dialect-replies.ts";
@@ -13,6 +15,8 @@ import type { StagedReplySpec } from "./staged-reply-spec.ts";
 type RenderedCanonical = Parameters<typeof canonicalBody>[1];
 
 interface CanonicalStep {
+  /** The spec's body object, which the render cache (reply-engine.ts) is keyed on. */
+  body: object;
   canonical: RenderedCanonical;
   plan: unknown;
   where: string;
@@ -26,7 +30,7 @@ function canonicalSteps(specs: readonly StagedReplySpec[]): CanonicalStep[] {
       const body = step.body;
       if (!body || !("canonical" in body)) continue;
       const where = `${specs.length > 1 ? `[${i}].` : ""}${spec.sequence ? `sequence[${j}]` : "reply"}.body`;
-      out.push({ canonical: body.canonical, plan: body.plan, where });
+      out.push({ body, canonical: body.canonical, plan: body.plan, where });
     }
   }
   return out;
@@ -38,8 +42,22 @@ function canonicalSteps(specs: readonly StagedReplySpec[]): CanonicalStep[] {
  * the same probe's reply for every mode and repeat (staged bodies are JSON data, so the text
  * is all a render reads).
  */
-const renderProblems = new Map<string, string>();
+const renderProblems = new Map<string, { problem: string; heavy: boolean }>();
 const MAX_REMEMBERED = 2000;
+
+/** Renders run back to back until they have taken this long; then the loop gets a turn. */
+export const SLICE_MS = 8;
+
+/** Staged bodies one of whose check renders held the event loop for `SLICE_MS` or more. */
+const heavyBodies = new WeakSet<object>();
+
+/**
+ * Whether this staged body's render holds the event loop long (its check said so when it
+ * was staged): the request that takes it then renders it in slices (heavy-render.ts).
+ */
+export function isHeavyBody(body: object): boolean {
+  return heavyBodies.has(body);
+}
 
 /**
  * The check of one body as a generator that pauses after each render, so a caller can run
@@ -48,21 +66,28 @@ const MAX_REMEMBERED = 2000;
 function* renderProblem(step: CanonicalStep): Generator<void, string | undefined> {
   const key = JSON.stringify([step.canonical, step.plan ?? null]);
   const known = renderProblems.get(key);
-  if (known !== undefined) return known || undefined;
+  if (known !== undefined) {
+    if (known.heavy) heavyBodies.add(step.body);
+    return known.problem || undefined;
+  }
   let problem = "";
+  let heavy = false;
   check: for (const dialect of DIALECTS) {
     for (const stream of [false, true]) {
+      const start = performance.now();
       try {
         canonicalBody(dialect, step.canonical, { stream, plan: step.plan });
       } catch (error) {
         problem = (error as Error).message;
         break check;
       }
+      heavy ||= performance.now() - start >= SLICE_MS;
       yield;
     }
   }
+  if (heavy) heavyBodies.add(step.body);
   if (renderProblems.size >= MAX_REMEMBERED) renderProblems.clear();
-  renderProblems.set(key, problem);
+  renderProblems.set(key, { problem, heavy });
   return problem || undefined;
 }
 
@@ -87,10 +112,7 @@ export function checkRenderable(specs: readonly StagedReplySpec[]): string | und
  * replies the mock holds to the end of the turn (end-of-turn.ts) go out before the next
  * render starts.
  */
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-/** Renders run back to back until they have taken this long; then the loop gets a turn. */
-const SLICE_MS = 8;
+export const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * `checkRenderable`, giving the event loop back between renders once they have held it for

@@ -8,7 +8,9 @@ import type { Dialect } from "../dialects/dialect.ts";
 import type { ReplyForm } from "../dialects/reply-forms.ts";
 import { encodeStream, type StreamEvent } from "../dialects/sse.ts";
 import {
+  type CanonicalOptions,
   canonicalBody,
+  canonicalBodySlices,
   type DefaultReplyContext,
   defaultBody,
   errorBody,
@@ -84,18 +86,68 @@ export function renderBody(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
   const body = spec.body;
   if (!body) return renderUncached(spec, ctx);
   const key = renderKey(spec, ctx);
+  let out = rendered.get(body)?.get(key);
+  if (!out) {
+    out = renderUncached(spec, ctx);
+    remember(body, key, out);
+  }
+  return out;
+}
+
+function remember(body: object, key: string, out: RenderedBody): void {
   let forBody = rendered.get(body);
   if (!forBody) {
     forBody = new Map();
     rendered.set(body, forBody);
   }
-  let out = forBody.get(key);
-  if (!out) {
-    out = renderUncached(spec, ctx);
-    if (forBody.size >= RENDERED_PER_BODY_LIMIT) forBody.clear();
-    forBody.set(key, out);
-  }
+  if (forBody.size >= RENDERED_PER_BODY_LIMIT) forBody.clear();
+  forBody.set(key, out);
+}
+
+/**
+ * `renderBody` as a generator that pauses between slices of a canonical stream's encoding
+ * (`canonicalBodySlices`), for a caller that gives the event loop back between them: the
+ * same bytes, into the same cache.
+ */
+export function* renderBodySlices(
+  spec: ReplySpec,
+  ctx: ReplyContext,
+): Generator<void, RenderedBody> {
+  const body = spec.body;
+  if (!body || !("canonical" in body)) return renderBody(spec, ctx);
+  const key = renderKey(spec, ctx);
+  const known = rendered.get(body)?.get(key);
+  if (known) return known;
+  const out = yield* canonicalBodySlices(ctx.dialect, body.canonical, canonicalOptions(body, ctx));
+  remember(body, key, out);
   return out;
+}
+
+/**
+ * `renderBodySlices` for the body the reply will carry once its fault is applied (a fault
+ * that replaces the body renders the replacement): after it, `planReply` finds the body in
+ * the cache.
+ */
+export function renderReplySlices(
+  spec: ReplySpec,
+  ctx: ReplyContext,
+): Generator<void, RenderedBody> {
+  return renderBodySlices(applyFault(spec).spec, ctx);
+}
+
+type CanonicalSpecBody = Extract<NonNullable<ReplySpec["body"]>, { canonical: unknown }>;
+
+/** A staged `stream` that overrides the request's choice takes the dialect's own framing. */
+function canonicalOptions(body: CanonicalSpecBody, ctx: ReplyContext): CanonicalOptions {
+  const stream = body.stream ?? ctx.stream;
+  const asked = stream === ctx.stream;
+  return {
+    stream,
+    plan: body.plan,
+    requestModel: ctx.defaultReply.model,
+    ...(asked ? { form: ctx.form } : {}),
+    ...(asked && ctx.usage !== undefined ? { usage: ctx.usage } : {}),
+  };
 }
 
 function renderUncached(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
@@ -131,16 +183,7 @@ function renderUncached(spec: ReplySpec, ctx: ReplyContext): RenderedBody {
     return { contentType: "", units, stream: true };
   }
   if ("canonical" in body) {
-    // A staged `stream` that overrides the request's choice takes the dialect's own framing.
-    const stream = body.stream ?? ctx.stream;
-    const asked = stream === ctx.stream;
-    return canonicalBody(ctx.dialect, body.canonical, {
-      stream,
-      plan: body.plan,
-      requestModel: ctx.defaultReply.model,
-      ...(asked ? { form: ctx.form } : {}),
-      ...(asked && ctx.usage !== undefined ? { usage: ctx.usage } : {}),
-    });
+    return canonicalBody(ctx.dialect, body.canonical, canonicalOptions(body, ctx));
   }
   const message = body.error.message || defaultErrorMessage(spec.status);
   return errorIn(ctx, errorBody(ctx.dialect, { status: spec.status, ...body.error, message }));

@@ -14,6 +14,7 @@ import { isRecord } from "../dialects/json.ts";
 import { dialectModule } from "../dialects/registry.ts";
 import { isStreamForm } from "../dialects/reply-forms.ts";
 import { jsonBody, type RenderedBody } from "./dialect-replies.ts";
+import { isHeavyReply, planHeavyReply } from "./heavy-render.ts";
 import { MOCK_MODELS } from "./model-lists.ts";
 import type { SocketTrouble } from "./parser-refusal.ts";
 import type { Persona } from "./personas/index.ts";
@@ -334,10 +335,14 @@ async function renderErrorReply(judged: Judged, error: unknown): Promise<WireRep
   return recordTraffic(judged, decision, await planReply(decision.spec, judged.ctx));
 }
 
-async function renderLater(judged: Judged, decision: Decision): Promise<WireReply> {
+async function renderLater(
+  judged: Judged,
+  decision: Decision,
+  plan: typeof planReply = planReply,
+): Promise<WireReply> {
   let wire: WireReply;
   try {
-    wire = await planReply(decision.spec, judged.ctx, decision.body);
+    wire = await plan(decision.spec, judged.ctx, decision.body);
   } catch (error) {
     return renderErrorReply(judged, error);
   }
@@ -361,6 +366,10 @@ export function answerTraffic(
   try {
     // Past the body limit nothing was kept, so there is nothing to match a nonce in.
     decision = decide(raw, route, facts, facts?.text ?? "", model, state);
+    // A staged body whose render holds the loop long is rendered off the request path.
+    if (decision.reply.staged && isHeavyReply(decision.spec)) {
+      return renderLater(judged, decision, planHeavyReply);
+    }
     now = planReplyNow(decision.spec, ctx, decision.body);
   } catch (error) {
     return renderErrorReply(judged, error);
