@@ -224,3 +224,37 @@ export function judgeCredential(
   // never `dropped`: a client key is not a value the backend is owed).
   return verdict({ ...base, kind: "preserved", detail: `${shown} → not forwarded` });
 }
+
+/**
+ * An unknown body key's value with the client credentials in it taken out (the keys the walk
+ * above names: credential-named at any depth, `organization` and `project` at the top level),
+ * or `undefined` when nothing else is left. Those credentials are judged by the credential
+ * rule alone (leaked where they arrived, clean where they did not), so the key that held them
+ * is judged as an extra only on what else it carries: a body `api_key` stripped by the gateway
+ * is clean, never `dropped` (docs/lens.md, "A client credential is `leaked` wherever it
+ * reached the backend").
+ */
+export function withoutClientCredentials(key: string, value: unknown): unknown {
+  const named = isCredentialKey(key) || CREDENTIAL_TOP_LEVEL_BODY_KEYS.includes(key);
+  if (named && typeof value === "string" && value !== "") return undefined;
+  return strippedOfCredentials(value);
+}
+
+function strippedOfCredentials(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(strippedOfCredentials);
+  if (!isRecord(value)) return value;
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const key in value) {
+    const v = value[key];
+    if (typeof v === "string" && v !== "" && isCredentialKey(key)) {
+      changed = true;
+      continue;
+    }
+    const kept = strippedOfCredentials(v);
+    if (kept !== v) changed = true;
+    if (kept !== undefined) out[key] = kept;
+  }
+  if (!changed) return value;
+  return Object.keys(out).length === 0 ? undefined : out;
+}

@@ -163,6 +163,27 @@ describe("value attributes", () => {
     ).toBe("preserved");
   });
 
+  it("leaves a body credential to the credential rule: an unknown key holding only credentials is not an extra", () => {
+    const apiKey = "sk-BODYKEYPROBE-0123456789";
+    const client = req("openai-chat", {
+      extras: {
+        api_key: apiKey,
+        extra_headers: { "x-api-key": apiKey },
+        metadata_headers: { "x-api-key": apiKey, "x-trace": "TRACEPROBE" },
+      },
+    });
+    const stripped = judge(client, req("openai-chat"));
+    expect(stripped.filter((v) => v.field === "api_key")).toEqual([]);
+    expect(stripped.filter((v) => v.field === "extra_headers")).toEqual([]);
+    // What else the key carries is still owed: judged without the credential.
+    expect(only(stripped, "metadata_headers")).toMatchObject({ verdict: "dropped" });
+    const kept = judge(
+      client,
+      req("openai-chat", { extras: { metadata_headers: { "x-trace": "TRACEPROBE" } } }),
+    );
+    expect(only(kept, "metadata_headers").verdict).toBe("preserved");
+  });
+
   // The attribute added to show what adding one costs (docs/architecture.md): its type in
   // canonical.ts, its name and accessor in attributes.ts, a row in each field table, a probe.
   it("judges logit_bias from the rows alone: by value on Chat, no-equivalent elsewhere", () => {

@@ -20,6 +20,7 @@ import {
   judgeSystem,
   judgeText,
 } from "./content-judges.ts";
+import { withoutClientCredentials } from "./credential-judge.ts";
 import { sameRendering, sameValue, show, showChange, verdict } from "./describe.ts";
 import type { RequestAttribute } from "./field-names.ts";
 import { foreignInMessages } from "./foreign-parts.ts";
@@ -320,10 +321,13 @@ function finish(
  * the row's reason, and the value under that key is `mangled (foreign-key)`: the target never
  * reads it. Without one, the key must arrive with the same value (`dropped`, `mangled`).
  */
-export function judgeUnknownKey(pair: RequestPair, key: string): Verdict {
-  const sent = pair.client.extras[key];
+export function judgeUnknownKey(pair: RequestPair, key: string): Verdict | undefined {
+  const sent = withoutClientCredentials(key, pair.client.extras[key]);
+  // Only credentials: the credential rule judges them (leaked, or clean where they are not).
+  if (sent === undefined) return undefined;
   // An own key only: `toString` or `constructor` absent downstream is absent, not a function.
-  const got = Object.hasOwn(pair.forwarded.extras, key) ? pair.forwarded.extras[key] : undefined;
+  const raw = Object.hasOwn(pair.forwarded.extras, key) ? pair.forwarded.extras[key] : undefined;
+  const got = raw === undefined ? undefined : withoutClientCredentials(key, raw);
   const subject = extrasSubject(key);
   const base = { direction: "request", subject, field: key, sent } as const;
   const row = requestNoEquivalent(subject, pair.backend);
@@ -352,6 +356,9 @@ export function judgeRequestInto(pair: RequestPair, out: Verdict[]): void {
     const v = judgePlanned(pair, plan);
     if (v) out.push(v);
   }
-  for (const key in pair.client.extras) out.push(judgeUnknownKey(pair, key));
+  for (const key in pair.client.extras) {
+    const v = judgeUnknownKey(pair, key);
+    if (v) out.push(v);
+  }
   additionsInto(pair, out);
 }
