@@ -62,6 +62,15 @@ export function readRunFigures(dbPath: string, runId?: string, out?: string): Ru
 
 const COMMAND = "npx tsx scripts/readme-figures.ts --db DB --out DIR --write README.md";
 
+const USAGE = `Usage: npx tsx scripts/readme-figures.ts --db DB [--run RUN] [--out DIR] [--write README.md]
+
+  --db DB        the results database of the run (opened read-only)
+  --run RUN      the run (default: the database's latest)
+  --out DIR      the sweep's --out, holding runs/RUN (default: the database's folder)
+  --write FILE   replace the figures block between FILE's markers instead of printing it
+  -h, --help     this text
+`;
+
 function main(): void {
   const { values } = parseArgs({
     options: {
@@ -69,9 +78,14 @@ function main(): void {
       run: { type: "string" },
       out: { type: "string" },
       write: { type: "string" },
+      help: { type: "boolean", short: "h" },
     },
     strict: true,
   });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
   if (!values.db) throw new Error("--db DB is required: the results database of the run");
   if (!existsSync(values.db)) throw new Error(`no results database at ${values.db}`);
   const block = renderFiguresBlock(readRunFigures(values.db, values.run, values.out), COMMAND);
