@@ -9,7 +9,8 @@ import { environmentSecrets, isCredentialName } from "./credential-names.ts";
 import { stringifyDeep, walkJson } from "./deep-json.ts";
 import { embeddedJson, opensLikeJson } from "./embedded-json.ts";
 import { decodedText, replaceInView, type ViewSpan } from "./escaped-view.ts";
-import { ANY_KEY_SHAPE, KEY_PREFIXES, KEY_SHAPES } from "./key-shapes.ts";
+import { hasKeyPrefix } from "./key-shape-scan-fast.ts";
+import { ANY_KEY_SHAPE, KEY_SHAPES } from "./key-shapes.ts";
 
 export { environmentSecrets, isCredentialName } from "./credential-names.ts";
 export { KEY_SHAPE_TABLE, KEY_SHAPES } from "./key-shapes.ts";
@@ -131,7 +132,7 @@ export function redactText(text: string, extraSecrets: readonly string[] = []): 
   if (mayHideKey(text)) return redactEscapedText(text, extraSecrets, env);
   let out = replaceSecrets(text, extraSecrets);
   if (env.length > 0) out = replaceSecrets(out, env);
-  if (!KEY_PREFIXES.test(out)) return out;
+  if (!hasKeyPrefix(out)) return out;
   return out.replace(ANY_KEY_SHAPE, (m) => redactionTag(m));
 }
 
@@ -146,7 +147,7 @@ export function textSecrets(secrets: readonly string[]): string[] {
  */
 export function foundBehindEscapes(text: string, searched: readonly string[]): boolean {
   const decoded = decodedText(text);
-  return KEY_PREFIXES.test(decoded) || searched.some((secret) => decoded.includes(secret));
+  return hasKeyPrefix(decoded) || searched.some((secret) => decoded.includes(secret));
 }
 
 /**
@@ -170,7 +171,7 @@ function redactEscapedText(
   }
   for (const shape of KEY_SHAPES) {
     out = replaceInView(out, (view) =>
-      KEY_PREFIXES.test(view)
+      hasKeyPrefix(view)
         ? [...view.matchAll(shape)].map((m) => ({
             start: m.index,
             end: m.index + m[0].length,

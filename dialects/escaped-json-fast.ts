@@ -13,7 +13,7 @@
  * holds a `"` (then this cannot tell). Outside the strings stand numbers, `true`, `false`,
  * `null` and punctuation: no key prefix, but perhaps a secret of digits.
  */
-import { KEY_PREFIXES } from "./key-shapes.ts";
+import { hasKeyPrefix } from "./key-shape-scan-fast.ts";
 
 /**
  * `foundBehindEscapes(raw, searched)` for `parsed = JSON.parse(raw)`: true or false, or
@@ -32,7 +32,7 @@ export function foundInEscapedJson(
   const joined = strings.join('"');
   // A secret may also stand outside every string (in a number); a key prefix cannot.
   return (
-    KEY_PREFIXES.test(joined) ||
+    hasKeyPrefix(joined) ||
     searched.some((secret) => joined.includes(secret) || raw.includes(secret))
   );
 }

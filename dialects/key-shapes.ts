@@ -251,17 +251,36 @@ export const KEY_SHAPES: readonly RegExp[] = KEY_SHAPE_TABLE.map((row) => row.sh
 const ENDS_IN_SEPARATOR = /(?:-|_|\\\.)$/;
 
 /**
- * Every shape starts with (or follows) one of its row's prefixes: one scan rules out most text
- * before the shapes run. Most prefixes end in a separator, and are looked for behind each
- * `-`, `_` or `.` of the text rather than tried at every character: the scan of a common
- * body cost half as much as the same prefixes as alternatives (docs/perf-log.md).
+ * The rows' prefixes: those that end in a separator, by their separator, and the others.
+ * Most prefixes end in a separator, and are looked for behind each `-`, `_` or `.` of the
+ * text rather than tried at every character.
  */
-export const KEY_PREFIXES = (() => {
+export const KEY_PREFIX_ROWS = (() => {
   const prefixes = [...new Set(KEY_SHAPE_TABLE.map((row) => row.prefix))];
-  const behind = prefixes.filter((p) => ENDS_IN_SEPARATOR.test(p));
-  const others = prefixes.filter((p) => !ENDS_IN_SEPARATOR.test(p));
-  return new RegExp([`[-_.](?<=${behind.join("|")})`, ...others].join("|"));
+  return {
+    behind: prefixes.filter((p) => ENDS_IN_SEPARATOR.test(p)),
+    others: prefixes.filter((p) => !ENDS_IN_SEPARATOR.test(p)),
+  };
 })();
+
+/** The prefixes that end in a separator, by that separator (`.` unescaped). */
+export const SEPARATOR_PREFIXES: Readonly<Record<string, readonly string[]>> = (() => {
+  const by: Record<string, string[]> = {};
+  for (const p of KEY_PREFIX_ROWS.behind) {
+    const separator = p.endsWith("\\.") ? "." : p.slice(-1);
+    by[separator] = [...(by[separator] ?? []), p];
+  }
+  return by;
+})();
+
+/**
+ * Every shape starts with (or follows) one of its row's prefixes: one scan rules out most text
+ * before the shapes run. This expression is the plain reference; the redaction asks
+ * `hasKeyPrefix` (key-shape-scan-fast.ts), which gives the same answer sooner.
+ */
+export const KEY_PREFIXES = new RegExp(
+  [`[-_.](?<=${KEY_PREFIX_ROWS.behind.join("|")})`, ...KEY_PREFIX_ROWS.others].join("|"),
+);
 
 /**
  * Every shape in one pass, in the table's order where two start at one place: text that

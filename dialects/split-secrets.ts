@@ -15,7 +15,8 @@
  */
 import { environmentSecretsNow, MIN_TEXT_SECRET, redactionTag } from "./credentials.ts";
 import { stringifyDeep } from "./deep-json.ts";
-import { KEY_PREFIXES, KEY_SHAPES } from "./key-shapes.ts";
+import { hasKeyPrefix } from "./key-shape-scan-fast.ts";
+import { KEY_SHAPES } from "./key-shapes.ts";
 import { type NamedValue, namedJsonValues } from "./text-pairs.ts";
 
 /** One JSON line of a stream: where it stands among the body's pieces, and its parse. */
@@ -133,7 +134,7 @@ export function streamChannels(lines: readonly EventLine[]): Map<string, Fragmen
 /** Key shapes, the secrets given, and credential-named keys' string values in `text`. */
 export function secretsIn(text: string, secrets: readonly string[]): Found[] {
   const found: Found[] = [];
-  if (KEY_PREFIXES.test(text)) {
+  if (hasKeyPrefix(text)) {
     for (const shape of KEY_SHAPES) {
       for (const m of text.matchAll(shape)) {
         const end = m.index + m[0].length;
