@@ -8,7 +8,7 @@
  * A staged body that renders quickly never comes here.
  */
 import { headerValue } from "./record.ts";
-import { isHeavyBody, nextTurn, SLICE_MS } from "./render-check.ts";
+import { driveYielding, isHeavyBody, nextTurn } from "./render-check.ts";
 import { replyBytes } from "./reply-bytes.ts";
 import { planReply, type ReplyContext, renderReplySlices } from "./reply-engine.ts";
 import type { ReplySpec } from "./staged-reply-spec.ts";
@@ -26,16 +26,7 @@ export function isHeavyReply(spec: ReplySpec): boolean {
  */
 export async function planHeavyReply(spec: ReplySpec, ctx: ReplyContext): Promise<WireReply> {
   await nextTurn();
-  let since = performance.now();
-  const run = renderReplySlices(spec, ctx);
-  let next = run.next();
-  while (!next.done) {
-    if (performance.now() - since >= SLICE_MS) {
-      await nextTurn();
-      since = performance.now();
-    }
-    next = run.next();
-  }
+  await driveYielding(renderReplySlices(spec, ctx));
   // The body is now in the render cache, where `planReply` finds it.
   await nextTurn();
   const wire = await planReply(spec, ctx);

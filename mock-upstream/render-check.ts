@@ -48,6 +48,23 @@ const MAX_REMEMBERED = 2000;
 /** Renders run back to back until they have taken this long; then the loop gets a turn. */
 export const SLICE_MS = 8;
 
+/**
+ * Runs a generator to its end, giving the event loop back whenever a stretch of it has run
+ * `SLICE_MS`: the sliced renders (the staging check, a heavy staged reply) share this loop.
+ */
+export async function driveYielding<T>(run: Generator<unknown, T>): Promise<T> {
+  let since = performance.now();
+  let next = run.next();
+  while (!next.done) {
+    if (performance.now() - since >= SLICE_MS) {
+      await nextTurn();
+      since = performance.now();
+    }
+    next = run.next();
+  }
+  return next.value;
+}
+
 /** Staged bodies one of whose check renders held the event loop for `SLICE_MS` or more. */
 const heavyBodies = new WeakSet<object>();
 
@@ -121,18 +138,8 @@ export const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve,
 export async function checkRenderableYielding(
   specs: readonly StagedReplySpec[],
 ): Promise<string | undefined> {
-  let since = performance.now();
   for (const step of canonicalSteps(specs)) {
-    const run = renderProblem(step);
-    let next = run.next();
-    while (!next.done) {
-      if (performance.now() - since >= SLICE_MS) {
-        await nextTurn();
-        since = performance.now();
-      }
-      next = run.next();
-    }
-    const problem = described(step, next.value);
+    const problem = described(step, await driveYielding(renderProblem(step)));
     if (problem) return problem;
   }
   return undefined;
