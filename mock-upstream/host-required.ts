@@ -8,15 +8,10 @@
  * @see https://www.rfc-editor.org/rfc/rfc9112#section-3.2
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorDecision } from "./decision.ts";
 import type { RawRequest } from "./record.ts";
 import { planReplyNow } from "./reply-engine.ts";
-import {
-  type Arrival,
-  errorDecision,
-  judgeRequest,
-  recordTraffic,
-  type TrafficState,
-} from "./traffic.ts";
+import { type Arrival, judgeRequest, recordTraffic, type TrafficState } from "./traffic.ts";
 import type { WireReply } from "./wire-plan.ts";
 
 const MESSAGE =

@@ -21,16 +21,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import { CONTROL_PREFIX } from "./control-api.ts";
+import { errorDecision } from "./decision.ts";
 import type { RawRequest } from "./record.ts";
 import { planReplyNow } from "./reply-engine.ts";
-import {
-  type Arrival,
-  arrive,
-  errorDecision,
-  judgeRequest,
-  recordTraffic,
-  type TrafficState,
-} from "./traffic.ts";
+import { type Arrival, arrive, judgeRequest, recordTraffic, type TrafficState } from "./traffic.ts";
 import { sentHeaders, type WireReply } from "./wire-plan.ts";
 
 /** What `clientError` passes for a parser error (Node sets these on `HPE_*` errors). */

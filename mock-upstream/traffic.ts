@@ -8,24 +8,19 @@
 
 import type { Socket } from "node:net";
 import { redactPath } from "../dialects/credential-url.ts";
-import { redactHeaderPairs, redactText } from "../dialects/credentials.ts";
+import { redactHeaderPairs } from "../dialects/credentials.ts";
 import type { Dialect } from "../dialects/dialect.ts";
 import { isRecord } from "../dialects/json.ts";
 import { dialectModule } from "../dialects/registry.ts";
 import { isStreamForm } from "../dialects/reply-forms.ts";
-import { jsonBody, type RenderedBody } from "./dialect-replies.ts";
+import { type Decision, errorDecision, notFoundDecision } from "./decision.ts";
+import { jsonBody } from "./dialect-replies.ts";
 import { isHeavyReply, planHeavyReply } from "./heavy-render.ts";
 import { MOCK_MODELS } from "./model-lists.ts";
 import type { SocketTrouble } from "./parser-refusal.ts";
 import type { Persona } from "./personas/index.ts";
 import { type RequestSource, readRequest } from "./read-request.ts";
-import {
-  bodyFacts,
-  headerValue,
-  type RawRequest,
-  type RecordDecision,
-  type RequestFacts,
-} from "./record.ts";
+import { bodyFacts, headerValue, type RawRequest, type RequestFacts } from "./record.ts";
 import type { Recorder } from "./recorder.ts";
 import { replyBytes } from "./reply-bytes.ts";
 import { planReply, planReplyNow, type ReplyContext } from "./reply-engine.ts";
@@ -39,7 +34,6 @@ import {
 } from "./request-facts.ts";
 import { withRequestId } from "./request-id.ts";
 import type { StageStore } from "./stage-store.ts";
-import type { ReplySpec } from "./staged-reply-spec.ts";
 import { trafficLine } from "./traffic-record.ts";
 import { sentHeaders, type WireReply } from "./wire-plan.ts";
 
@@ -57,45 +51,6 @@ export interface TrafficState {
    * out mid-request (recorded as 408, cut-off.ts) or refused by the parser mid-body.
    */
   cutOff: WeakMap<Socket, SocketTrouble>;
-}
-
-export interface Decision {
-  spec: ReplySpec;
-  reply: RecordDecision;
-  /** The body when the decision renders it itself (model lists, persona bodies). */
-  body?: RenderedBody;
-}
-
-/**
- * An error the mock answers itself. Its message may quote the request (a path, a content
- * type, the parser's view of the body), so it is redacted: the reply, and its record, then
- * hold no secret the request carried.
- */
-export function errorDecision(
-  status: number,
-  reason: string,
-  message: string,
-  type?: string,
-): Decision {
-  const redacted = redactText(message);
-  return {
-    spec: { status, body: { error: { message: redacted, ...(type ? { type } : {}) } } },
-    reply: { status, staged: false, reason },
-  };
-}
-
-/** The provider's answer to a path it does not serve (the dialect module's `notFound`). */
-function notFoundDecision(raw: RawRequest, dialect: Dialect): Decision {
-  const notFound = dialectModule(dialect).notFound;
-  if (notFound.kind === "error") {
-    const message = notFound.message(raw.method, redactPath(raw.path));
-    return errorDecision(404, "unknown-route", message, notFound.type);
-  }
-  const body = { text: notFound.text, contentType: notFound.contentType };
-  return {
-    spec: { status: 404, body },
-    reply: { status: 404, staged: false, reason: "unknown-route" },
-  };
 }
 
 /** Malformed input, judged as the providers do: one 400 (or 413) per kind of problem. */
